@@ -1,0 +1,91 @@
+//! The builtin dialect ops the core needs: `builtin.module`.
+
+use crate::attrs::AttrData;
+use crate::parser::{CustomParser, ParseResult};
+use crate::printer::CustomPrinter;
+use crate::registry::{OpDef, Traits};
+use crate::{Body, Context, OpId};
+use lf_diag::Diagnostic;
+
+/// `builtin.module`: a top-level container of ops with a symbol table.
+pub static MODULE: OpDef = OpDef {
+    summary: "A top level container operation",
+    description: "A `module` holds a single block of operations (with no terminator) and \
+        is a symbol table. It may have an optional `@name` and extra attributes:\n\n\
+        ```mlir\nmodule @m attributes {foo} {\n  ...\n}\n```",
+    traits: Traits::ISOLATED_FROM_ABOVE
+        .with(Traits::SYMBOL_TABLE)
+        .with(Traits::NO_TERMINATOR)
+        .with(Traits::SINGLE_BLOCK)
+        .with(Traits::GRAPH_REGION),
+    verify: Some(verify_module),
+    parse: Some(parse_module),
+    print: Some(print_module),
+    ..OpDef::new("builtin.module")
+};
+
+/// Registers the builtin ops.
+pub fn register(ctx: &Context) {
+    ctx.register_dialect("builtin");
+    ctx.register_op(&MODULE);
+}
+
+fn parse_module(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    if let Some(name) = p.parse_optional_symbol_name()? {
+        let ctx = p.ctx();
+        let value = ctx.string_attr(ctx.ident_str(name));
+        let props = ctx.dict_attr(vec![(ctx.intern("sym_name"), value)]);
+        p.set_props(props);
+    }
+    p.parse_optional_attr_dict_with_keyword()?;
+    p.parse_region(&[])?;
+    p.ensure_entry_blocks();
+    Ok(())
+}
+
+fn print_module(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let ctx = p.ctx();
+    if let Some(props) = p.body().op_props(op) {
+        for (k, v) in ctx.attr_data(props).dict_entries() {
+            if ctx.ident_str(*k) == "sym_name" {
+                if let AttrData::String { value, .. } = ctx.attr_data(*v) {
+                    let sym = ctx.get_attr(AttrData::SymbolRef { root: ctx.intern(value), nested: Box::new([]) });
+                    p.write(" ");
+                    p.attr(sym);
+                }
+            }
+        }
+    }
+    p.optional_attr_dict(op, &[], true);
+    p.write(" ");
+    p.region(op, 0, false, false);
+    Ok(())
+}
+
+fn verify_module(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let err = |m: &str| Err(Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'builtin.module' op {m}")));
+    if body.num_operands(op) != 0 || body.num_results(op) != 0 {
+        return err("requires zero operands and results");
+    }
+    if body.num_regions(op) != 1 {
+        return err("requires one region");
+    }
+    let rb = body.regions_body(op);
+    let r = body.region(op, 0);
+    let blocks: Vec<_> = rb.region_blocks(r).collect();
+    if blocks.len() != 1 {
+        return err("expects a single block in its region");
+    }
+    if !rb.block_args(blocks[0]).is_empty() {
+        return err("region should have no arguments");
+    }
+    if let Some(a) = body.op_attrs(op) {
+        for (k, _) in ctx.attr_data(a).dict_entries() {
+            let name = ctx.ident_str(*k);
+            if !name.contains('.') {
+                return err(&format!("can only contain attributes with dialect-prefixed names, found: '{name}'"));
+            }
+        }
+    }
+    Ok(())
+}

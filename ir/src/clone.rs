@@ -1,0 +1,129 @@
+//! Cloning operations with a value mapping, within a body or into another.
+
+use crate::body::OperationState;
+use crate::{BlockId, Body, OpId, RegionId, Value};
+use rustc_hash::FxHashMap;
+
+/// Maps values (and blocks) of the source to their clones. Values without a
+/// mapping are used as they are (they must be visible where the clone goes).
+#[derive(Default, Debug, Clone)]
+pub struct ValueMap {
+    values: FxHashMap<Value, Value>,
+    blocks: FxHashMap<BlockId, BlockId>,
+}
+
+impl ValueMap {
+    /// Maps `from` to `to`.
+    pub fn map(&mut self, from: Value, to: Value) {
+        self.values.insert(from, to);
+    }
+    /// The mapped value, or `v` itself.
+    pub fn lookup(&self, v: Value) -> Value {
+        self.values.get(&v).copied().unwrap_or(v)
+    }
+    /// The mapped value if any.
+    pub fn get(&self, v: Value) -> Option<Value> {
+        self.values.get(&v).copied()
+    }
+    fn block(&self, b: BlockId) -> BlockId {
+        self.blocks.get(&b).copied().unwrap_or(b)
+    }
+}
+
+/// Clones `op` of `src` (with its regions) into `dst` as a detached op.
+/// Results of the original map to results of the clone in `map`.
+pub fn clone_op_into(src: &Body, op: OpId, dst: &mut Body, map: &mut ValueMap) -> OpId {
+    let d = src.op_data(op);
+    let mut st = OperationState::new(d.name, d.loc);
+    st.operands = src.operands(op).map(|v| map.lookup(v)).collect();
+    st.result_types = src.results(op).map(|v| src.value_type(v)).collect();
+    st.attrs = d.attrs;
+    st.props = d.props;
+    if let Some(nested) = src.nested_body(op) {
+        // An isolated op's contents reference nothing outside: copy wholesale.
+        st.nested = Some(Box::new(nested.clone()));
+        st.regions = src.regions(op).to_vec();
+    } else {
+        // Create the successor and region blocks first so branches can refer to them.
+        let regions: Vec<RegionId> = src.regions(op).to_vec();
+        for r in regions {
+            let nr = dst.create_region();
+            clone_region_into(src, r, dst, nr, map);
+            st.regions.push(nr);
+        }
+    }
+    st.successors = src.successors(op).iter().map(|b| map.block(*b)).collect();
+    let new = dst.create_op(st);
+    for (a, b) in src.results(op).zip(dst.results(new).collect::<Vec<_>>()) {
+        map.map(a, b);
+    }
+    new
+}
+
+/// Clones `op` within one body, in O(size of `op`).
+pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
+    let d = body.op_data(op);
+    let mut st = OperationState::new(d.name, d.loc);
+    st.attrs = d.attrs;
+    st.props = d.props;
+    st.nested = d.nested.clone();
+    st.operands = body.operands(op).map(|v| map.lookup(v)).collect();
+    st.result_types = body.results(op).map(|v| body.value_type(v)).collect();
+    let regions: Vec<RegionId> = body.regions(op).to_vec();
+    if st.nested.is_some() {
+        st.regions = regions;
+    } else {
+        for r in regions {
+            let nr = body.create_region();
+            let blocks: Vec<BlockId> = body.region_blocks(r).collect();
+            for &b in &blocks {
+                let nb = body.create_block();
+                map.blocks.insert(b, nb);
+                let args: Vec<Value> = body.block_args(b).to_vec();
+                for (i, a) in args.into_iter().enumerate() {
+                    let (ty, loc) = (body.value_type(a), body.block_arg_loc(b, i));
+                    let na = body.add_block_arg(nb, ty, loc);
+                    map.map(a, na);
+                }
+                body.append_block(nr, nb);
+            }
+            for &b in &blocks {
+                let nb = map.block(b);
+                let ops: Vec<OpId> = body.block_ops(b).collect();
+                for o in ops {
+                    let c = clone_op(body, o, map);
+                    body.append_op(nb, c);
+                }
+            }
+            st.regions.push(nr);
+        }
+    }
+    st.successors = body.successors(op).iter().map(|b| map.block(*b)).collect();
+    let new = body.create_op(st);
+    let pairs: Vec<(Value, Value)> = body.results(op).zip(body.results(new)).collect();
+    for (a, b) in pairs {
+        map.map(a, b);
+    }
+    new
+}
+
+fn clone_region_into(src: &Body, r: RegionId, dst: &mut Body, nr: RegionId, map: &mut ValueMap) {
+    let blocks: Vec<BlockId> = src.region_blocks(r).collect();
+    for &b in &blocks {
+        let nb = dst.create_block();
+        map.blocks.insert(b, nb);
+        for (i, &a) in src.block_args(b).iter().enumerate() {
+            let na = dst.add_block_arg(nb, src.value_type(a), src.block_arg_loc(b, i));
+            map.map(a, na);
+        }
+        dst.append_block(nr, nb);
+    }
+    for &b in &blocks {
+        let nb = map.block(b);
+        for o in src.block_ops(b) {
+            let c = clone_op_into(src, o, dst, map);
+            dst.append_op(nb, c);
+        }
+    }
+}
+

@@ -1,0 +1,290 @@
+//! The [`Context`]: uniqued types and attributes, interned identifiers and the
+//! registry of operations. It is `Sync`: passes running on different functions
+//! in parallel share one context.
+
+use crate::attrs::{AttrData, Attribute, LocationData};
+use crate::registry::{OpDef, OpName, OpNameInfo};
+use crate::types::{FloatKind, Signedness, Type, TypeData};
+use crate::uniquer::Uniquer;
+use parking_lot::RwLock;
+use string_interner::backend::BucketBackend;
+use string_interner::symbol::SymbolU32;
+use string_interner::{StringInterner, Symbol};
+
+/// An interned string (identifier, attribute name, file name, symbol name).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Ident(pub(crate) u32);
+
+/// Frequently used types and attributes, created once per context.
+#[derive(Copy, Clone, Debug)]
+pub struct CommonTypes {
+    /// `i1`
+    pub i1: Type,
+    /// `i8`
+    pub i8: Type,
+    /// `i16`
+    pub i16: Type,
+    /// `i32`
+    pub i32: Type,
+    /// `i64`
+    pub i64: Type,
+    /// `index`
+    pub index: Type,
+    /// `f16`
+    pub f16: Type,
+    /// `bf16`
+    pub bf16: Type,
+    /// `f32`
+    pub f32: Type,
+    /// `f64`
+    pub f64: Type,
+    /// `none`
+    pub none: Type,
+    /// `unit`
+    pub unit: Attribute,
+    /// `{}`
+    pub empty_dict: Attribute,
+    /// `loc(unknown)`
+    pub unknown_loc: Attribute,
+}
+
+/// Owns everything that is uniqued or interned, and the op registry.
+pub struct Context {
+    types: Uniquer<TypeData>,
+    attrs: Uniquer<AttrData>,
+    idents: RwLock<StringInterner<BucketBackend<SymbolU32>>>,
+    op_names: Uniquer<Box<str>>,
+    op_infos: boxcar::Vec<RwLock<OpNameInfo>>,
+    dialects: RwLock<Vec<Box<str>>>,
+    allow_unregistered: std::sync::atomic::AtomicBool,
+    common: CommonTypes,
+}
+
+impl Default for Context {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Context {
+    /// A context with the builtin dialect registered.
+    pub fn new() -> Self {
+        let types = Uniquer::new();
+        let attrs = Uniquer::new();
+        let t = |d| Type(types.intern(d));
+        let int = |w| TypeData::Integer { width: w, signedness: Signedness::Signless };
+        let common_types = (
+            t(int(1)),
+            t(int(8)),
+            t(int(16)),
+            t(int(32)),
+            t(int(64)),
+            t(TypeData::Index),
+            t(TypeData::Float(FloatKind::F16)),
+            t(TypeData::Float(FloatKind::BF16)),
+            t(TypeData::Float(FloatKind::F32)),
+            t(TypeData::Float(FloatKind::F64)),
+            t(TypeData::None),
+        );
+        let unit = Attribute(attrs.intern(AttrData::Unit));
+        let empty_dict = Attribute(attrs.intern(AttrData::Dictionary(Box::new([]))));
+        let unknown_loc = Attribute(attrs.intern(AttrData::Location(LocationData::Unknown)));
+        let common = CommonTypes {
+            i1: common_types.0,
+            i8: common_types.1,
+            i16: common_types.2,
+            i32: common_types.3,
+            i64: common_types.4,
+            index: common_types.5,
+            f16: common_types.6,
+            bf16: common_types.7,
+            f32: common_types.8,
+            f64: common_types.9,
+            none: common_types.10,
+            unit,
+            empty_dict,
+            unknown_loc,
+        };
+        let ctx = Context {
+            types,
+            attrs,
+            idents: RwLock::new(StringInterner::new()),
+            op_names: Uniquer::new(),
+            op_infos: boxcar::Vec::new(),
+            dialects: RwLock::new(Vec::new()),
+            allow_unregistered: false.into(),
+            common,
+        };
+        crate::builtin::register(&ctx);
+        ctx
+    }
+
+    /// Frequently used types and attributes.
+    #[inline]
+    pub fn common(&self) -> &CommonTypes {
+        &self.common
+    }
+
+    // ----- identifiers -----
+
+    /// Interns a string.
+    pub fn intern(&self, s: &str) -> Ident {
+        if let Some(sym) = self.idents.read().get(s) {
+            return Ident(sym.to_usize() as u32);
+        }
+        Ident(self.idents.write().get_or_intern(s).to_usize() as u32)
+    }
+
+    /// The text of an interned string.
+    pub fn ident_str(&self, id: Ident) -> &str {
+        let guard = self.idents.read();
+        let sym = SymbolU32::try_from_usize(id.0 as usize).expect("valid ident");
+        let s: &str = guard.resolve(sym).expect("ident of this context");
+        // SAFETY: the bucket backend never moves or frees an interned string
+        // while the interner lives, and the interner lives as long as `self`
+        // (strings are never removed). So the text outlives the read guard.
+        unsafe { &*(s as *const str) }
+    }
+
+    // ----- types -----
+
+    /// Uniques a type.
+    pub fn get_type(&self, data: TypeData) -> Type {
+        Type(self.types.intern(data))
+    }
+
+    /// The data of a type.
+    #[inline]
+    pub fn type_data(&self, ty: Type) -> &TypeData {
+        self.types.get(ty.0)
+    }
+
+    /// `iN` (signless).
+    pub fn integer_type(&self, width: u32) -> Type {
+        match width {
+            1 => self.common.i1,
+            8 => self.common.i8,
+            16 => self.common.i16,
+            32 => self.common.i32,
+            64 => self.common.i64,
+            _ => self.get_type(TypeData::Integer { width, signedness: Signedness::Signless }),
+        }
+    }
+
+    /// A function type.
+    pub fn function_type(&self, inputs: &[Type], results: &[Type]) -> Type {
+        self.get_type(TypeData::Function { inputs: inputs.into(), results: results.into() })
+    }
+
+    // ----- attributes -----
+
+    /// Uniques an attribute.
+    pub fn get_attr(&self, data: AttrData) -> Attribute {
+        Attribute(self.attrs.intern(data))
+    }
+
+    /// The data of an attribute.
+    #[inline]
+    pub fn attr_data(&self, attr: Attribute) -> &AttrData {
+        self.attrs.get(attr.0)
+    }
+
+    /// An integer attribute of the given type.
+    pub fn integer_attr(&self, value: i128, ty: Type) -> Attribute {
+        self.get_attr(AttrData::Integer { value, ty })
+    }
+
+    /// A string attribute.
+    pub fn string_attr(&self, value: &str) -> Attribute {
+        self.get_attr(AttrData::String { value: value.into(), ty: None })
+    }
+
+    /// A dictionary attribute; `entries` are sorted by name here (later
+    /// duplicates of a name are kept, the verifier of the parser rejects them).
+    pub fn dict_attr(&self, mut entries: Vec<(Ident, Attribute)>) -> Attribute {
+        if entries.is_empty() {
+            return self.common.empty_dict;
+        }
+        entries.sort_by(|a, b| self.ident_str(a.0).cmp(self.ident_str(b.0)));
+        self.get_attr(AttrData::Dictionary(entries.into()))
+    }
+
+    /// A `loc("file":line:col)` location attribute.
+    pub fn file_loc(&self, file: Ident, line: u32, col: u32) -> Attribute {
+        self.get_attr(AttrData::Location(LocationData::FileLineCol { file, line, col }))
+    }
+
+    /// Number of distinct types and attributes (for statistics and tests).
+    pub fn uniqued_counts(&self) -> (usize, usize) {
+        (self.types.len(), self.attrs.len())
+    }
+
+    /// Looks up an attribute without creating it.
+    pub fn lookup_attr(&self, data: &AttrData) -> Option<Attribute> {
+        self.attrs.lookup(data).map(Attribute)
+    }
+
+    // ----- operations -----
+
+    /// Interns an operation name (registered or not).
+    pub fn op_name(&self, name: &str) -> OpName {
+        let id = self.op_names.intern(name.into());
+        while self.op_infos.count() <= id as usize {
+            // Entries are pushed in id order under the uniquer's write lock in
+            // practice; fill any gap left by a racing thread.
+            let next = self.op_infos.count() as u32;
+            let text: &str = self.op_names.get(next);
+            self.op_infos.push(RwLock::new(OpNameInfo::unregistered(text)));
+        }
+        OpName(id)
+    }
+
+    /// The full name of an op name (`dialect.op`).
+    pub fn op_name_str(&self, name: OpName) -> &str {
+        self.op_names.get(name.0)
+    }
+
+    /// The definition of a registered op, `None` for unregistered ones.
+    #[inline]
+    pub fn op_def(&self, name: OpName) -> Option<&'static OpDef> {
+        self.op_infos[name.0 as usize].read().def
+    }
+
+    /// Registers an op definition (and its dialect).
+    pub fn register_op(&self, def: &'static OpDef) {
+        let name = self.op_name(def.name);
+        self.register_dialect(def.dialect());
+        self.op_infos[name.0 as usize].write().def = Some(def);
+    }
+
+    /// Registers a dialect namespace (ops and attributes of registered dialects
+    /// are checked; others need `allow_unregistered_dialects`).
+    pub fn register_dialect(&self, namespace: &str) {
+        let mut d = self.dialects.write();
+        if !d.iter().any(|x| &**x == namespace) {
+            d.push(namespace.into());
+        }
+    }
+
+    /// Whether a dialect namespace is registered.
+    pub fn is_dialect_registered(&self, namespace: &str) -> bool {
+        self.dialects.read().iter().any(|x| &**x == namespace)
+    }
+
+    /// Lets ops of unregistered dialects through the parser and verifier.
+    pub fn set_allow_unregistered_dialects(&self, allow: bool) {
+        self.allow_unregistered.store(allow, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether ops of unregistered dialects are allowed.
+    pub fn allows_unregistered_dialects(&self) -> bool {
+        self.allow_unregistered.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// All registered op definitions, sorted by name.
+    pub fn registered_ops(&self) -> Vec<&'static OpDef> {
+        let mut v: Vec<_> = (0..self.op_infos.count()).filter_map(|i| self.op_infos[i].read().def).collect();
+        v.sort_by_key(|d| d.name);
+        v
+    }
+}

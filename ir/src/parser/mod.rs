@@ -1,0 +1,271 @@
+//! The `.lfir` parser: MLIR's textual syntax, generic and custom forms.
+//!
+//! Recursive descent over the hand-written [`lexer`]. The first error stops
+//! parsing and is returned as a [`Diagnostic`] with the position of the
+//! offending token. Nesting (regions, types, attributes) is bounded by
+//! [`MAX_NESTING`] so that no input can overflow the stack.
+
+mod attrs;
+pub mod lexer;
+mod ops;
+mod scope;
+mod types;
+
+pub use ops::{CustomParser, UnresolvedOperand};
+
+use crate::{Attribute, Body, Context, Ident, Location, OpId, Type};
+use lexer::{Lexer, Token, TokenKind};
+use lf_diag::{Diagnostic, SourcePos};
+use rustc_hash::FxHashMap;
+
+/// How deep regions, types and attributes may nest.
+pub const MAX_NESTING: u32 = 512;
+
+/// The error of a parse: the diagnostic to show.
+pub type ParseError = Box<Diagnostic>;
+/// Result of parser functions.
+pub type ParseResult<T> = Result<T, ParseError>;
+
+/// A parsed top-level operation (normally a `builtin.module`) and the body
+/// that stores it.
+#[derive(Debug, Clone)]
+pub struct OwnedOp {
+    /// The body holding the op (and, for non-isolated ops, its regions).
+    pub body: Body,
+    /// The op.
+    pub op: OpId,
+}
+
+/// Options of a parse.
+#[derive(Clone, Debug, Default)]
+pub struct ParseOptions {
+    /// The line number of the first line of `src` (for split input files).
+    pub first_line: u32,
+}
+
+/// Parses a whole source buffer into a top-level op. Ops that are not a single
+/// `builtin.module` are wrapped into an implicit one, as mlir-opt does.
+pub fn parse_source(ctx: &Context, src: &str, file_name: &str) -> ParseResult<OwnedOp> {
+    parse_source_with(ctx, src, file_name, &ParseOptions::default())
+}
+
+/// [`parse_source`] with options.
+pub fn parse_source_with(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptions) -> ParseResult<OwnedOp> {
+    let mut p = Parser::new(ctx, src, file_name, opts);
+    if src.len() >= u32::MAX as usize {
+        return Err(p.error_here("input files of 4 GiB or more are not supported"));
+    }
+    p.parse_top_level()
+}
+
+/// The parser state shared by all parts of the grammar.
+pub(crate) struct Parser<'a> {
+    pub(crate) ctx: &'a Context,
+    pub(crate) src: &'a str,
+    pub(crate) file: Ident,
+    file_name: &'a str,
+    line_offset: u32,
+    lexer: Lexer<'a>,
+    pub(crate) tok: Token,
+    pub(crate) attr_aliases: FxHashMap<&'a str, Attribute>,
+    pub(crate) type_aliases: FxHashMap<&'a str, Type>,
+    pub(crate) depth: u32,
+    pub(crate) bodies: Vec<Body>,
+    pub(crate) scopes: Vec<scope::IsolatedScope<'a>>,
+    pub(crate) deferred_locs: FxHashMap<&'a str, Attribute>,
+    pub(crate) default_dialects: Vec<&'static str>,
+}
+
+impl<'a> Parser<'a> {
+    fn new(ctx: &'a Context, src: &'a str, file_name: &'a str, opts: &ParseOptions) -> Self {
+        let mut lexer = Lexer::new(src);
+        let tok = lexer.next_token();
+        Parser {
+            ctx,
+            src,
+            file: ctx.intern(file_name),
+            file_name,
+            line_offset: opts.first_line.saturating_sub(1),
+            lexer,
+            tok,
+            attr_aliases: FxHashMap::default(),
+            type_aliases: FxHashMap::default(),
+            depth: 0,
+            bodies: Vec::new(),
+            scopes: Vec::new(),
+            deferred_locs: FxHashMap::default(),
+            default_dialects: Vec::new(),
+        }
+    }
+
+    // ------------------------------------------------------------ tokens
+
+    /// Moves to the next token.
+    #[inline]
+    pub(crate) fn bump(&mut self) {
+        self.tok = self.lexer.next_token();
+    }
+
+    /// The text of the current token.
+    #[inline]
+    pub(crate) fn text(&self) -> &'a str {
+        &self.src[self.tok.start as usize..self.tok.end as usize]
+    }
+
+    /// Whether the current token is of `kind`.
+    #[inline]
+    pub(crate) fn at(&self, kind: TokenKind) -> bool {
+        self.tok.kind == kind
+    }
+
+    /// Whether the current token is the bare identifier `kw`.
+    #[inline]
+    pub(crate) fn at_keyword(&self, kw: &str) -> bool {
+        self.tok.kind == TokenKind::BareIdent && self.text() == kw
+    }
+
+    /// Consumes a token of `kind` if present.
+    #[inline]
+    pub(crate) fn eat(&mut self, kind: TokenKind) -> bool {
+        if self.tok.kind == kind {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes the keyword `kw` if present.
+    pub(crate) fn eat_keyword(&mut self, kw: &str) -> bool {
+        if self.at_keyword(kw) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes a token of `kind` or fails with "expected `what`".
+    pub(crate) fn expect(&mut self, kind: TokenKind, what: &str) -> ParseResult<()> {
+        if self.eat(kind) {
+            Ok(())
+        } else {
+            Err(self.error_here(format!("expected {what}")))
+        }
+    }
+
+    /// Re-lexes from byte `offset`, which must lie on the current token's line.
+    pub(crate) fn reset_to(&mut self, offset: usize) {
+        let (line, line_start) = (self.tok.line, self.tok.start as usize - (self.tok.col as usize - 1));
+        self.lexer.reset(offset, line, line_start);
+        self.bump();
+    }
+
+    /// Skips raw text up to byte `offset` (which may span lines) and re-lexes.
+    pub(crate) fn skip_raw_to(&mut self, offset: usize) {
+        let line_start = self.tok.start as usize - (self.tok.col as usize - 1);
+        self.lexer.reset(self.tok.start as usize, self.tok.line, line_start);
+        self.lexer.advance_to(offset);
+        self.bump();
+    }
+
+    // ------------------------------------------------------------ errors
+
+    /// The source position of the current token.
+    pub(crate) fn pos_here(&self) -> SourcePos {
+        self.pos_of(self.tok)
+    }
+
+    /// The source position of a token.
+    pub(crate) fn pos_of(&self, tok: Token) -> SourcePos {
+        SourcePos::new(self.file_name, tok.line + self.line_offset, tok.col)
+    }
+
+    /// The source position of byte `offset` (slow path, for errors).
+    pub(crate) fn pos_of_offset(&self, offset: usize) -> SourcePos {
+        let before = &self.src[..offset.min(self.src.len())];
+        let line = before.bytes().filter(|&b| b == b'\n').count() as u32 + 1;
+        let col = (offset - before.rfind('\n').map_or(0, |i| i + 1)) as u32 + 1;
+        SourcePos::new(self.file_name, line + self.line_offset, col)
+    }
+
+    /// The location of a token, for the IR.
+    pub(crate) fn loc_of(&self, tok: Token) -> Location {
+        Location::FileLineCol { file: self.file, line: tok.line + self.line_offset, col: tok.col }
+    }
+
+    /// An error at the current token.
+    pub(crate) fn error_here(&self, msg: impl Into<String>) -> ParseError {
+        let pos = if self.tok.kind == TokenKind::Eof { self.pos_of_eof() } else { self.pos_here() };
+        Box::new(Diagnostic::error(Some(pos), msg.into()))
+    }
+
+    /// An error at a token.
+    pub(crate) fn error_at(&self, tok: Token, msg: impl Into<String>) -> ParseError {
+        Box::new(Diagnostic::error(Some(self.pos_of(tok)), msg.into()))
+    }
+
+    fn pos_of_eof(&self) -> SourcePos {
+        // Point at the end of the last non-empty line, as MLIR does.
+        let trimmed = self.src.trim_end();
+        self.pos_of_offset(trimmed.len())
+    }
+
+    /// Enters one level of nesting, failing beyond [`MAX_NESTING`].
+    pub(crate) fn enter(&mut self) -> ParseResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(self.error_here(format!("nesting too deep (more than {MAX_NESTING} levels)")));
+        }
+        Ok(())
+    }
+
+    /// Leaves one level of nesting.
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ------------------------------------------------------------ literals
+
+    /// Parses the current string token into its value (escapes resolved).
+    pub(crate) fn string_value(&self) -> ParseResult<String> {
+        unescape_string(&self.text()[1..self.text().len() - 1]).map_err(|m| self.error_here(m))
+    }
+
+    /// The current body being filled.
+    #[inline]
+    pub(crate) fn body(&mut self) -> &mut Body {
+        self.bodies.last_mut().expect("a body is open")
+    }
+}
+
+/// Resolves MLIR string escapes: `\"`, `\\`, `\n`, `\t`, and `\XX` (two hex digits).
+pub fn unescape_string(raw: &str) -> Result<String, String> {
+    if !raw.contains('\\') {
+        return Ok(raw.to_string());
+    }
+    let b = raw.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        let next = *b.get(i + 1).ok_or("unknown escape in string literal")?;
+        match next {
+            b'"' | b'\\' => out.push(next),
+            b'n' => out.push(b'\n'),
+            b't' => out.push(b'\t'),
+            _ if next.is_ascii_hexdigit() && b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit()) => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3]).unwrap_or("00");
+                out.push(u8::from_str_radix(hex, 16).unwrap_or(0));
+                i += 1;
+            }
+            _ => return Err("unknown escape in string literal".into()),
+        }
+        i += 2;
+    }
+    String::from_utf8(out).map_err(|_| "string literal is not valid UTF-8 after escapes".to_string())
+}

@@ -1,0 +1,806 @@
+//! Parsing of operations, regions and blocks, and the [`CustomParser`] API
+//! that ops with custom syntax use.
+
+use super::attrs::DEFERRED_LOC_DIALECT;
+use super::lexer::{Token, TokenKind as T};
+use super::scope::{Definition, ForwardRef, IsolatedScope, SourcePosLite};
+use super::{OwnedOp, ParseError, ParseResult, Parser};
+use crate::attrs::AttrData;
+use crate::body::OperationState;
+use crate::registry::{OpDef, Traits};
+use crate::{Attribute, BlockId, Body, Context, Ident, Location, OpId, RegionId, Type, Value};
+use lf_diag::{Diagnostic, SourcePos};
+
+/// A result name being bound: `%name` or `%name:count`.
+struct ResultName<'a> {
+    name: &'a str,
+    count: u32,
+    tok: Token,
+}
+
+/// An operand reference before its type is known: `%name` or `%name#3`.
+#[derive(Clone, Copy, Debug)]
+pub struct UnresolvedOperand<'a> {
+    /// The name without `%`.
+    pub name: &'a str,
+    /// The result number (`#N`), 0 if absent.
+    pub number: u32,
+    /// The token of the reference (for diagnostics).
+    pub(crate) tok: Token,
+}
+
+/// What the generic or custom parser collects for an op before creating it.
+pub(crate) struct PendingOp {
+    pub(crate) state: OperationState,
+    pub(crate) attrs: Vec<(Ident, Attribute)>,
+    pub(crate) isolated: bool,
+}
+
+impl<'a> Parser<'a> {
+    /// Parses the whole file.
+    pub(crate) fn parse_top_level(&mut self) -> ParseResult<OwnedOp> {
+        let ctx = self.ctx;
+        self.bodies.push(Body::new());
+        self.scopes.push(IsolatedScope::default());
+        // The implicit top-level block, like MLIR's.
+        let block = self.body().create_block();
+        self.scopes.last_mut().expect("scope").push_region();
+        loop {
+            match self.tok.kind {
+                T::Eof => break,
+                T::HashIdent if self.next_is_equal() => self.parse_alias_def(true)?,
+                T::BangIdent if self.next_is_equal() => self.parse_alias_def(false)?,
+                T::FileMetadataBegin => return Err(self.error_here("file metadata dictionaries ({-# ... #-}) are not supported by lf")),
+                _ => {
+                    let op = self.parse_operation()?;
+                    self.body().append_op(block, op);
+                }
+            }
+        }
+        self.scopes.last_mut().expect("scope").pop_region();
+        self.check_forward_refs()?;
+        self.resolve_deferred_locs()?;
+        let mut body = self.bodies.pop().expect("top body");
+        let ops: Vec<OpId> = body.block_ops(block).collect();
+        let module_name = ctx.op_name("builtin.module");
+        if ops.len() == 1 && body.op_name(ops[0]) == module_name {
+            body.detach_op(ops[0]);
+            return Ok(OwnedOp { body, op: ops[0] });
+        }
+        // Wrap everything into an implicit module with its own nested body.
+        let mut nested = Body::new();
+        let region = nested.create_region();
+        let nb = nested.create_block();
+        nested.append_block(region, nb);
+        let mut map = crate::clone::ValueMap::default();
+        for op in ops {
+            let c = crate::clone::clone_op_into(&body, op, &mut nested, &mut map);
+            nested.append_op(nb, c);
+        }
+        let mut top = Body::new();
+        let mut st = OperationState::new(module_name, Location::FileLineCol { file: self.file, line: 0, col: 0 });
+        st.regions = vec![region];
+        st.nested = Some(Box::new(nested));
+        let op = top.create_op(st);
+        Ok(OwnedOp { body: top, op })
+    }
+
+    fn next_is_equal(&self) -> bool {
+        let mut l = self.lexer.clone();
+        l.next_token().kind == T::Equal
+    }
+
+    fn parse_alias_def(&mut self, is_attr: bool) -> ParseResult<()> {
+        let name = &self.text()[1..];
+        let tok = self.tok;
+        if name.contains('.') {
+            return Err(self.error_here("expected identifier without '.' in alias definition"));
+        }
+        if name.bytes().next().is_some_and(|c| c.is_ascii_digit()) {
+            return Err(self.error_here("expected an alias identifier, not a number"));
+        }
+        self.bump();
+        self.expect(T::Equal, "'=' in alias definition")?;
+        if is_attr {
+            if self.attr_aliases.contains_key(name) {
+                return Err(self.error_at(tok, format!("redefinition of attribute alias id '{name}'")));
+            }
+            let a = self.parse_attribute()?;
+            self.attr_aliases.insert(name, a);
+        } else {
+            if self.type_aliases.contains_key(name) {
+                return Err(self.error_at(tok, format!("redefinition of type alias id '{name}'")));
+            }
+            let t = self.parse_type()?;
+            self.type_aliases.insert(name, t);
+        }
+        Ok(())
+    }
+
+    fn resolve_deferred_locs(&mut self) -> ParseResult<()> {
+        if self.deferred_locs.is_empty() {
+            return Ok(());
+        }
+        let mut table = Vec::new();
+        for (name, placeholder) in &self.deferred_locs {
+            match self.attr_aliases.get(name) {
+                Some(a) if self.ctx.attr_data(*a).is_location() => table.push((*placeholder, *a)),
+                Some(_) => return Err(self.error_here(format!("expected location, but '#{name}' is not a location"))),
+                None => return Err(self.error_here(format!("operation location alias was never defined: '#{name}'"))),
+            }
+        }
+        let ctx = self.ctx;
+        let fix = |l: Location| -> Location {
+            match l {
+                Location::Attr(a) => match table.iter().find(|(p, _)| *p == a) {
+                    Some((_, r)) => Location::from_attr(ctx, *r),
+                    None => l,
+                },
+                other => other,
+            }
+        };
+        let body = self.bodies.last_mut().expect("top body");
+        crate::walk::for_each_body_mut(body, &mut |b: &mut Body| {
+            for i in 0..b.ops.len() {
+                b.ops[i].loc = fix(b.ops[i].loc);
+            }
+            for blk in b.blocks.iter_mut() {
+                for l in blk.arg_locs.iter_mut() {
+                    *l = fix(*l);
+                }
+            }
+        });
+        let _ = DEFERRED_LOC_DIALECT;
+        Ok(())
+    }
+
+    fn check_forward_refs(&mut self) -> ParseResult<()> {
+        let scope = self.scopes.pop().expect("scope");
+        if let Some(f) = scope.forward.values().min_by_key(|f| (f.pos.line, f.pos.col)) {
+            let _ = f.placeholder;
+            let name = scope.forward.iter().find(|(_, v)| v.pos == f.pos).map(|(k, _)| k.0).unwrap_or("");
+            return Err(Box::new(Diagnostic::error(Some(f.pos.clone()), format!("use of undeclared SSA value name '%{name}'"))));
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ operations
+
+    /// Parses one operation (generic or custom) and returns it detached.
+    pub(crate) fn parse_operation(&mut self) -> ParseResult<OpId> {
+        let start_tok = self.tok;
+        let mut results: Vec<ResultName<'a>> = Vec::new();
+        if self.at(T::PercentIdent) {
+            loop {
+                if !self.at(T::PercentIdent) {
+                    return Err(self.error_here("expected valid ssa identifier"));
+                }
+                let tok = self.tok;
+                let name = &self.text()[1..];
+                self.bump();
+                let mut count = 1;
+                if self.eat(T::Colon) {
+                    if !self.at(T::Integer) {
+                        return Err(self.error_here("expected integer number of results"));
+                    }
+                    count = self.text().parse::<u32>().ok().filter(|c| *c > 0).ok_or_else(|| self.error_here("expected named operation to have at least 1 result"))?;
+                    self.bump();
+                }
+                results.push(ResultName { name, count, tok });
+                if !self.eat(T::Comma) {
+                    break;
+                }
+            }
+            self.expect(T::Equal, "'=' after SSA name")?;
+        }
+        let op_tok = self.tok;
+        let loc = self.loc_of(op_tok);
+        let op = match self.tok.kind {
+            T::String => self.parse_generic_op(loc)?,
+            T::BareIdent => self.parse_custom_op(loc)?,
+            _ => return Err(self.error_here("expected operation name in quotes")),
+        };
+        let _ = start_tok;
+        // Bind results.
+        let defined: u32 = results.iter().map(|r| r.count).sum();
+        let produced = self.body().num_results(op) as u32;
+        if !results.is_empty() && defined != produced {
+            return Err(self.error_at(
+                results[0].tok,
+                format!("operation defines {produced} results but was provided {defined} to bind"),
+            ));
+        }
+        let mut next = 0u32;
+        for r in results {
+            let first = self.body().result(op, next as usize);
+            self.define_value(r.name, first, r.count, r.tok)?;
+            next += r.count;
+        }
+        Ok(op)
+    }
+
+    /// Registers `%name` as `count` values starting at `first`, resolving
+    /// earlier forward references.
+    pub(crate) fn define_value(&mut self, name: &'a str, first: Value, count: u32, tok: Token) -> ParseResult<()> {
+        let pos = SourcePosLite { line: tok.line, col: tok.col };
+        let scope = self.scopes.last_mut().expect("scope");
+        if let Some(prev) = scope.values.get(name) {
+            let prev_pos = prev.pos;
+            let d = Diagnostic::error(Some(self.pos_of(tok)), format!("redefinition of SSA value '%{name}'"))
+                .with_note(Some(SourcePos::new(self.file_name_str(), prev_pos.line, prev_pos.col)), "previously defined here".to_string());
+            return Err(Box::new(d));
+        }
+        scope.values.insert(name, Definition { first, count, pos });
+        if let Some(names) = scope.region_names.last_mut() {
+            names.push(name);
+        }
+        if scope.forward.is_empty() {
+            return Ok(());
+        }
+        for i in 0..count {
+            let scope = self.scopes.last_mut().expect("scope");
+            if let Some(f) = scope.forward.remove(&(name, i)) {
+                let real = Value(first.0 + i);
+                let real_ty = self.body().value_type(real);
+                if real_ty != f.ty {
+                    let d = Diagnostic::error(
+                        Some(self.pos_of(tok)),
+                        format!(
+                            "definition of SSA value '%{name}#{i}' has type {}",
+                            crate::printer::type_to_string(self.ctx, real_ty)
+                        ),
+                    )
+                    .with_note(Some(f.pos), format!("previously used here with type {}", crate::printer::type_to_string(self.ctx, f.ty)));
+                    return Err(Box::new(d));
+                }
+                self.body().replace_all_uses(f.placeholder, real);
+            }
+        }
+        Ok(())
+    }
+
+    fn file_name_str(&self) -> &str {
+        self.ctx.ident_str(self.file)
+    }
+
+    /// Parses `%name` or `%name#N` at the current token.
+    pub(crate) fn parse_operand_ref(&mut self) -> ParseResult<UnresolvedOperand<'a>> {
+        if !self.at(T::PercentIdent) {
+            return Err(self.error_here("expected SSA operand"));
+        }
+        let tok = self.tok;
+        let name = &self.text()[1..];
+        self.bump();
+        let mut number = 0;
+        if self.at(T::HashIdent) && self.tok.start == tok.end {
+            let t = &self.text()[1..];
+            number = t.parse::<u32>().map_err(|_| self.error_here("invalid SSA value result number"))?;
+            self.bump();
+        }
+        Ok(UnresolvedOperand { name, number, tok })
+    }
+
+    /// Resolves an operand reference to a value of type `ty`.
+    pub(crate) fn resolve_operand(&mut self, r: UnresolvedOperand<'a>, ty: Type) -> ParseResult<Value> {
+        let scope = self.scopes.last_mut().expect("scope");
+        if let Some(d) = scope.values.get(r.name).copied() {
+            if r.number >= d.count {
+                return Err(self.error_at(r.tok, format!("reference to invalid result number")));
+            }
+            let v = Value(d.first.0 + r.number);
+            let vty = self.body().value_type(v);
+            if vty != ty {
+                let ctx = self.ctx;
+                let d = Diagnostic::error(
+                    Some(self.pos_of(r.tok)),
+                    format!(
+                        "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                        r.name,
+                        crate::printer::type_to_string(ctx, ty),
+                        crate::printer::type_to_string(ctx, vty)
+                    ),
+                )
+                .with_note(Some(SourcePos::new(self.file_name_str(), d.pos.line, d.pos.col)), "prior use here".to_string());
+                return Err(Box::new(d));
+            }
+            return Ok(v);
+        }
+        let key = (r.name, r.number);
+        if let Some(f) = scope.forward.get(&key) {
+            if f.ty != ty {
+                let fty = f.ty;
+                let ctx = self.ctx;
+                return Err(self.error_at(
+                    r.tok,
+                    format!(
+                        "use of value '%{}' expects different type than prior uses: '{}' vs '{}'",
+                        r.name,
+                        crate::printer::type_to_string(ctx, ty),
+                        crate::printer::type_to_string(ctx, fty)
+                    ),
+                ));
+            }
+            return Ok(f.placeholder);
+        }
+        let pos = self.pos_of(r.tok);
+        let placeholder = self.body().create_placeholder(ty);
+        self.scopes.last_mut().expect("scope").forward.insert(key, ForwardRef { placeholder, ty, pos });
+        Ok(placeholder)
+    }
+
+    fn parse_generic_op(&mut self, loc: Location) -> ParseResult<OpId> {
+        let ctx = self.ctx;
+        let name_tok = self.tok;
+        let name = self.string_value()?;
+        if name.is_empty() {
+            return Err(self.error_here("empty operation name is invalid"));
+        }
+        self.bump();
+        let op_name = ctx.op_name(&name);
+        let def = ctx.op_def(op_name);
+        self.check_op_allowed(&name, def, name_tok)?;
+        let isolated = def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
+        let mut pending = PendingOp { state: OperationState::new(op_name, loc), attrs: Vec::new(), isolated };
+
+        self.expect(T::LParen, "'(' to start operand list")?;
+        let mut operands = Vec::new();
+        if !self.eat(T::RParen) {
+            loop {
+                operands.push(self.parse_operand_ref()?);
+                if !self.eat(T::Comma) {
+                    break;
+                }
+            }
+            self.expect(T::RParen, "')' to end operand list")?;
+        }
+        if self.eat(T::LSquare) {
+            loop {
+                if !self.at(T::CaretIdent) {
+                    return Err(self.error_here("expected block name"));
+                }
+                let b = self.block_ref()?;
+                pending.state.successors.push(b);
+                if !self.eat(T::Comma) {
+                    break;
+                }
+            }
+            self.expect(T::RSquare, "']' to end successor list")?;
+        }
+        if self.at(T::Less) {
+            self.bump();
+            let props = self.parse_attribute()?;
+            if !matches!(ctx.attr_data(props), AttrData::Dictionary(_)) {
+                return Err(self.error_here("expected a dictionary attribute for properties"));
+            }
+            self.expect(T::Greater, "'>' to close properties")?;
+            pending.state.props = Some(props);
+        }
+        if self.at(T::LParen) {
+            self.bump();
+            loop {
+                let r = self.parse_region_for(&mut pending, &[])?;
+                pending.state.regions.push(r);
+                if !self.eat(T::Comma) {
+                    break;
+                }
+            }
+            self.expect(T::RParen, "')' to end region list")?;
+        }
+        if self.at(T::LBrace) {
+            pending.attrs = self.parse_attr_dict_entries()?;
+        }
+        self.expect(T::Colon, "':' followed by operation type")?;
+        let ty_tok = self.tok;
+        let fty = self.parse_type()?;
+        let (inputs, results) = match ctx.type_data(fty) {
+            crate::types::TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
+            _ => return Err(self.error_at(ty_tok, "expected function type")),
+        };
+        if inputs.len() != operands.len() {
+            return Err(self.error_at(ty_tok, format!("expected {} operand type{} but had {}", operands.len(), if operands.len() == 1 { "" } else { "s" }, inputs.len())));
+        }
+        for (r, t) in operands.iter().zip(inputs.iter()) {
+            let v = self.resolve_operand(*r, *t)?;
+            pending.state.operands.push(v);
+        }
+        pending.state.result_types = results.to_vec();
+        if let Some(l) = self.parse_optional_trailing_loc()? {
+            pending.state.loc = l;
+        }
+        Ok(self.finish_op(pending))
+    }
+
+    /// Creates the op from what was parsed, in the current body.
+    pub(crate) fn finish_op(&mut self, mut pending: PendingOp) -> OpId {
+        if !pending.attrs.is_empty() {
+            pending.state.attrs = Some(self.ctx.dict_attr(std::mem::take(&mut pending.attrs)));
+        }
+        if pending.isolated && pending.state.nested.is_none() {
+            pending.state.nested = Some(Box::new(Body::new()));
+        }
+        self.body().create_op(pending.state)
+    }
+
+    fn check_op_allowed(&self, name: &str, def: Option<&'static OpDef>, tok: Token) -> ParseResult<()> {
+        if def.is_some() || self.ctx.allows_unregistered_dialects() {
+            return Ok(());
+        }
+        let dialect = name.split_once('.').map_or(name, |(d, _)| d);
+        if self.ctx.is_dialect_registered(dialect) {
+            return Err(self.error_at(tok, format!("'{name}' op is not a registered operation of dialect '{dialect}'")));
+        }
+        Err(self.error_at(
+            tok,
+            "operation being parsed with an unregistered dialect. If this is intended, please use --allow-unregistered-dialect with lf-opt".to_string(),
+        ))
+    }
+
+    fn parse_custom_op(&mut self, loc: Location) -> ParseResult<OpId> {
+        let ctx = self.ctx;
+        let tok = self.tok;
+        let text = self.text();
+        let def = self.lookup_custom_op(text);
+        let Some(def) = def else {
+            let tried = self.default_dialects.last().map(|d| format!(" (tried '{d}.{text}' as well)")).unwrap_or_default();
+            return Err(self.error_here(format!("custom op '{text}' is unknown{tried}")));
+        };
+        let Some(parse) = def.parse else {
+            return Err(self.error_at(tok, format!("op '{}' has no custom syntax; use the generic form", def.name)));
+        };
+        self.bump();
+        let op_name = ctx.op_name(def.name);
+        let isolated = def.has(Traits::ISOLATED_FROM_ABOVE);
+        let pending = PendingOp { state: OperationState::new(op_name, loc), attrs: Vec::new(), isolated };
+        let mut cp = CustomParser { p: self, pending, def };
+        parse(&mut cp)?;
+        let mut pending = cp.pending;
+        if let Some(l) = self.parse_optional_trailing_loc()? {
+            pending.state.loc = l;
+        }
+        Ok(self.finish_op(pending))
+    }
+
+    fn lookup_custom_op(&self, text: &str) -> Option<&'static OpDef> {
+        let ctx = self.ctx;
+        if text.contains('.') {
+            if let Some(d) = ctx.op_def(ctx.op_name(text)) {
+                return Some(d);
+            }
+        }
+        for d in self.default_dialects.iter().rev().chain(std::iter::once(&"builtin")) {
+            let full = format!("{d}.{text}");
+            if let Some(def) = ctx.op_def(ctx.op_name(&full)) {
+                return Some(def);
+            }
+        }
+        None
+    }
+
+    // ------------------------------------------------------------ regions
+
+    /// Parses a region for `pending` (in a nested body if it is isolated).
+    pub(crate) fn parse_region_for(&mut self, pending: &mut PendingOp, entry_args: &[(UnresolvedOperand<'a>, Type, Location)]) -> ParseResult<RegionId> {
+        if pending.isolated {
+            let nested = pending.state.nested.take().map(|b| *b).unwrap_or_default();
+            self.bodies.push(nested);
+            self.scopes.push(IsolatedScope::default());
+            let r = self.parse_region(entry_args);
+            let r = match r {
+                Ok(r) => {
+                    self.check_forward_refs()?;
+                    r
+                }
+                Err(e) => {
+                    self.scopes.pop();
+                    self.bodies.pop();
+                    return Err(e);
+                }
+            };
+            pending.state.nested = Some(Box::new(self.bodies.pop().expect("nested body")));
+            Ok(r)
+        } else {
+            self.parse_region(entry_args)
+        }
+    }
+
+    /// Parses `{ blocks }` into a new detached region of the current body.
+    fn parse_region(&mut self, entry_args: &[(UnresolvedOperand<'a>, Type, Location)]) -> ParseResult<RegionId> {
+        self.enter()?;
+        let r = self.parse_region_inner(entry_args);
+        self.leave();
+        r
+    }
+
+    fn parse_region_inner(&mut self, entry_args: &[(UnresolvedOperand<'a>, Type, Location)]) -> ParseResult<RegionId> {
+        self.expect(T::LBrace, "'{' to begin a region")?;
+        let region = self.body().create_region();
+        self.scopes.last_mut().expect("scope").push_region();
+        if self.eat(T::RBrace) {
+            if !entry_args.is_empty() {
+                // Arguments need a block.
+                let b = self.body().create_block();
+                self.body().append_block(region, b);
+                self.define_entry_args(b, entry_args)?;
+            }
+            self.scopes.last_mut().expect("scope").pop_region();
+            return Ok(region);
+        }
+        if !self.at(T::CaretIdent) || !entry_args.is_empty() {
+            let b = self.body().create_block();
+            self.body().append_block(region, b);
+            self.define_entry_args(b, entry_args)?;
+            if self.at(T::CaretIdent) && !entry_args.is_empty() {
+                return Err(self.error_here("invalid block name in region with named arguments"));
+            }
+            self.parse_block_ops(b)?;
+        }
+        while self.at(T::CaretIdent) {
+            self.parse_labeled_block(region)?;
+        }
+        self.expect(T::RBrace, "'}' to end a region")?;
+        let blocks = self.scopes.last_mut().expect("scope").pop_region();
+        if let Some((name, (_, _, pos))) = blocks.blocks.iter().filter(|(_, (_, defined, _))| !*defined).min_by_key(|(_, (_, _, p))| (p.line, p.col)) {
+            return Err(Box::new(Diagnostic::error(Some(pos.clone()), format!("reference to an undefined block '{name}'"))));
+        }
+        Ok(region)
+    }
+
+    fn define_entry_args(&mut self, b: BlockId, args: &[(UnresolvedOperand<'a>, Type, Location)]) -> ParseResult<()> {
+        for (name, ty, loc) in args {
+            let v = self.body().add_block_arg(b, *ty, *loc);
+            if !name.name.is_empty() {
+                self.define_value(name.name, v, 1, name.tok)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn parse_block_ops(&mut self, b: BlockId) -> ParseResult<()> {
+        while !matches!(self.tok.kind, T::CaretIdent | T::RBrace | T::Eof) {
+            let op = self.parse_operation()?;
+            self.body().append_op(b, op);
+        }
+        Ok(())
+    }
+
+    /// A block referenced by name (maybe not yet defined) in the current region.
+    fn block_ref(&mut self) -> ParseResult<BlockId> {
+        let name = self.text();
+        let pos = self.pos_here();
+        self.bump();
+        let existing = self.scopes.last().and_then(|s| s.block_scopes.last()).and_then(|bs| bs.blocks.get(name)).map(|e| e.0);
+        if let Some(b) = existing {
+            return Ok(b);
+        }
+        if self.scopes.last().is_none_or(|s| s.block_scopes.is_empty()) {
+            return Err(self.error_here("block references are only valid inside a region"));
+        }
+        let b = self.body().create_block();
+        let bs = self.scopes.last_mut().and_then(|s| s.block_scopes.last_mut()).expect("block scope");
+        bs.blocks.insert(name, (b, false, pos));
+        Ok(b)
+    }
+
+    fn parse_labeled_block(&mut self, region: RegionId) -> ParseResult<()> {
+        let name = self.text();
+        let tok = self.tok;
+        let pos = self.pos_here();
+        self.bump();
+        let scope = self.scopes.last_mut().expect("scope");
+        let bs = scope.block_scopes.last_mut().expect("block scope");
+        let b = match bs.blocks.get_mut(name) {
+            Some(e) if e.1 => {
+                let prev = e.2.clone();
+                let d = Diagnostic::error(Some(pos), format!("redefinition of block '{name}'")).with_note(Some(prev), "previously defined here".to_string());
+                return Err(Box::new(d));
+            }
+            Some(e) => {
+                e.1 = true;
+                e.2 = pos;
+                e.0
+            }
+            None => {
+                let b = self.body().create_block();
+                let bs = self.scopes.last_mut().and_then(|s| s.block_scopes.last_mut()).expect("block scope");
+                bs.blocks.insert(name, (b, true, pos));
+                b
+            }
+        };
+        let _ = tok;
+        self.body().append_block(region, b);
+        if self.eat(T::LParen) {
+            if !self.eat(T::RParen) {
+                loop {
+                    let r = self.parse_operand_ref()?;
+                    if r.number != 0 {
+                        return Err(self.error_at(r.tok, "invalid block argument name"));
+                    }
+                    self.expect(T::Colon, "':' and type for SSA operand")?;
+                    let ty = self.parse_type()?;
+                    let loc = self.parse_optional_trailing_loc()?.unwrap_or(self.loc_of(r.tok));
+                    let v = self.body().add_block_arg(b, ty, loc);
+                    self.define_value(r.name, v, 1, r.tok)?;
+                    if !self.eat(T::Comma) {
+                        break;
+                    }
+                }
+                self.expect(T::RParen, "')' to end argument list")?;
+            }
+        }
+        self.expect(T::Colon, "':' after block name")?;
+        self.parse_block_ops(b)
+    }
+}
+
+/// The API custom op parsers use. It wraps the parser and the op being built.
+pub struct CustomParser<'p, 'a> {
+    p: &'p mut Parser<'a>,
+    pending: PendingOp,
+    def: &'static OpDef,
+}
+
+impl<'p, 'a> CustomParser<'p, 'a> {
+    /// The context.
+    pub fn ctx(&self) -> &'a Context {
+        self.p.ctx
+    }
+
+    /// The definition of the op being parsed.
+    pub fn def(&self) -> &'static OpDef {
+        self.def
+    }
+
+    /// An error at the current token.
+    pub fn error(&self, msg: impl Into<String>) -> ParseError {
+        self.p.error_here(msg)
+    }
+
+    /// The location of the op being parsed.
+    pub fn op_loc(&self) -> Location {
+        self.pending.state.loc
+    }
+
+    /// Parses an operand reference (`%x`, `%x#1`).
+    pub fn parse_operand(&mut self) -> ParseResult<UnresolvedOperand<'a>> {
+        self.p.parse_operand_ref()
+    }
+
+    /// Parses an operand reference if one is next.
+    pub fn parse_optional_operand(&mut self) -> ParseResult<Option<UnresolvedOperand<'a>>> {
+        if self.p.at(T::PercentIdent) {
+            self.p.parse_operand_ref().map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Resolves an operand to a value of type `ty` and appends it to the op's operands.
+    pub fn add_operand(&mut self, r: UnresolvedOperand<'a>, ty: Type) -> ParseResult<Value> {
+        let v = self.p.resolve_operand(r, ty)?;
+        self.pending.state.operands.push(v);
+        Ok(v)
+    }
+
+    /// Parses a type.
+    pub fn parse_type(&mut self) -> ParseResult<Type> {
+        self.p.parse_type()
+    }
+
+    /// Parses an attribute.
+    pub fn parse_attribute(&mut self) -> ParseResult<Attribute> {
+        self.p.parse_attribute()
+    }
+
+    /// Parses an optional `{...}` attribute dictionary into the op's attributes.
+    pub fn parse_optional_attr_dict(&mut self) -> ParseResult<()> {
+        if self.p.at(T::LBrace) {
+            let e = self.p.parse_attr_dict_entries()?;
+            self.pending.attrs.extend(e);
+        }
+        Ok(())
+    }
+
+    /// Parses an optional `attributes {...}` into the op's attributes.
+    pub fn parse_optional_attr_dict_with_keyword(&mut self) -> ParseResult<()> {
+        if self.p.eat_keyword("attributes") {
+            let e = self.p.parse_attr_dict_entries()?;
+            self.pending.attrs.extend(e);
+        }
+        Ok(())
+    }
+
+    /// Adds a discardable attribute.
+    pub fn add_attr(&mut self, name: &str, value: Attribute) {
+        let id = self.p.ctx.intern(name);
+        self.pending.attrs.push((id, value));
+    }
+
+    /// Sets the op's properties dictionary.
+    pub fn set_props(&mut self, props: Attribute) {
+        self.pending.state.props = Some(props);
+    }
+
+    /// Adds result types.
+    pub fn add_result_types(&mut self, tys: &[Type]) {
+        self.pending.state.result_types.extend_from_slice(tys);
+    }
+
+    /// Whether the current token is the keyword `kw`.
+    pub fn at_keyword(&self, kw: &str) -> bool {
+        self.p.at_keyword(kw)
+    }
+
+    /// Consumes keyword `kw` if present.
+    pub fn parse_optional_keyword(&mut self, kw: &str) -> bool {
+        self.p.eat_keyword(kw)
+    }
+
+    /// Consumes keyword `kw` or fails.
+    pub fn parse_keyword(&mut self, kw: &str) -> ParseResult<()> {
+        if self.p.eat_keyword(kw) {
+            Ok(())
+        } else {
+            Err(self.p.error_here(format!("expected '{kw}'")))
+        }
+    }
+
+    /// Parses an optional `@symbol` name.
+    pub fn parse_optional_symbol_name(&mut self) -> ParseResult<Option<Ident>> {
+        if self.p.at(T::AtIdent) {
+            let s = self.p.symbol_name()?;
+            self.p.bump();
+            Ok(Some(s))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Consumes a punctuation token if present.
+    pub fn parse_optional_punct(&mut self, kind: T) -> bool {
+        self.p.eat(kind)
+    }
+
+    /// Consumes a punctuation token or fails with "expected `what`".
+    pub fn parse_punct(&mut self, kind: T, what: &str) -> ParseResult<()> {
+        self.p.expect(kind, what)
+    }
+
+    /// Whether the current token is of `kind`.
+    pub fn at(&self, kind: T) -> bool {
+        self.p.at(kind)
+    }
+
+    /// Parses a region of the op with the given named entry arguments.
+    pub fn parse_region(&mut self, entry_args: &[(UnresolvedOperand<'a>, Type, Location)]) -> ParseResult<RegionId> {
+        let r = self.p.parse_region_for(&mut self.pending, entry_args)?;
+        self.pending.state.regions.push(r);
+        Ok(r)
+    }
+
+    /// Ensures every region of the op has at least one block (for ops whose
+    /// single block is implicit, like `builtin.module`).
+    pub fn ensure_entry_blocks(&mut self) {
+        let regions = self.pending.state.regions.clone();
+        let body: &mut Body = match self.pending.state.nested.as_deref_mut() {
+            Some(b) => b,
+            None => self.p.body(),
+        };
+        for r in regions {
+            if body.region_is_empty(r) {
+                let b = body.create_block();
+                body.append_block(r, b);
+            }
+        }
+    }
+
+    /// Makes the given dialect the default for op names inside the regions
+    /// parsed next (`return` means `func.return` inside `func.func`).
+    pub fn push_default_dialect(&mut self, dialect: &'static str) {
+        self.p.default_dialects.push(dialect);
+    }
+
+    /// Undoes [`CustomParser::push_default_dialect`].
+    pub fn pop_default_dialect(&mut self) {
+        self.p.default_dialects.pop();
+    }
+}

@@ -1,0 +1,207 @@
+//! Alias collection for printing: `#map`, `#set` (and `#loc` with debug info).
+//!
+//! Like MLIR, affine maps and integer sets get aliases numbered in the order
+//! they are first met when visiting each op as MLIR's alias pass does: its
+//! regions first, then operand types, result types, and attributes. Locations
+//! (when printed) get `#locN` aliases in pre-order and are defined at the end.
+
+use crate::attrs::{AttrData, LocationData};
+use crate::types::TypeData;
+use crate::{Attribute, Body, Context, OpId, Type};
+use rustc_hash::{FxHashMap, FxHashSet};
+
+struct Entry {
+    attr: Attribute,
+    prefix: &'static str,
+    depth: u32,
+    /// Only reached from op locations: defined after the op, as MLIR does.
+    deferred: bool,
+}
+
+/// The aliases chosen for one print.
+#[derive(Default)]
+pub struct Aliases {
+    names: FxHashMap<Attribute, String>,
+    entries: Vec<Entry>,
+    index: FxHashMap<Attribute, usize>,
+    /// Aliases defined before the op, in order.
+    pub(crate) top: Vec<(String, Attribute)>,
+    /// Aliases defined after the op (op locations), in order.
+    pub(crate) end: Vec<(String, Attribute)>,
+    seen_types: FxHashSet<Type>,
+    seen_attrs: FxHashSet<Attribute>,
+    with_locs: bool,
+}
+
+impl Aliases {
+    /// The alias name (without `#`) of an attribute, if it has one.
+    #[inline]
+    pub fn attr_alias(&self, a: Attribute) -> Option<&str> {
+        if self.names.is_empty() {
+            return None;
+        }
+        self.names.get(&a).map(|s| s.as_str())
+    }
+
+    /// Collects the aliases for printing `op` of `body`.
+    pub fn collect(ctx: &Context, body: &Body, op: OpId, with_locs: bool) -> Aliases {
+        let mut a = Aliases { with_locs, ..Aliases::default() };
+        a.visit_op(ctx, body, op);
+        a.assign_names();
+        a
+    }
+
+    /// Sorts by (depth, prefix), keeping first-seen order otherwise, and
+    /// numbers each prefix in that order: `#map`, `#map1`, ...
+    fn assign_names(&mut self) {
+        let mut order: Vec<usize> = (0..self.entries.len()).collect();
+        order.sort_by_key(|&i| (self.entries[i].depth, self.entries[i].prefix));
+        let mut counters: FxHashMap<&'static str, usize> = FxHashMap::default();
+        for i in order {
+            let e = &self.entries[i];
+            let n = counters.entry(e.prefix).or_insert(0);
+            let name = if *n == 0 { e.prefix.to_string() } else { format!("{}{}", e.prefix, n) };
+            *n += 1;
+            self.names.insert(e.attr, name.clone());
+            if e.deferred {
+                self.end.push((name, e.attr));
+            } else {
+                self.top.push((name, e.attr));
+            }
+        }
+    }
+
+    fn add(&mut self, attr: Attribute, prefix: &'static str, depth: u32, deferred: bool) -> u32 {
+        if let Some(&i) = self.index.get(&attr) {
+            if !deferred {
+                self.entries[i].deferred = false;
+            }
+            return self.entries[i].depth;
+        }
+        self.index.insert(attr, self.entries.len());
+        self.entries.push(Entry { attr, prefix, depth, deferred });
+        depth
+    }
+
+    fn visit_op(&mut self, ctx: &Context, body: &Body, op: OpId) {
+        if self.with_locs {
+            self.visit_loc_attr(ctx, body.op_loc(op).to_attr(ctx), true);
+        }
+        let rb = body.regions_body(op);
+        for &r in body.regions(op) {
+            for b in rb.region_blocks(r) {
+                for (i, &arg) in rb.block_args(b).iter().enumerate() {
+                    self.visit_type(ctx, rb.value_type(arg));
+                    if self.with_locs {
+                        self.visit_loc_attr(ctx, rb.block_arg_loc(b, i).to_attr(ctx), false);
+                    }
+                }
+                for inner in rb.block_ops(b) {
+                    self.visit_op(ctx, rb, inner);
+                }
+            }
+        }
+        for v in body.operands(op) {
+            self.visit_type(ctx, body.value_type(v));
+        }
+        for v in body.results(op) {
+            self.visit_type(ctx, body.value_type(v));
+        }
+        if ctx.op_def(body.op_name(op)).is_some() {
+            if let Some(p) = body.op_props(op) {
+                self.visit_attr(ctx, p);
+            }
+        }
+        if let Some(d) = body.op_attrs(op) {
+            self.visit_attr(ctx, d);
+        }
+    }
+
+    fn visit_type(&mut self, ctx: &Context, t: Type) {
+        if !self.seen_types.insert(t) {
+            return;
+        }
+        match ctx.type_data(t) {
+            TypeData::Function { inputs, results } => {
+                for x in inputs.iter().chain(results.iter()) {
+                    self.visit_type(ctx, *x);
+                }
+            }
+            TypeData::MemRef { element, layout, memory_space, .. } => {
+                self.visit_type(ctx, *element);
+                if let Some(l) = layout {
+                    self.visit_attr(ctx, *l);
+                }
+                if let Some(m) = memory_space {
+                    self.visit_attr(ctx, *m);
+                }
+            }
+            TypeData::Tensor { element, encoding, .. } => {
+                self.visit_type(ctx, *element);
+                if let Some(e) = encoding {
+                    self.visit_attr(ctx, *e);
+                }
+            }
+            TypeData::Tuple(elems) => {
+                for x in elems.iter() {
+                    self.visit_type(ctx, *x);
+                }
+            }
+            TypeData::Vector { element, .. } | TypeData::UnrankedMemRef { element, .. } | TypeData::UnrankedTensor { element } | TypeData::Complex(element) => {
+                self.visit_type(ctx, *element)
+            }
+            _ => {}
+        }
+    }
+
+    fn visit_attr(&mut self, ctx: &Context, a: Attribute) {
+        if !self.seen_attrs.insert(a) {
+            return;
+        }
+        match ctx.attr_data(a) {
+            AttrData::AffineMap(_) => {
+                self.add(a, "map", 0, false);
+            }
+            AttrData::IntegerSet(_) => {
+                self.add(a, "set", 0, false);
+            }
+            AttrData::Location(_) => {
+                self.visit_loc_attr(ctx, a, false);
+            }
+            AttrData::Array(v) => {
+                for x in v.iter() {
+                    self.visit_attr(ctx, *x);
+                }
+            }
+            AttrData::Dictionary(v) => {
+                for (_, x) in v.iter() {
+                    self.visit_attr(ctx, *x);
+                }
+            }
+            AttrData::Type(t) => self.visit_type(ctx, *t),
+            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => self.visit_type(ctx, *ty),
+            AttrData::DenseElements { ty, .. } => self.visit_type(ctx, *ty),
+            _ => {}
+        }
+    }
+
+    /// Gives a location (and the locations inside it) aliases; returns its depth.
+    fn visit_loc_attr(&mut self, ctx: &Context, a: Attribute, deferred: bool) -> u32 {
+        if let Some(&i) = self.index.get(&a) {
+            if deferred {
+                return self.entries[i].depth;
+            }
+        }
+        let children: Vec<Attribute> = match ctx.attr_data(a) {
+            AttrData::Location(LocationData::Fused { locations, .. }) => locations.to_vec(),
+            AttrData::Location(LocationData::CallSite { callee, caller }) => vec![*callee, *caller],
+            AttrData::Location(LocationData::Name { child: Some(c), .. }) => vec![*c],
+            _ => Vec::new(),
+        };
+        let mut depth = 0;
+        for c in children {
+            depth = depth.max(self.visit_loc_attr(ctx, c, deferred) + 1);
+        }
+        self.add(a, "loc", depth, deferred)
+    }
+}

@@ -1,0 +1,399 @@
+//! The printer: MLIR's textual syntax, custom or generic form.
+//!
+//! Printing numbers values and blocks first ([`names`]), collects aliases
+//! ([`aliases`]), then writes ops. Output goes through a `String` buffer that
+//! is flushed to the writer in large chunks.
+
+mod aliases;
+mod names;
+mod syntax;
+
+pub use aliases::Aliases;
+pub use names::Names;
+
+use crate::registry::Traits;
+use crate::{Attribute, BlockId, Body, Context, Location, OpId, RegionId, Type, Value};
+use std::io;
+use syntax::SyntaxWriter;
+
+/// Printing options.
+#[derive(Clone, Debug, Default)]
+pub struct PrintOptions {
+    /// Print every op in the generic form.
+    pub generic: bool,
+    /// Print locations (`loc(...)`), as `--mlir-print-debuginfo`.
+    pub debuginfo: bool,
+}
+
+/// A type as text.
+pub fn type_to_string(ctx: &Context, t: Type) -> String {
+    let mut s = String::new();
+    SyntaxWriter { ctx, aliases: None }.ty(&mut s, t);
+    s
+}
+
+/// An attribute as text.
+pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
+    let mut s = String::new();
+    SyntaxWriter { ctx, aliases: None }.attr(&mut s, a);
+    s
+}
+
+/// Prints `op` of `body` (usually the top-level module) with its alias
+/// definitions, followed by a newline, to `w`.
+pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
+    let names = Names::compute(body, op, opts.generic);
+    let aliases = Aliases::collect(ctx, body, op, opts.debuginfo);
+    let mut p = OpPrinter { ctx, opts, names: &names, aliases: &aliases, out: String::with_capacity(1 << 20), w, indent: 0, err: None, summary: false };
+    for (name, a) in &aliases.top {
+        p.out.push('#');
+        p.out.push_str(name);
+        p.out.push_str(" = ");
+        p.syntax().attr_no_alias(&mut p.out, *a);
+        p.out.push('\n');
+    }
+    p.print_op(body, op);
+    p.out.push('\n');
+    for (name, a) in &aliases.end {
+        p.out.push('#');
+        p.out.push_str(name);
+        p.out.push_str(" = ");
+        p.syntax().attr_no_alias(&mut p.out, *a);
+        p.out.push('\n');
+    }
+    p.out.push('\n');
+    p.flush(true);
+    match p.err.take() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Prints to a `String` (convenience for tests and diagnostics).
+pub fn op_to_string(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions) -> String {
+    let mut v = Vec::new();
+    print_op(ctx, body, op, opts, &mut v).expect("writing to a Vec cannot fail");
+    String::from_utf8(v).expect("printer writes UTF-8")
+}
+
+/// Prints one op in the generic form, without aliases or location, with
+/// values named as if it were printed alone (for diagnostic notes).
+pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
+    let opts = PrintOptions { generic: true, debuginfo: false };
+    let names = Names::default();
+    let aliases = Aliases::default();
+    let mut sink = io::sink();
+    let mut p = OpPrinter { ctx, opts: &opts, names: &names, aliases: &aliases, out: String::new(), w: &mut sink, indent: 0, err: None, summary: false };
+    p.summary = true;
+    p.print_op(body, op);
+    p.out
+}
+
+pub(crate) struct OpPrinter<'a> {
+    ctx: &'a Context,
+    opts: &'a PrintOptions,
+    names: &'a Names,
+    aliases: &'a Aliases,
+    out: String,
+    w: &'a mut dyn io::Write,
+    indent: usize,
+    err: Option<io::Error>,
+    summary: bool,
+}
+
+impl<'a> OpPrinter<'a> {
+    fn syntax(&self) -> SyntaxWriter<'a> {
+        SyntaxWriter { ctx: self.ctx, aliases: Some(self.aliases) }
+    }
+
+    fn flush(&mut self, force: bool) {
+        if (force || self.out.len() > (1 << 20)) && self.err.is_none() {
+            if let Err(e) = self.w.write_all(self.out.as_bytes()) {
+                self.err = Some(e);
+            }
+            self.out.clear();
+        }
+    }
+
+    fn newline(&mut self) {
+        self.out.push('\n');
+        for _ in 0..self.indent {
+            self.out.push(' ');
+        }
+    }
+
+    fn value(&mut self, body: &Body, v: Value) {
+        self.names.write_value(&mut self.out, body, v);
+    }
+
+    fn print_op(&mut self, body: &Body, op: OpId) {
+        let n = body.num_results(op);
+        if n > 0 {
+            self.names.write_result_group(&mut self.out, body, op);
+            if n > 1 {
+                use std::fmt::Write;
+                let _ = write!(self.out, ":{n}");
+            }
+            self.out.push_str(" = ");
+        }
+        let def = self.ctx.op_def(body.op_name(op));
+        let custom = if self.opts.generic { None } else { def.and_then(|d| d.print) };
+        match custom {
+            Some(print) => {
+                let name = self.ctx.op_name_str(body.op_name(op));
+                let short = name.strip_prefix("builtin.").unwrap_or(name);
+                self.out.push_str(short);
+                let mut cp = CustomPrinter { p: self, body };
+                let _ = print(&mut cp, op);
+            }
+            None => self.print_generic(body, op),
+        }
+        if self.opts.debuginfo {
+            self.out.push(' ');
+            self.loc(body.op_loc(op));
+        }
+        self.flush(false);
+    }
+
+    fn loc(&mut self, l: Location) {
+        let a = l.to_attr(self.ctx);
+        self.out.push_str("loc(");
+        match self.aliases.attr_alias(a) {
+            Some(name) => {
+                self.out.push('#');
+                self.out.push_str(name);
+            }
+            None => {
+                let s = self.syntax();
+                s.location_body(&mut self.out, a);
+            }
+        }
+        self.out.push(')');
+    }
+
+    fn print_generic(&mut self, body: &Body, op: OpId) {
+        let ctx = self.ctx;
+        self.out.push('"');
+        self.out.push_str(ctx.op_name_str(body.op_name(op)));
+        self.out.push_str("\"(");
+        for (i, v) in body.operands(op).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.value(body, v);
+        }
+        self.out.push(')');
+        let succs = body.successors(op);
+        if !succs.is_empty() {
+            self.out.push('[');
+            for (i, b) in succs.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.names.write_block(&mut self.out, body, *b);
+            }
+            self.out.push(']');
+        }
+        if let Some(p) = body.op_props(op) {
+            self.out.push_str(" <");
+            let s = self.syntax();
+            s.attr_no_alias(&mut self.out, p);
+            self.out.push('>');
+        }
+        let nregions = body.num_regions(op);
+        if nregions > 0 && !self.summary {
+            self.out.push_str(" (");
+            let rb = body.regions_body(op);
+            for (i, &r) in body.regions(op).iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.region(rb, r, true, true);
+            }
+            self.out.push(')');
+        } else if nregions > 0 {
+            self.out.push_str(" ({...})");
+        }
+        if let Some(a) = body.op_attrs(op) {
+            if !ctx.attr_data(a).dict_entries().is_empty() {
+                self.out.push(' ');
+                let s = self.syntax();
+                s.attr_no_alias(&mut self.out, a);
+            }
+        }
+        self.out.push_str(" : (");
+        let s = self.syntax();
+        for (i, v) in body.operands(op).enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            s.ty(&mut self.out, body.value_type(v));
+        }
+        self.out.push_str(") -> ");
+        let results: Vec<Type> = body.results(op).map(|v| body.value_type(v)).collect();
+        s.result_types(&mut self.out, &results);
+    }
+
+    /// Prints `{ ... }` for a region of `body`.
+    fn region(&mut self, body: &Body, r: RegionId, print_entry_args: bool, print_terminators: bool) {
+        self.out.push('{');
+        self.indent += 2;
+        let preds = predecessors(body, r);
+        for (i, b) in body.region_blocks(r).enumerate() {
+            let empty = body.first_op(b).is_none();
+            let header = i > 0 || empty || (print_entry_args && !body.block_args(b).is_empty());
+            if header {
+                self.indent -= 2;
+                self.newline();
+                self.indent += 2;
+                self.block_header(body, b, i == 0, &preds);
+            }
+            let last = body.last_op(b);
+            for o in body.block_ops(b) {
+                if !print_terminators && Some(o) == last && self.is_elidable_terminator(body, o) {
+                    continue;
+                }
+                self.newline();
+                self.print_op(body, o);
+            }
+        }
+        self.indent -= 2;
+        self.newline();
+        self.out.push('}');
+    }
+
+    fn is_elidable_terminator(&self, body: &Body, op: OpId) -> bool {
+        let def = self.ctx.op_def(body.op_name(op));
+        def.is_some_and(|d| d.has(Traits::TERMINATOR))
+            && body.num_operands(op) == 0
+            && body.num_results(op) == 0
+            && body.op_attrs(op).is_none_or(|a| self.ctx.attr_data(a).dict_entries().is_empty())
+    }
+
+    fn block_header(&mut self, body: &Body, b: BlockId, entry: bool, preds: &[(BlockId, Vec<BlockId>)]) {
+        self.names.write_block(&mut self.out, body, b);
+        let args = body.block_args(b);
+        if !args.is_empty() {
+            self.out.push('(');
+            for (i, &a) in args.iter().enumerate() {
+                if i > 0 {
+                    self.out.push_str(", ");
+                }
+                self.value(body, a);
+                self.out.push_str(": ");
+                let s = self.syntax();
+                s.ty(&mut self.out, body.value_type(a));
+                if self.opts.debuginfo {
+                    self.out.push_str(" loc(");
+                    let a = body.block_arg_loc(b, i).to_attr(self.ctx);
+                    let s = self.syntax();
+                    s.location_body(&mut self.out, a);
+                    self.out.push(')');
+                }
+            }
+            self.out.push(')');
+        }
+        self.out.push(':');
+        let mut ps: Vec<BlockId> = preds.iter().find(|(x, _)| *x == b).map(|(_, p)| p.clone()).unwrap_or_default();
+        if ps.is_empty() {
+            if !entry {
+                self.out.push_str("  // no predecessors");
+            }
+            return;
+        }
+        if ps.iter().all(|p| *p == ps[0]) {
+            self.out.push_str("  // pred: ");
+            self.names.write_block(&mut self.out, body, ps[0]);
+            return;
+        }
+        ps.sort_by_key(|p| self.names.block_number(body, *p));
+        use std::fmt::Write;
+        let _ = write!(self.out, "  // {} preds: ", ps.len());
+        for (i, p) in ps.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            self.names.write_block(&mut self.out, body, *p);
+        }
+    }
+}
+
+/// For each block of a region, the blocks whose ops branch to it (with repeats).
+fn predecessors(body: &Body, r: RegionId) -> Vec<(BlockId, Vec<BlockId>)> {
+    let mut out: Vec<(BlockId, Vec<BlockId>)> = body.region_blocks(r).map(|b| (b, Vec::new())).collect();
+    if out.len() <= 1 {
+        return out;
+    }
+    for b in body.region_blocks(r) {
+        for o in body.block_ops(b) {
+            for s in body.successors(o) {
+                if let Some(e) = out.iter_mut().find(|(x, _)| x == s) {
+                    e.1.push(b);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The API custom op printers use.
+pub struct CustomPrinter<'p, 'a> {
+    p: &'p mut OpPrinter<'a>,
+    body: &'p Body,
+}
+
+impl<'p, 'a> CustomPrinter<'p, 'a> {
+    /// The context.
+    pub fn ctx(&self) -> &'a Context {
+        self.p.ctx
+    }
+
+    /// The body holding the op.
+    pub fn body(&self) -> &'p Body {
+        self.body
+    }
+
+    /// Writes raw text.
+    pub fn write(&mut self, s: &str) {
+        self.p.out.push_str(s);
+    }
+
+    /// Writes a value's name.
+    pub fn value(&mut self, v: Value) {
+        let b = self.body;
+        self.p.value(b, v);
+    }
+
+    /// Writes a type.
+    pub fn ty(&mut self, t: Type) {
+        let s = self.p.syntax();
+        s.ty(&mut self.p.out, t);
+    }
+
+    /// Writes an attribute.
+    pub fn attr(&mut self, a: Attribute) {
+        let s = self.p.syntax();
+        s.attr(&mut self.p.out, a);
+    }
+
+    /// Writes ` {a = 1, ...}` for the op's discardable attributes, skipping
+    /// `elide`; nothing if none remain.
+    pub fn optional_attr_dict(&mut self, op: OpId, elide: &[&str], with_keyword: bool) {
+        let Some(a) = self.body.op_attrs(op) else { return };
+        let entries = self.p.ctx.attr_data(a).dict_entries();
+        if entries.iter().all(|(n, _)| elide.contains(&self.p.ctx.ident_str(*n))) {
+            return;
+        }
+        self.p.out.push_str(if with_keyword { " attributes {" } else { " {" });
+        let s = self.p.syntax();
+        s.dict_entries(&mut self.p.out, entries, elide);
+        self.p.out.push('}');
+    }
+
+    /// Writes a region of the op (`{ ... }`).
+    pub fn region(&mut self, op: OpId, index: usize, print_entry_args: bool, print_terminators: bool) {
+        let rb = self.body.regions_body(op);
+        let r = self.body.region(op, index);
+        self.p.region(rb, r, print_entry_args, print_terminators);
+    }
+}

@@ -1,0 +1,275 @@
+//! The verifier: structure, terminators, SSA dominance, symbol uniqueness and
+//! each op's own verifier.
+//!
+//! Each body is checked on its own; the nested bodies of isolated ops
+//! (functions) are verified in parallel with rayon. The error reported is the
+//! first one in program order, whatever the number of threads.
+
+use crate::dominance::RegionDominance;
+use crate::registry::{OpDef, Traits};
+use crate::{BlockId, Body, Context, OpId, RegionId, Value};
+use lf_diag::Diagnostic;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+type VResult = Result<(), Box<Diagnostic>>;
+
+/// Verifies `op` of `body` and everything nested in it.
+pub fn verify(ctx: &Context, body: &Body, op: OpId) -> VResult {
+    let def = ctx.op_def(body.op_name(op));
+    let mut v = Verifier::new(ctx, body, None);
+    v.verify_op(op)?;
+    if let Some(nested) = body.nested_body(op) {
+        return verify_body(ctx, nested, def);
+    }
+    for r in body.regions(op).to_vec() {
+        v.verify_region(r, def)?;
+    }
+    v.verify_isolated_children()
+}
+
+/// Verifies a nested body whose root regions belong to an op with `owner`.
+fn verify_body(ctx: &Context, body: &Body, owner: Option<&'static OpDef>) -> VResult {
+    let mut v = Verifier::new(ctx, body, owner);
+    let roots: Vec<RegionId> =
+        (0..body.regions.len() as u32).map(RegionId).filter(|r| body.region_parent(*r).is_none()).collect();
+    for r in roots {
+        v.verify_region(r, owner)?;
+    }
+    v.verify_isolated_children()
+}
+
+struct Verifier<'a> {
+    ctx: &'a Context,
+    body: &'a Body,
+    /// The op owning the body's root regions.
+    root_owner: Option<&'static OpDef>,
+    /// Position of each op in its block.
+    order: Vec<u32>,
+    doms: FxHashMap<RegionId, RegionDominance>,
+}
+
+impl<'a> Verifier<'a> {
+    fn new(ctx: &'a Context, body: &'a Body, root_owner: Option<&'static OpDef>) -> Self {
+        let mut order = vec![0u32; body.ops.len()];
+        for (bi, b) in body.blocks.iter().enumerate() {
+            if b.parent != crate::entity::NONE {
+                for (i, o) in body.block_ops(BlockId(bi as u32)).enumerate() {
+                    order[o.index()] = i as u32;
+                }
+            }
+        }
+        Verifier { ctx, body, root_owner, order, doms: FxHashMap::default() }
+    }
+
+    fn err(&self, op: OpId, msg: String) -> Box<Diagnostic> {
+        let name = self.ctx.op_name_str(self.body.op_name(op));
+        Box::new(Diagnostic::error(self.body.op_loc(op).source_pos(self.ctx), format!("'{name}' op {msg}")))
+    }
+
+    fn err_with_op_note(&self, op: OpId, msg: String) -> Box<Diagnostic> {
+        let summary = crate::printer::op_summary(self.ctx, self.body, op);
+        let d = *self.err(op, msg);
+        Box::new(d.with_note(self.body.op_loc(op).source_pos(self.ctx), format!("see current operation: {summary}")))
+    }
+
+    fn region_owner(&self, r: RegionId) -> (Option<OpId>, Option<&'static OpDef>) {
+        match self.body.region_parent(r) {
+            Some(p) => (Some(p), self.ctx.op_def(self.body.op_name(p))),
+            None => (None, self.root_owner),
+        }
+    }
+
+    /// Checks of the op itself (not its regions).
+    fn verify_op(&mut self, op: OpId) -> VResult {
+        let ctx = self.ctx;
+        let body = self.body;
+        let name = ctx.op_name_str(body.op_name(op));
+        match ctx.op_def(body.op_name(op)) {
+            None => {
+                let dialect = name.split_once('.').map_or(name, |(d, _)| d);
+                if ctx.is_dialect_registered(dialect) {
+                    let msg = format!(
+                        "unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"
+                    );
+                    return Err(Box::new(Diagnostic::error(body.op_loc(op).source_pos(ctx), msg)));
+                }
+            }
+            Some(def) => {
+                if !def.parents.is_empty() {
+                    let parent = match body.op_block(op).and_then(|b| body.block_region(b)) {
+                        Some(r) => self.region_owner(r).1.map(|d| d.name),
+                        None => None,
+                    };
+                    if parent.is_some_and(|p| !def.parents.contains(&p)) {
+                        let list = def.parents.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ");
+                        let one_of = if def.parents.len() > 1 { "to be one of " } else { "" };
+                        return Err(self.err(op, format!("expects parent op {one_of}{list}")));
+                    }
+                }
+                if let Some(f) = def.verify {
+                    f(ctx, body, op).map_err(Box::new)?;
+                }
+                if def.has(Traits::SYMBOL_TABLE) {
+                    self.verify_symbol_table(op)?;
+                }
+            }
+        }
+        let region = body.op_block(op).and_then(|b| body.block_region(b));
+        for s in body.successors(op) {
+            if body.block_region(*s) != region {
+                return Err(self.err(op, "reference to block defined in another region".into()));
+            }
+        }
+        Ok(())
+    }
+
+    fn verify_symbol_table(&self, op: OpId) -> VResult {
+        let ctx = self.ctx;
+        let rb = self.body.regions_body(op);
+        for &r in self.body.regions(op) {
+            let mut seen: FxHashMap<crate::Ident, OpId> = FxHashMap::default();
+            for (name, sym_op) in crate::symbols::symbols_in(ctx, rb, r) {
+                if let Some(prev) = seen.insert(name, sym_op) {
+                    let msg = format!("redefinition of symbol named '{}'", ctx.ident_str(name));
+                    let d = Diagnostic::error(rb.op_loc(sym_op).source_pos(ctx), msg)
+                        .with_note(rb.op_loc(prev).source_pos(ctx), "see existing symbol definition here".to_string());
+                    return Err(Box::new(d));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn region_error(&self, r: RegionId, msg: &str) -> Box<Diagnostic> {
+        match self.body.region_parent(r) {
+            Some(p) => self.err(p, msg.to_string()),
+            None => Box::new(Diagnostic::error(None, msg.to_string())),
+        }
+    }
+
+    /// Verifies the blocks and ops of a region of this body, not descending
+    /// into nested bodies.
+    fn verify_region(&mut self, r: RegionId, owner: Option<&'static OpDef>) -> VResult {
+        let body = self.body;
+        let needs_terminator = owner.is_some_and(|d| !d.has(Traits::NO_TERMINATOR));
+        let graph = owner.is_some_and(|d| d.has(Traits::GRAPH_REGION));
+        if owner.is_some_and(|d| d.has(Traits::SINGLE_BLOCK)) && body.region_blocks(r).nth(1).is_some() {
+            return Err(self.region_error(r, "expects region to have 0 or 1 blocks"));
+        }
+        for b in body.region_blocks(r) {
+            match body.last_op(b) {
+                None if needs_terminator => return Err(self.region_error(r, "empty block: expect at least a terminator")),
+                Some(last) if needs_terminator => {
+                    let is_term = self.ctx.op_def(body.op_name(last)).is_none_or(|d| d.has(Traits::TERMINATOR));
+                    if !is_term {
+                        return Err(self.err_with_op_note(last, "block with no terminator".to_string()));
+                    }
+                }
+                _ => {}
+            }
+            let last = body.last_op(b);
+            for op in body.block_ops(b) {
+                if Some(op) != last && self.ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::TERMINATOR)) {
+                    return Err(self.err(op, "must be the last operation in the parent block".into()));
+                }
+                self.verify_op(op)?;
+                for (i, v) in body.operands(op).enumerate() {
+                    if !self.dominates(v, op, graph) {
+                        return Err(self.dominance_error(op, i, v));
+                    }
+                }
+                if body.nested_body(op).is_none() {
+                    let def = self.ctx.op_def(body.op_name(op));
+                    for inner in body.regions(op).to_vec() {
+                        self.verify_region(inner, def)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn dominance_error(&self, op: OpId, i: usize, v: Value) -> Box<Diagnostic> {
+        let mut d = *self.err(op, format!("operand #{i} does not dominate this use"));
+        if let Some(def) = self.body.defining_op(v) {
+            d = d.with_note(self.body.op_loc(def).source_pos(self.ctx), "operand defined here".to_string());
+        }
+        Box::new(d)
+    }
+
+    /// Whether `v` properly dominates its use by `user` (both in this body).
+    fn dominates(&mut self, v: Value, user: OpId, user_region_is_graph: bool) -> bool {
+        let body = self.body;
+        let Some(def_block) = body.value_block(v) else { return false };
+        let Some(def_region) = body.block_region(def_block) else { return false };
+        // The ancestor of `user` that sits in `def_region`.
+        let mut a = user;
+        let mut nested = false;
+        loop {
+            let Some(ab) = body.op_block(a) else { return false };
+            if body.block_region(ab) == Some(def_region) {
+                break;
+            }
+            match body.parent_op(a) {
+                Some(p) => {
+                    a = p;
+                    nested = true;
+                }
+                None => return false,
+            }
+        }
+        let graph = if nested { self.region_owner(def_region).1.is_some_and(|d| d.has(Traits::GRAPH_REGION)) } else { user_region_is_graph };
+        if graph {
+            return true;
+        }
+        let a_block = body.op_block(a).expect("ancestor is in a block");
+        if a_block == def_block {
+            return match body.defining_op(v) {
+                None => true,
+                Some(d) => d != a && self.order[d.index()] < self.order[a.index()],
+            };
+        }
+        let dom = self.doms.entry(def_region).or_insert_with(|| RegionDominance::compute(body, def_region));
+        dom.dominates(def_block, a_block)
+    }
+
+    /// Verifies the nested bodies of the isolated ops of this body, in parallel.
+    fn verify_isolated_children(&self) -> VResult {
+        let ctx = self.ctx;
+        let body = self.body;
+        let children: Vec<(OpId, &Body)> = body
+            .ops
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| !d.erased && d.parent != crate::entity::NONE)
+            .filter_map(|(i, d)| d.nested.as_deref().map(|n| (OpId(i as u32), n)))
+            .collect();
+        let mut failures: Vec<(Vec<u32>, Box<Diagnostic>)> = children
+            .par_iter()
+            .filter_map(|(op, n)| verify_body(ctx, n, ctx.op_def(body.op_name(*op))).err().map(|e| (self.path_key(*op), e)))
+            .collect();
+        failures.sort_by(|a, b| a.0.cmp(&b.0));
+        match failures.into_iter().next() {
+            Some((_, e)) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// A key that orders ops of this body in program order.
+    fn path_key(&self, op: OpId) -> Vec<u32> {
+        let mut key = Vec::new();
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            key.push(self.order[o.index()]);
+            if let Some(b) = self.body.op_block(o) {
+                let blocks_before = self.body.block_region(b).map_or(0, |r| self.body.region_blocks(r).position(|x| x == b).unwrap_or(0));
+                key.push(blocks_before as u32);
+                key.push(self.body.block_region(b).map_or(0, |r| self.body.region_index(r) as u32));
+            }
+            cur = self.body.parent_op(o);
+        }
+        key.reverse();
+        key
+    }
+}
