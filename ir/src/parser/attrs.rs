@@ -272,7 +272,7 @@ impl<'a> Parser<'a> {
                     Some(self.pos_of(tok)),
                     "unexpected decimal integer literal for a floating point value".to_string(),
                 )
-                .with_note(None, "add a trailing dot to make the literal a float".to_string()),
+                .with_note(Some(self.pos_of(tok)), "add a trailing dot to make the literal a float".to_string()),
             )),
             Lit::Bool(_) => Err(self.error_at(tok, "expected floating point literal")),
         }

@@ -7,6 +7,7 @@
 
 mod attrs;
 pub mod lexer;
+pub mod spec;
 mod ops;
 mod scope;
 mod types;

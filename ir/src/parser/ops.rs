@@ -67,20 +67,14 @@ impl<'a> Parser<'a> {
             body.detach_op(ops[0]);
             return Ok(OwnedOp { body, op: ops[0] });
         }
-        // Wrap everything into an implicit module with its own nested body.
-        let mut nested = Body::new();
-        let region = nested.create_region();
-        let nb = nested.create_block();
-        nested.append_block(region, nb);
-        let mut map = crate::clone::ValueMap::default();
-        for op in ops {
-            let c = crate::clone::clone_op_into(&body, op, &mut nested, &mut map);
-            nested.append_op(nb, c);
-        }
+        // Wrap everything into an implicit module: the top body becomes the
+        // module's nested body (no copy), its implicit block the module's block.
+        let region = body.create_region();
+        body.append_block(region, block);
         let mut top = Body::new();
         let mut st = OperationState::new(module_name, Location::FileLineCol { file: self.file, line: 0, col: 0 });
         st.regions = vec![region];
-        st.nested = Some(Box::new(nested));
+        st.nested = Some(Box::new(body));
         let op = top.create_op(st);
         Ok(OwnedOp { body: top, op })
     }
@@ -227,7 +221,7 @@ impl<'a> Parser<'a> {
         if let Some(prev) = scope.values.get(name) {
             let prev_pos = prev.pos;
             let d = Diagnostic::error(Some(self.pos_of(tok)), format!("redefinition of SSA value '%{name}'"))
-                .with_note(Some(SourcePos::new(self.file_name_str(), prev_pos.line, prev_pos.col)), "previously defined here".to_string());
+                .with_note(Some(self.lite_pos(prev_pos)), "previously defined here".to_string());
             return Err(Box::new(d));
         }
         scope.values.insert(name, Definition { first, count, pos });
@@ -259,8 +253,10 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn file_name_str(&self) -> &str {
-        self.ctx.ident_str(self.file)
+    /// The file position of a position recorded in a scope.
+    fn lite_pos(&self, p: SourcePosLite) -> SourcePos {
+        let tok = Token { kind: T::Eof, start: 0, end: 0, line: p.line, col: p.col };
+        self.pos_of(tok)
     }
 
     /// Parses `%name` or `%name#N` at the current token.
@@ -300,7 +296,7 @@ impl<'a> Parser<'a> {
                         crate::printer::type_to_string(ctx, vty)
                     ),
                 )
-                .with_note(Some(SourcePos::new(self.file_name_str(), d.pos.line, d.pos.col)), "prior use here".to_string());
+                .with_note(Some(self.lite_pos(d.pos)), "prior use here".to_string());
                 return Err(Box::new(d));
             }
             return Ok(v);
@@ -338,7 +334,9 @@ impl<'a> Parser<'a> {
         self.bump();
         let op_name = ctx.op_name(&name);
         let def = ctx.op_def(op_name);
-        self.check_op_allowed(&name, def, name_tok)?;
+        // Like MLIR, point just after the name.
+        let _ = name_tok;
+        self.check_op_allowed(&name, def, self.tok)?;
         let isolated = def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
         let mut pending = PendingOp { state: OperationState::new(op_name, loc), attrs: Vec::new(), isolated };
 

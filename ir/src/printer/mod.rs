@@ -208,7 +208,7 @@ impl<'a> OpPrinter<'a> {
                 if i > 0 {
                     self.out.push_str(", ");
                 }
-                self.region(rb, r, true, true);
+                self.region(rb, r, true, true, true);
             }
             self.out.push(')');
         } else if nregions > 0 {
@@ -235,13 +235,13 @@ impl<'a> OpPrinter<'a> {
     }
 
     /// Prints `{ ... }` for a region of `body`.
-    fn region(&mut self, body: &Body, r: RegionId, print_entry_args: bool, print_terminators: bool) {
+    fn region(&mut self, body: &Body, r: RegionId, print_entry_args: bool, print_terminators: bool, print_empty_block: bool) {
         self.out.push('{');
         self.indent += 2;
         let preds = predecessors(body, r);
         for (i, b) in body.region_blocks(r).enumerate() {
             let empty = body.first_op(b).is_none();
-            let header = i > 0 || empty || (print_entry_args && !body.block_args(b).is_empty());
+            let header = i > 0 || (empty && print_empty_block) || (print_entry_args && !body.block_args(b).is_empty());
             if header {
                 self.indent -= 2;
                 self.newline();
@@ -394,6 +394,6 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
     pub fn region(&mut self, op: OpId, index: usize, print_entry_args: bool, print_terminators: bool) {
         let rb = self.body.regions_body(op);
         let r = self.body.region(op, index);
-        self.p.region(rb, r, print_entry_args, print_terminators);
+        self.p.region(rb, r, print_entry_args, print_terminators, false);
     }
 }
