@@ -156,7 +156,11 @@ impl Body {
     /// [`OperationState::regions`]).
     pub fn create_region(&mut self) -> RegionId {
         let id = self.regions.len() as u32;
-        self.regions.push(RegionData { parent: NONE, first_block: NONE, last_block: NONE });
+        self.regions.push(RegionData {
+            parent: NONE,
+            first_block: NONE,
+            last_block: NONE,
+        });
         RegionId(id)
     }
 
@@ -177,7 +181,12 @@ impl Body {
         }
         let results_start = self.values.len() as u32;
         for (i, ty) in state.result_types.iter().enumerate() {
-            self.values.push(ValueData { ty: *ty, owner: id, index: i as u32, first_use: NONE });
+            self.values.push(ValueData {
+                ty: *ty,
+                owner: id,
+                index: i as u32,
+                first_use: NONE,
+            });
         }
         let successors_start = self.successors.len() as u32;
         self.successors.extend_from_slice(&state.successors);
@@ -215,7 +224,12 @@ impl Body {
     fn push_use(&mut self, value: Value, owner: u32) -> u32 {
         let u = self.uses.len() as u32;
         let head = self.values[value.index()].first_use;
-        self.uses.push(UseData { value: value.0, owner, prev: NONE, next: head });
+        self.uses.push(UseData {
+            value: value.0,
+            owner,
+            prev: NONE,
+            next: head,
+        });
         if head != NONE {
             self.uses[head as usize].prev = u;
         }
@@ -637,9 +651,15 @@ impl Body {
     pub fn value_def(&self, v: Value) -> ValueDef {
         let d = &self.values[v.index()];
         if d.index & ARG_BIT != 0 {
-            ValueDef::BlockArg { block: BlockId(d.owner), index: d.index & !ARG_BIT }
+            ValueDef::BlockArg {
+                block: BlockId(d.owner),
+                index: d.index & !ARG_BIT,
+            }
         } else {
-            ValueDef::OpResult { op: OpId(d.owner), index: d.index }
+            ValueDef::OpResult {
+                op: OpId(d.owner),
+                index: d.index,
+            }
         }
     }
 
@@ -667,7 +687,10 @@ impl Body {
 
     /// The uses of `v` (most recent first).
     pub fn uses(&self, v: Value) -> UseIter<'_> {
-        UseIter { body: self, cur: self.values[v.index()].first_use }
+        UseIter {
+            body: self,
+            cur: self.values[v.index()].first_use,
+        }
     }
 
     /// The op that owns a use.
@@ -730,7 +753,12 @@ impl Body {
     pub fn add_block_arg(&mut self, block: BlockId, ty: Type, loc: Location) -> Value {
         let v = Value(self.values.len() as u32);
         let index = self.blocks[block.index()].args.len() as u32;
-        self.values.push(ValueData { ty, owner: block.0, index: index | ARG_BIT, first_use: NONE });
+        self.values.push(ValueData {
+            ty,
+            owner: block.0,
+            index: index | ARG_BIT,
+            first_use: NONE,
+        });
         let b = &mut self.blocks[block.index()];
         b.args.push(v);
         b.arg_locs.push(loc);
@@ -781,7 +809,10 @@ impl Body {
 
     /// The ops of a block, in order.
     pub fn block_ops(&self, block: BlockId) -> OpIter<'_> {
-        OpIter { body: self, cur: self.blocks[block.index()].first_op }
+        OpIter {
+            body: self,
+            cur: self.blocks[block.index()].first_op,
+        }
     }
 
     /// The next block in the region.
@@ -823,7 +854,10 @@ impl Body {
 
     /// The blocks of a region, in order.
     pub fn region_blocks(&self, region: RegionId) -> BlockIter<'_> {
-        BlockIter { body: self, cur: self.regions[region.index()].first_block }
+        BlockIter {
+            body: self,
+            cur: self.regions[region.index()].first_block,
+        }
     }
 
     /// The first block of a region.
@@ -846,7 +880,10 @@ impl Body {
     pub fn region_index(&self, region: RegionId) -> usize {
         match self.region_parent(region) {
             Some(op) => self.regions(op).iter().position(|r| *r == region).unwrap_or(0),
-            None => self.regions[..region.index()].iter().filter(|r| r.parent == NONE).count(),
+            None => self.regions[..region.index()]
+                .iter()
+                .filter(|r| r.parent == NONE)
+                .count(),
         }
     }
 }
@@ -916,7 +953,12 @@ impl Body {
     /// before definition). It must be replaced with RAUW before verification.
     pub(crate) fn create_placeholder(&mut self, ty: Type) -> Value {
         let v = Value(self.values.len() as u32);
-        self.values.push(ValueData { ty, owner: NONE, index: 0, first_use: NONE });
+        self.values.push(ValueData {
+            ty,
+            owner: NONE,
+            index: 0,
+            first_use: NONE,
+        });
         v
     }
 }

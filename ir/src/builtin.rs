@@ -49,7 +49,10 @@ fn print_module(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
         for (k, v) in ctx.attr_data(props).dict_entries() {
             if ctx.ident_str(*k) == "sym_name" {
                 if let AttrData::String { value, .. } = ctx.attr_data(*v) {
-                    let sym = ctx.get_attr(AttrData::SymbolRef { root: ctx.intern(value), nested: Box::new([]) });
+                    let sym = ctx.get_attr(AttrData::SymbolRef {
+                        root: ctx.intern(value),
+                        nested: Box::new([]),
+                    });
                     p.write(" ");
                     p.attr(sym);
                 }
@@ -63,7 +66,12 @@ fn print_module(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
 }
 
 fn verify_module(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
-    let err = |m: &str| Err(Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'builtin.module' op {m}")));
+    let err = |m: &str| {
+        Err(Diagnostic::error(
+            body.op_loc(op).source_pos(ctx),
+            format!("'builtin.module' op {m}"),
+        ))
+    };
     if body.num_operands(op) != 0 || body.num_results(op) != 0 {
         return err("requires zero operands and results");
     }
@@ -83,7 +91,9 @@ fn verify_module(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic>
         for (k, _) in ctx.attr_data(a).dict_entries() {
             let name = ctx.ident_str(*k);
             if !name.contains('.') {
-                return err(&format!("can only contain attributes with dialect-prefixed names, found: '{name}'"));
+                return err(&format!(
+                    "can only contain attributes with dialect-prefixed names, found: '{name}'"
+                ));
             }
         }
     }

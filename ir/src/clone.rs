@@ -126,4 +126,3 @@ fn clone_region_into(src: &Body, r: RegionId, dst: &mut Body, nr: RegionId, map:
         }
     }
 }
-

@@ -72,7 +72,10 @@ impl Context {
         let types = Uniquer::new();
         let attrs = Uniquer::new();
         let t = |d| Type(types.intern(d));
-        let int = |w| TypeData::Integer { width: w, signedness: Signedness::Signless };
+        let int = |w| TypeData::Integer {
+            width: w,
+            signedness: Signedness::Signless,
+        };
         let common_types = (
             t(int(1)),
             t(int(8)),
@@ -167,13 +170,19 @@ impl Context {
             16 => self.common.i16,
             32 => self.common.i32,
             64 => self.common.i64,
-            _ => self.get_type(TypeData::Integer { width, signedness: Signedness::Signless }),
+            _ => self.get_type(TypeData::Integer {
+                width,
+                signedness: Signedness::Signless,
+            }),
         }
     }
 
     /// A function type.
     pub fn function_type(&self, inputs: &[Type], results: &[Type]) -> Type {
-        self.get_type(TypeData::Function { inputs: inputs.into(), results: results.into() })
+        self.get_type(TypeData::Function {
+            inputs: inputs.into(),
+            results: results.into(),
+        })
     }
 
     // ----- attributes -----
@@ -196,7 +205,10 @@ impl Context {
 
     /// A string attribute.
     pub fn string_attr(&self, value: &str) -> Attribute {
-        self.get_attr(AttrData::String { value: value.into(), ty: None })
+        self.get_attr(AttrData::String {
+            value: value.into(),
+            ty: None,
+        })
     }
 
     /// A dictionary attribute; `entries` are sorted by name here (later
@@ -273,7 +285,8 @@ impl Context {
 
     /// Lets ops of unregistered dialects through the parser and verifier.
     pub fn set_allow_unregistered_dialects(&self, allow: bool) {
-        self.allow_unregistered.store(allow, std::sync::atomic::Ordering::Relaxed);
+        self.allow_unregistered
+            .store(allow, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Whether ops of unregistered dialects are allowed.
@@ -283,7 +296,9 @@ impl Context {
 
     /// All registered op definitions, sorted by name.
     pub fn registered_ops(&self) -> Vec<&'static OpDef> {
-        let mut v: Vec<_> = (0..self.op_infos.count()).filter_map(|i| self.op_infos[i].read().def).collect();
+        let mut v: Vec<_> = (0..self.op_infos.count())
+            .filter_map(|i| self.op_infos[i].read().def)
+            .collect();
         v.sort_by_key(|d| d.name);
         v
     }

@@ -90,7 +90,9 @@ impl RegionDominance {
         if a == b {
             return true;
         }
-        let (Some(&ai), Some(&bi)) = (self.index.get(&a), self.index.get(&b)) else { return false };
+        let (Some(&ai), Some(&bi)) = (self.index.get(&a), self.index.get(&b)) else {
+            return false;
+        };
         if self.idom[bi] == usize::MAX {
             return true;
         }

@@ -75,7 +75,11 @@ fn shortest_decimal(kind: FloatKind, bits: u64) -> String {
         FloatKind::BF16 => format!("{:?}", half::bf16::from_bits(bits as u16).to_f32()),
     };
     if let Some((m, e)) = s.split_once('e') {
-        let m = if m.contains('.') { m.to_string() } else { format!("{m}.0") };
+        let m = if m.contains('.') {
+            m.to_string()
+        } else {
+            format!("{m}.0")
+        };
         format!("{m}E{e}")
     } else if s.contains('.') {
         s
@@ -90,10 +94,22 @@ mod tests {
 
     #[test]
     fn prints_like_mlir() {
-        assert_eq!(format_float(FloatKind::F32, f64_to_bits(FloatKind::F32, 1.0)), "1.000000e+00");
-        assert_eq!(format_float(FloatKind::F64, f64_to_bits(FloatKind::F64, 0.5)), "5.000000e-01");
-        assert_eq!(format_float(FloatKind::F64, f64_to_bits(FloatKind::F64, -2.5e-10)), "-2.500000e-10");
-        assert_eq!(format_float(FloatKind::F32, f32::INFINITY.to_bits() as u64), "0x7F800000");
+        assert_eq!(
+            format_float(FloatKind::F32, f64_to_bits(FloatKind::F32, 1.0)),
+            "1.000000e+00"
+        );
+        assert_eq!(
+            format_float(FloatKind::F64, f64_to_bits(FloatKind::F64, 0.5)),
+            "5.000000e-01"
+        );
+        assert_eq!(
+            format_float(FloatKind::F64, f64_to_bits(FloatKind::F64, -2.5e-10)),
+            "-2.500000e-10"
+        );
+        assert_eq!(
+            format_float(FloatKind::F32, f32::INFINITY.to_bits() as u64),
+            "0x7F800000"
+        );
         let b = f64_to_bits(FloatKind::F64, 0.123456789);
         assert_eq!(parse_decimal(FloatKind::F64, &format_float(FloatKind::F64, b)), Some(b));
     }

@@ -29,9 +29,11 @@ impl Location {
     pub fn from_attr(ctx: &Context, attr: Attribute) -> Location {
         match ctx.attr_data(attr) {
             AttrData::Location(LocationData::Unknown) => Location::Unknown,
-            AttrData::Location(LocationData::FileLineCol { file, line, col }) => {
-                Location::FileLineCol { file: *file, line: *line, col: *col }
-            }
+            AttrData::Location(LocationData::FileLineCol { file, line, col }) => Location::FileLineCol {
+                file: *file,
+                line: *line,
+                col: *col,
+            },
             _ => Location::Attr(attr),
         }
     }

@@ -33,5 +33,8 @@ pub fn symbols_in(ctx: &Context, body: &Body, region: RegionId) -> Vec<(Ident, O
 /// Finds the op named `name` directly in the symbol table region.
 pub fn lookup_symbol(ctx: &Context, body: &Body, region: RegionId, name: &str) -> Option<OpId> {
     let id = ctx.intern(name);
-    symbols_in(ctx, body, region).into_iter().find(|(n, _)| *n == id).map(|(_, op)| op)
+    symbols_in(ctx, body, region)
+        .into_iter()
+        .find(|(n, _)| *n == id)
+        .map(|(_, op)| op)
 }

@@ -159,9 +159,9 @@ impl TypeData {
     /// The shape of a shaped type (memref, vector, tensor), if ranked.
     pub fn shape(&self) -> Option<&[i64]> {
         match self {
-            TypeData::MemRef { shape, .. }
-            | TypeData::Vector { shape, .. }
-            | TypeData::Tensor { shape, .. } => Some(shape),
+            TypeData::MemRef { shape, .. } | TypeData::Vector { shape, .. } | TypeData::Tensor { shape, .. } => {
+                Some(shape)
+            }
             _ => None,
         }
     }

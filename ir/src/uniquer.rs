@@ -44,7 +44,10 @@ impl<T: Hash + Eq> Uniquer<T> {
     /// Looks a value up without inserting it.
     pub(crate) fn lookup(&self, value: &T) -> Option<u32> {
         let hash = self.hasher.hash_one(value);
-        self.table.read().find(hash, |&id| self.values[id as usize] == *value).copied()
+        self.table
+            .read()
+            .find(hash, |&id| self.values[id as usize] == *value)
+            .copied()
     }
 
     /// The value with id `id`.

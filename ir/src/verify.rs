@@ -31,8 +31,10 @@ pub fn verify(ctx: &Context, body: &Body, op: OpId) -> VResult {
 /// Verifies a nested body whose root regions belong to an op with `owner`.
 fn verify_body(ctx: &Context, body: &Body, owner: Option<&'static OpDef>) -> VResult {
     let mut v = Verifier::new(ctx, body, owner);
-    let roots: Vec<RegionId> =
-        (0..body.regions.len() as u32).map(RegionId).filter(|r| body.region_parent(*r).is_none()).collect();
+    let roots: Vec<RegionId> = (0..body.regions.len() as u32)
+        .map(RegionId)
+        .filter(|r| body.region_parent(*r).is_none())
+        .collect();
     for r in roots {
         v.verify_region(r, owner)?;
     }
@@ -59,18 +61,30 @@ impl<'a> Verifier<'a> {
                 }
             }
         }
-        Verifier { ctx, body, root_owner, order, doms: FxHashMap::default() }
+        Verifier {
+            ctx,
+            body,
+            root_owner,
+            order,
+            doms: FxHashMap::default(),
+        }
     }
 
     fn err(&self, op: OpId, msg: String) -> Box<Diagnostic> {
         let name = self.ctx.op_name_str(self.body.op_name(op));
-        Box::new(Diagnostic::error(self.body.op_loc(op).source_pos(self.ctx), format!("'{name}' op {msg}")))
+        Box::new(Diagnostic::error(
+            self.body.op_loc(op).source_pos(self.ctx),
+            format!("'{name}' op {msg}"),
+        ))
     }
 
     fn err_with_op_note(&self, op: OpId, msg: String) -> Box<Diagnostic> {
         let summary = crate::printer::op_summary(self.ctx, self.body, op);
         let d = *self.err(op, msg);
-        Box::new(d.with_note(self.body.op_loc(op).source_pos(self.ctx), format!("see current operation: {summary}")))
+        Box::new(d.with_note(
+            self.body.op_loc(op).source_pos(self.ctx),
+            format!("see current operation: {summary}"),
+        ))
     }
 
     fn region_owner(&self, r: RegionId) -> (Option<OpId>, Option<&'static OpDef>) {
@@ -102,7 +116,12 @@ impl<'a> Verifier<'a> {
                         None => None,
                     };
                     if parent.is_some_and(|p| !def.parents.contains(&p)) {
-                        let list = def.parents.iter().map(|p| format!("'{p}'")).collect::<Vec<_>>().join(", ");
+                        let list = def
+                            .parents
+                            .iter()
+                            .map(|p| format!("'{p}'"))
+                            .collect::<Vec<_>>()
+                            .join(", ");
                         let one_of = if def.parents.len() > 1 { "to be one of " } else { "" };
                         return Err(self.err(op, format!("expects parent op {one_of}{list}")));
                     }
@@ -132,8 +151,10 @@ impl<'a> Verifier<'a> {
             for (name, sym_op) in crate::symbols::symbols_in(ctx, rb, r) {
                 if let Some(prev) = seen.insert(name, sym_op) {
                     let msg = format!("redefinition of symbol named '{}'", ctx.ident_str(name));
-                    let d = Diagnostic::error(rb.op_loc(sym_op).source_pos(ctx), msg)
-                        .with_note(rb.op_loc(prev).source_pos(ctx), "see existing symbol definition here".to_string());
+                    let d = Diagnostic::error(rb.op_loc(sym_op).source_pos(ctx), msg).with_note(
+                        rb.op_loc(prev).source_pos(ctx),
+                        "see existing symbol definition here".to_string(),
+                    );
                     return Err(Box::new(d));
                 }
             }
@@ -159,9 +180,14 @@ impl<'a> Verifier<'a> {
         }
         for b in body.region_blocks(r) {
             match body.last_op(b) {
-                None if needs_terminator => return Err(self.region_error(r, "empty block: expect at least a terminator")),
+                None if needs_terminator => {
+                    return Err(self.region_error(r, "empty block: expect at least a terminator"))
+                }
                 Some(last) if needs_terminator => {
-                    let is_term = self.ctx.op_def(body.op_name(last)).is_none_or(|d| d.has(Traits::TERMINATOR));
+                    let is_term = self
+                        .ctx
+                        .op_def(body.op_name(last))
+                        .is_none_or(|d| d.has(Traits::TERMINATOR));
                     if !is_term {
                         return Err(self.err_with_op_note(last, "block with no terminator".to_string()));
                     }
@@ -170,7 +196,12 @@ impl<'a> Verifier<'a> {
             }
             let last = body.last_op(b);
             for op in body.block_ops(b) {
-                if Some(op) != last && self.ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::TERMINATOR)) {
+                if Some(op) != last
+                    && self
+                        .ctx
+                        .op_def(body.op_name(op))
+                        .is_some_and(|d| d.has(Traits::TERMINATOR))
+                {
                     return Err(self.err(op, "must be the last operation in the parent block".into()));
                 }
                 self.verify_op(op)?;
@@ -193,7 +224,10 @@ impl<'a> Verifier<'a> {
     fn dominance_error(&self, op: OpId, i: usize, v: Value) -> Box<Diagnostic> {
         let mut d = *self.err(op, format!("operand #{i} does not dominate this use"));
         if let Some(def) = self.body.defining_op(v) {
-            d = d.with_note(self.body.op_loc(def).source_pos(self.ctx), "operand defined here".to_string());
+            d = d.with_note(
+                self.body.op_loc(def).source_pos(self.ctx),
+                "operand defined here".to_string(),
+            );
         }
         Box::new(d)
     }
@@ -201,8 +235,12 @@ impl<'a> Verifier<'a> {
     /// Whether `v` properly dominates its use by `user` (both in this body).
     fn dominates(&mut self, v: Value, user: OpId, user_region_is_graph: bool) -> bool {
         let body = self.body;
-        let Some(def_block) = body.value_block(v) else { return false };
-        let Some(def_region) = body.block_region(def_block) else { return false };
+        let Some(def_block) = body.value_block(v) else {
+            return false;
+        };
+        let Some(def_region) = body.block_region(def_block) else {
+            return false;
+        };
         // The ancestor of `user` that sits in `def_region`.
         let mut a = user;
         let mut nested = false;
@@ -219,7 +257,13 @@ impl<'a> Verifier<'a> {
                 None => return false,
             }
         }
-        let graph = if nested { self.region_owner(def_region).1.is_some_and(|d| d.has(Traits::GRAPH_REGION)) } else { user_region_is_graph };
+        let graph = if nested {
+            self.region_owner(def_region)
+                .1
+                .is_some_and(|d| d.has(Traits::GRAPH_REGION))
+        } else {
+            user_region_is_graph
+        };
         if graph {
             return true;
         }
@@ -230,7 +274,10 @@ impl<'a> Verifier<'a> {
                 Some(d) => d != a && self.order[d.index()] < self.order[a.index()],
             };
         }
-        let dom = self.doms.entry(def_region).or_insert_with(|| RegionDominance::compute(body, def_region));
+        let dom = self
+            .doms
+            .entry(def_region)
+            .or_insert_with(|| RegionDominance::compute(body, def_region));
         dom.dominates(def_block, a_block)
     }
 
@@ -247,7 +294,11 @@ impl<'a> Verifier<'a> {
             .collect();
         let mut failures: Vec<(Vec<u32>, Box<Diagnostic>)> = children
             .par_iter()
-            .filter_map(|(op, n)| verify_body(ctx, n, ctx.op_def(body.op_name(*op))).err().map(|e| (self.path_key(*op), e)))
+            .filter_map(|(op, n)| {
+                verify_body(ctx, n, ctx.op_def(body.op_name(*op)))
+                    .err()
+                    .map(|e| (self.path_key(*op), e))
+            })
             .collect();
         failures.sort_by(|a, b| a.0.cmp(&b.0));
         match failures.into_iter().next() {
@@ -263,9 +314,16 @@ impl<'a> Verifier<'a> {
         while let Some(o) = cur {
             key.push(self.order[o.index()]);
             if let Some(b) = self.body.op_block(o) {
-                let blocks_before = self.body.block_region(b).map_or(0, |r| self.body.region_blocks(r).position(|x| x == b).unwrap_or(0));
+                let blocks_before = self
+                    .body
+                    .block_region(b)
+                    .map_or(0, |r| self.body.region_blocks(r).position(|x| x == b).unwrap_or(0));
                 key.push(blocks_before as u32);
-                key.push(self.body.block_region(b).map_or(0, |r| self.body.region_index(r) as u32));
+                key.push(
+                    self.body
+                        .block_region(b)
+                        .map_or(0, |r| self.body.region_index(r) as u32),
+                );
             }
             cur = self.body.parent_op(o);
         }

@@ -53,7 +53,9 @@ pub fn main() -> i32 {
 /// Runs lf-opt with a given context (which may have extra ops registered).
 pub fn main_with(ctx: Context, args: OptArgs) -> i32 {
     // Deeply nested input recurses; give the work a large stack.
-    let handle = std::thread::Builder::new().stack_size(512 << 20).spawn(move || run(&ctx, &args));
+    let handle = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || run(&ctx, &args));
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
@@ -90,7 +92,10 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
     };
     let mut sm = SourceMgr::new();
     sm.add(name.as_str(), text.as_str());
-    let opts = PrintOptions { generic: args.print_op_generic, debuginfo: args.print_debuginfo };
+    let opts = PrintOptions {
+        generic: args.print_op_generic,
+        debuginfo: args.print_debuginfo,
+    };
     let chunks: Vec<(String, u32)> = if args.split_input_file {
         let split = lf_diag::split_input_file_checked(&text, lf_diag::DEFAULT_SPLIT_MARKER);
         let warnings = split.near_miss_warnings(&name, &text);
@@ -140,13 +145,21 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
 }
 
 /// Parses, verifies and prints one buffer.
-fn process(ctx: &Context, text: &str, name: &str, first_line: u32, opts: &PrintOptions, verify: bool) -> Result<String, Box<Diagnostic>> {
+fn process(
+    ctx: &Context,
+    text: &str,
+    name: &str,
+    first_line: u32,
+    opts: &PrintOptions,
+    verify: bool,
+) -> Result<String, Box<Diagnostic>> {
     let owned = lf_ir::parse_source_with(ctx, text, name, &ParseOptions { first_line })?;
     if verify {
         lf_ir::verify(ctx, &owned.body, owned.op)?;
     }
     let mut out = Vec::with_capacity(text.len() + text.len() / 4);
-    lf_ir::print_op(ctx, &owned.body, owned.op, opts, &mut out).map_err(|e| Box::new(Diagnostic::error(None, format!("write error: {e}"))))?;
+    lf_ir::print_op(ctx, &owned.body, owned.op, opts, &mut out)
+        .map_err(|e| Box::new(Diagnostic::error(None, format!("write error: {e}"))))?;
     Ok(String::from_utf8(out).unwrap_or_default())
 }
 
@@ -170,7 +183,10 @@ fn write_output(output: &str, data: &[u8]) -> std::io::Result<()> {
         return lock.flush();
     }
     let path = PathBuf::from(output);
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(data)?;
     tmp.persist(&path).map_err(|e| e.error)?;

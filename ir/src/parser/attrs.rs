@@ -31,7 +31,11 @@ impl<'a> Parser<'a> {
             T::String => {
                 let v = self.string_value()?;
                 self.bump();
-                let ty = if self.eat(T::Colon) { Some(self.parse_type()?) } else { None };
+                let ty = if self.eat(T::Colon) {
+                    Some(self.parse_type()?)
+                } else {
+                    None
+                };
                 Ok(ctx.get_attr(AttrData::String { value: v.into(), ty }))
             }
             T::LSquare => {
@@ -105,7 +109,11 @@ impl<'a> Parser<'a> {
                 return Err(self.error_here("expected valid attribute name"));
             }
             self.bump();
-            let value = if self.eat(T::Equal) { self.parse_attribute()? } else { self.ctx.common().unit };
+            let value = if self.eat(T::Equal) {
+                self.parse_attribute()?
+            } else {
+                self.ctx.common().unit
+            };
             let id = self.ctx.intern(&name);
             if entries.iter().any(|(n, _)| *n == id) {
                 return Err(self.error_at(name_tok, format!("duplicate key '{name}' in dictionary attribute")));
@@ -131,7 +139,10 @@ impl<'a> Parser<'a> {
             nested.push(self.symbol_name()?);
             self.bump();
         }
-        Ok(self.ctx.get_attr(AttrData::SymbolRef { root, nested: nested.into() }))
+        Ok(self.ctx.get_attr(AttrData::SymbolRef {
+            root,
+            nested: nested.into(),
+        }))
     }
 
     /// The symbol named by the current `@` token.
@@ -168,7 +179,10 @@ impl<'a> Parser<'a> {
         body.push_str(&self.src[end..body_end]);
         self.skip_raw_to(body_end);
         let dialect = self.ctx.intern(dialect);
-        Ok(self.ctx.get_attr(AttrData::Dialect { dialect, body: body.into() }))
+        Ok(self.ctx.get_attr(AttrData::Dialect {
+            dialect,
+            body: body.into(),
+        }))
     }
 
     fn parse_number_attr(&mut self) -> ParseResult<Attribute> {
@@ -272,7 +286,10 @@ impl<'a> Parser<'a> {
                     Some(self.pos_of(tok)),
                     "unexpected decimal integer literal for a floating point value".to_string(),
                 )
-                .with_note(Some(self.pos_of(tok)), "add a trailing dot to make the literal a float".to_string()),
+                .with_note(
+                    Some(self.pos_of(tok)),
+                    "add a trailing dot to make the literal a float".to_string(),
+                ),
             )),
             Lit::Bool(_) => Err(self.error_at(tok, "expected floating point literal")),
         }
@@ -284,7 +301,9 @@ impl<'a> Parser<'a> {
         let lit = match self.tok.kind {
             T::Integer => Lit::Int { neg, text: self.text() },
             T::Float => Lit::Float { neg, text: self.text() },
-            T::BareIdent if !neg && (self.text() == "true" || self.text() == "false") => Lit::Bool(self.text() == "true"),
+            T::BareIdent if !neg && (self.text() == "true" || self.text() == "false") => {
+                Lit::Bool(self.text() == "true")
+            }
             _ => return Err(self.error_here("expected integer or float literal")),
         };
         self.bump();
@@ -310,7 +329,12 @@ impl<'a> Parser<'a> {
         Ok(self.ctx.get_attr(AttrData::DenseArray { element, values }))
     }
 
-    fn dense_values(&self, lits: &[(Lit<'_>, super::lexer::Token)], element: Type, tok: super::lexer::Token) -> ParseResult<DenseValues> {
+    fn dense_values(
+        &self,
+        lits: &[(Lit<'_>, super::lexer::Token)],
+        element: Type,
+        tok: super::lexer::Token,
+    ) -> ParseResult<DenseValues> {
         match self.ctx.type_data(element) {
             TypeData::Float(_) => {
                 let mut v = Vec::with_capacity(lits.len());
@@ -355,7 +379,9 @@ impl<'a> Parser<'a> {
         let ty_tok = self.tok;
         let ty = self.parse_type()?;
         let (tshape, element) = match self.ctx.type_data(ty) {
-            TypeData::Tensor { shape, element, .. } | TypeData::Vector { shape, element, .. } => (shape.to_vec(), *element),
+            TypeData::Tensor { shape, element, .. } | TypeData::Vector { shape, element, .. } => {
+                (shape.to_vec(), *element)
+            }
             _ => return Err(self.error_at(ty_tok, "elements literal must be a shaped type")),
         };
         if tshape.contains(&DYNAMIC) {
@@ -366,11 +392,19 @@ impl<'a> Parser<'a> {
             return self.dense_from_hex(h, ty, element, count, lit_tok);
         }
         if let Some(s) = shape {
-            let matches = if s == [0] && lits.is_empty() { count == 0 } else { s == tshape };
+            let matches = if s == [0] && lits.is_empty() {
+                count == 0
+            } else {
+                s == tshape
+            };
             if !matches {
                 return Err(self.error_at(
                     lit_tok,
-                    format!("inferred shape of elements literal ({}) does not match type ({})", fmt_shape(&s), fmt_shape(&tshape)),
+                    format!(
+                        "inferred shape of elements literal ({}) does not match type ({})",
+                        fmt_shape(&s),
+                        fmt_shape(&tshape)
+                    ),
                 ));
             }
         }
@@ -381,13 +415,24 @@ impl<'a> Parser<'a> {
         Ok(self.ctx.get_attr(AttrData::DenseElements { ty, values }))
     }
 
-    fn dense_from_hex(&self, h: &str, ty: Type, element: Type, count: i64, tok: super::lexer::Token) -> ParseResult<Attribute> {
+    fn dense_from_hex(
+        &self,
+        h: &str,
+        ty: Type,
+        element: Type,
+        count: i64,
+        tok: super::lexer::Token,
+    ) -> ParseResult<Attribute> {
         let raw = &h[1..h.len() - 1];
-        let hexd = raw.strip_prefix("0x").ok_or_else(|| self.error_at(tok, "expected hex string"))?;
-        if hexd.len() % 2 != 0 || !hexd.bytes().all(|c| c.is_ascii_hexdigit()) {
+        let hexd = raw
+            .strip_prefix("0x")
+            .ok_or_else(|| self.error_at(tok, "expected hex string"))?;
+        if !hexd.len().is_multiple_of(2) || !hexd.bytes().all(|c| c.is_ascii_hexdigit()) {
             return Err(self.error_at(tok, "malformed hex string in dense elements literal"));
         }
-        let bytes: Vec<u8> = (0..hexd.len() / 2).map(|i| u8::from_str_radix(&hexd[2 * i..2 * i + 2], 16).unwrap_or(0)).collect();
+        let bytes: Vec<u8> = (0..hexd.len() / 2)
+            .map(|i| u8::from_str_radix(&hexd[2 * i..2 * i + 2], 16).unwrap_or(0))
+            .collect();
         let (width, is_float) = match self.ctx.type_data(element) {
             TypeData::Float(k) => (k.width(), true),
             TypeData::Integer { width, .. } => (*width, false),
@@ -395,7 +440,7 @@ impl<'a> Parser<'a> {
             _ => return Err(self.error_at(tok, "unsupported element type for hex dense literal")),
         };
         let esize = (width as usize).div_ceil(8);
-        if esize == 0 || bytes.len() % esize != 0 || (bytes.len() / esize != count as usize && bytes.len() != esize) {
+        if esize == 0 || !bytes.len().is_multiple_of(esize) || (bytes.len() / esize != count as usize && bytes.len() != esize) {
             return Err(self.error_at(tok, "elements hex data size is invalid for provided type"));
         }
         let words: Vec<u128> = bytes
@@ -411,7 +456,10 @@ impl<'a> Parser<'a> {
             };
             DenseValues::Int(words.iter().map(|w| normalize_int(*w as i128, width, sg)).collect())
         };
-        Ok(self.ctx.get_attr(AttrData::DenseElements { ty, values: splat_if_uniform(values) }))
+        Ok(self.ctx.get_attr(AttrData::DenseElements {
+            ty,
+            values: splat_if_uniform(values),
+        }))
     }
 
     /// Parses a nested `[...]` list of scalars, returning its shape.
@@ -427,12 +475,18 @@ impl<'a> Parser<'a> {
                 if self.at(T::LSquare) {
                     let s = self.parse_dense_list(out, depth + 1)?;
                     match &inner {
-                        Some(prev) if *prev != s => return Err(self.error_here("tensor literal is invalid; ranks are not consistent between elements")),
+                        Some(prev) if *prev != s => {
+                            return Err(
+                                self.error_here("tensor literal is invalid; ranks are not consistent between elements")
+                            )
+                        }
                         _ => inner = Some(s),
                     }
                 } else {
                     if inner.as_ref().is_some_and(|v| !v.is_empty()) {
-                        return Err(self.error_here("tensor literal is invalid; ranks are not consistent between elements"));
+                        return Err(
+                            self.error_here("tensor literal is invalid; ranks are not consistent between elements")
+                        );
                     }
                     out.push(self.parse_scalar_lit()?);
                     inner = Some(Vec::new());
@@ -460,10 +514,12 @@ impl<'a> Parser<'a> {
         let text = &self.src[open + 1..end - 1];
         let ctx = self.ctx;
         let attr = if is_map {
-            let m = crate::affine::parse_affine_map(text).map_err(|e| self.affine_error(open + 1 + e.offset, e.message))?;
+            let m =
+                crate::affine::parse_affine_map(text).map_err(|e| self.affine_error(open + 1 + e.offset, e.message))?;
             ctx.get_attr(AttrData::AffineMap(m))
         } else {
-            let s = crate::affine::parse_integer_set(text).map_err(|e| self.affine_error(open + 1 + e.offset, e.message))?;
+            let s = crate::affine::parse_integer_set(text)
+                .map_err(|e| self.affine_error(open + 1 + e.offset, e.message))?;
             ctx.get_attr(AttrData::IntegerSet(s))
         };
         self.skip_raw_to(end);
@@ -497,7 +553,10 @@ impl<'a> Parser<'a> {
             offset = self.parse_static_or_dynamic()?;
         }
         self.expect(T::Greater, "'>'")?;
-        Ok(self.ctx.get_attr(AttrData::Strided { strides: strides.into(), offset }))
+        Ok(self.ctx.get_attr(AttrData::Strided {
+            strides: strides.into(),
+            offset,
+        }))
     }
 
     fn parse_static_or_dynamic(&mut self) -> ParseResult<i64> {
@@ -508,7 +567,10 @@ impl<'a> Parser<'a> {
         if !self.at(T::Integer) {
             return Err(self.error_here("expected a 64-bit signed integer or '?'"));
         }
-        let v: i64 = self.text().parse().map_err(|_| self.error_here("expected a 64-bit signed integer or '?'"))?;
+        let v: i64 = self
+            .text()
+            .parse()
+            .map_err(|_| self.error_here("expected a 64-bit signed integer or '?'"))?;
         self.bump();
         Ok(if neg { -v } else { v })
     }
@@ -578,7 +640,10 @@ impl<'a> Parser<'a> {
                     }
                     self.expect(T::RSquare, "']' in fused location")?;
                 }
-                Ok(ctx.get_attr(AttrData::Location(LocationData::Fused { metadata, locations: locations.into() })))
+                Ok(ctx.get_attr(AttrData::Location(LocationData::Fused {
+                    metadata,
+                    locations: locations.into(),
+                })))
             }
             T::String => {
                 let s = self.string_value()?;
@@ -622,7 +687,10 @@ impl<'a> Parser<'a> {
         if !self.at(T::Integer) {
             return Err(self.error_here(msg.to_string()));
         }
-        let v = self.text().parse::<u32>().map_err(|_| self.error_here(msg.to_string()))?;
+        let v = self
+            .text()
+            .parse::<u32>()
+            .map_err(|_| self.error_here(msg.to_string()))?;
         self.bump();
         Ok(v)
     }
@@ -632,7 +700,10 @@ impl<'a> Parser<'a> {
             return *a;
         }
         let ctx = self.ctx;
-        let a = ctx.get_attr(AttrData::Dialect { dialect: ctx.intern(DEFERRED_LOC_DIALECT), body: name.into() });
+        let a = ctx.get_attr(AttrData::Dialect {
+            dialect: ctx.intern(DEFERRED_LOC_DIALECT),
+            body: name.into(),
+        });
         self.deferred_locs.insert(name, a);
         a
     }

@@ -111,7 +111,12 @@ fn is_suffix_char(c: u8) -> bool {
 impl<'a> Lexer<'a> {
     /// A lexer at the start of `src`.
     pub fn new(src: &'a str) -> Self {
-        Lexer { src: src.as_bytes(), pos: 0, line: 1, line_start: 0 }
+        Lexer {
+            src: src.as_bytes(),
+            pos: 0,
+            line: 1,
+            line_start: 0,
+        }
     }
 
     /// Current byte offset (after the last token).
@@ -170,7 +175,13 @@ impl<'a> Lexer<'a> {
         let line = self.line;
         let col = (start - self.line_start) as u32 + 1;
         let s = self.src;
-        let make = |kind, end: usize| Token { kind, start: start as u32, end: end as u32, line, col };
+        let make = |kind, end: usize| Token {
+            kind,
+            start: start as u32,
+            end: end as u32,
+            line,
+            col,
+        };
         if start >= s.len() {
             return make(TokenKind::Eof, start);
         }
@@ -249,7 +260,12 @@ impl<'a> Lexer<'a> {
                     TokenKind::FileMetadataEnd
                 } else if c == b'@' && s.get(p) == Some(&b'"') {
                     // @"quoted symbol"
-                    let mut sub = Lexer { src: s, pos: p, line, line_start: self.line_start };
+                    let mut sub = Lexer {
+                        src: s,
+                        pos: p,
+                        line,
+                        line_start: self.line_start,
+                    };
                     let t = sub.next_token();
                     p = t.end as usize;
                     if t.kind == TokenKind::String {
@@ -356,8 +372,28 @@ mod tests {
         assert_eq!(
             kinds(r#"%0:2 = "t.op"(%a#1) <{p = 1}> : (i32) -> f32 // c"#),
             vec![
-                PercentIdent, Colon, Integer, Equal, String, LParen, PercentIdent, HashIdent, RParen, Less, LBrace,
-                BareIdent, Equal, Integer, RBrace, Greater, Colon, LParen, BareIdent, RParen, Arrow, BareIdent
+                PercentIdent,
+                Colon,
+                Integer,
+                Equal,
+                String,
+                LParen,
+                PercentIdent,
+                HashIdent,
+                RParen,
+                Less,
+                LBrace,
+                BareIdent,
+                Equal,
+                Integer,
+                RBrace,
+                Greater,
+                Colon,
+                LParen,
+                BareIdent,
+                RParen,
+                Arrow,
+                BareIdent
             ]
         );
     }
@@ -365,8 +401,21 @@ mod tests {
     #[test]
     fn lexes_numbers_and_ids() {
         use TokenKind::*;
-        assert_eq!(kinds("4x?xf32 1.5e-3 0x1F 2."), vec![Integer, BareIdent, Question, BareIdent, Float, Integer, Float]);
-        assert_eq!(kinds("@\"q s\" ^bb0 !t.x #map1 {-# #-}"), vec![AtIdent, CaretIdent, BangIdent, HashIdent, FileMetadataBegin, FileMetadataEnd]);
+        assert_eq!(
+            kinds("4x?xf32 1.5e-3 0x1F 2."),
+            vec![Integer, BareIdent, Question, BareIdent, Float, Integer, Float]
+        );
+        assert_eq!(
+            kinds("@\"q s\" ^bb0 !t.x #map1 {-# #-}"),
+            vec![
+                AtIdent,
+                CaretIdent,
+                BangIdent,
+                HashIdent,
+                FileMetadataBegin,
+                FileMetadataEnd
+            ]
+        );
         assert_eq!(kinds("\"unterminated"), vec![Error]);
         assert_eq!(kinds("é"), vec![Error]);
     }

@@ -7,9 +7,9 @@
 
 mod attrs;
 pub mod lexer;
-pub mod spec;
 mod ops;
 mod scope;
+pub mod spec;
 mod types;
 
 pub use ops::{CustomParser, UnresolvedOperand};
@@ -192,12 +192,20 @@ impl<'a> Parser<'a> {
 
     /// The location of a token, for the IR.
     pub(crate) fn loc_of(&self, tok: Token) -> Location {
-        Location::FileLineCol { file: self.file, line: tok.line + self.line_offset, col: tok.col }
+        Location::FileLineCol {
+            file: self.file,
+            line: tok.line + self.line_offset,
+            col: tok.col,
+        }
     }
 
     /// An error at the current token.
     pub(crate) fn error_here(&self, msg: impl Into<String>) -> ParseError {
-        let pos = if self.tok.kind == TokenKind::Eof { self.pos_of_eof() } else { self.pos_here() };
+        let pos = if self.tok.kind == TokenKind::Eof {
+            self.pos_of_eof()
+        } else {
+            self.pos_here()
+        };
         Box::new(Diagnostic::error(Some(pos), msg.into()))
     }
 

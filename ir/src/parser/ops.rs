@@ -50,7 +50,9 @@ impl<'a> Parser<'a> {
                 T::Eof => break,
                 T::HashIdent if self.next_is_equal() => self.parse_alias_def(true)?,
                 T::BangIdent if self.next_is_equal() => self.parse_alias_def(false)?,
-                T::FileMetadataBegin => return Err(self.error_here("file metadata dictionaries ({-# ... #-}) are not supported by lf")),
+                T::FileMetadataBegin => {
+                    return Err(self.error_here("file metadata dictionaries ({-# ... #-}) are not supported by lf"))
+                }
                 _ => {
                     let op = self.parse_operation()?;
                     self.body().append_op(block, op);
@@ -72,7 +74,14 @@ impl<'a> Parser<'a> {
         let region = body.create_region();
         body.append_block(region, block);
         let mut top = Body::new();
-        let mut st = OperationState::new(module_name, Location::FileLineCol { file: self.file, line: 0, col: 0 });
+        let mut st = OperationState::new(
+            module_name,
+            Location::FileLineCol {
+                file: self.file,
+                line: 0,
+                col: 0,
+            },
+        );
         st.regions = vec![region];
         st.nested = Some(Box::new(body));
         let op = top.create_op(st);
@@ -152,8 +161,16 @@ impl<'a> Parser<'a> {
         let scope = self.scopes.pop().expect("scope");
         if let Some(f) = scope.forward.values().min_by_key(|f| (f.pos.line, f.pos.col)) {
             let _ = f.placeholder;
-            let name = scope.forward.iter().find(|(_, v)| v.pos == f.pos).map(|(k, _)| k.0).unwrap_or("");
-            return Err(Box::new(Diagnostic::error(Some(f.pos.clone()), format!("use of undeclared SSA value name '%{name}'"))));
+            let name = scope
+                .forward
+                .iter()
+                .find(|(_, v)| v.pos == f.pos)
+                .map(|(k, _)| k.0)
+                .unwrap_or("");
+            return Err(Box::new(Diagnostic::error(
+                Some(f.pos.clone()),
+                format!("use of undeclared SSA value name '%{name}'"),
+            )));
         }
         Ok(())
     }
@@ -177,7 +194,12 @@ impl<'a> Parser<'a> {
                     if !self.at(T::Integer) {
                         return Err(self.error_here("expected integer number of results"));
                     }
-                    count = self.text().parse::<u32>().ok().filter(|c| *c > 0).ok_or_else(|| self.error_here("expected named operation to have at least 1 result"))?;
+                    count = self
+                        .text()
+                        .parse::<u32>()
+                        .ok()
+                        .filter(|c| *c > 0)
+                        .ok_or_else(|| self.error_here("expected named operation to have at least 1 result"))?;
                     self.bump();
                 }
                 results.push(ResultName { name, count, tok });
@@ -216,7 +238,10 @@ impl<'a> Parser<'a> {
     /// Registers `%name` as `count` values starting at `first`, resolving
     /// earlier forward references.
     pub(crate) fn define_value(&mut self, name: &'a str, first: Value, count: u32, tok: Token) -> ParseResult<()> {
-        let pos = SourcePosLite { line: tok.line, col: tok.col };
+        let pos = SourcePosLite {
+            line: tok.line,
+            col: tok.col,
+        };
         let scope = self.scopes.last_mut().expect("scope");
         if let Some(prev) = scope.values.get(name) {
             let prev_pos = prev.pos;
@@ -244,7 +269,13 @@ impl<'a> Parser<'a> {
                             crate::printer::type_to_string(self.ctx, real_ty)
                         ),
                     )
-                    .with_note(Some(f.pos), format!("previously used here with type {}", crate::printer::type_to_string(self.ctx, f.ty)));
+                    .with_note(
+                        Some(f.pos),
+                        format!(
+                            "previously used here with type {}",
+                            crate::printer::type_to_string(self.ctx, f.ty)
+                        ),
+                    );
                     return Err(Box::new(d));
                 }
                 self.body().replace_all_uses(f.placeholder, real);
@@ -255,7 +286,13 @@ impl<'a> Parser<'a> {
 
     /// The file position of a position recorded in a scope.
     fn lite_pos(&self, p: SourcePosLite) -> SourcePos {
-        let tok = Token { kind: T::Eof, start: 0, end: 0, line: p.line, col: p.col };
+        let tok = Token {
+            kind: T::Eof,
+            start: 0,
+            end: 0,
+            line: p.line,
+            col: p.col,
+        };
         self.pos_of(tok)
     }
 
@@ -270,7 +307,9 @@ impl<'a> Parser<'a> {
         let mut number = 0;
         if self.at(T::HashIdent) && self.tok.start == tok.end {
             let t = &self.text()[1..];
-            number = t.parse::<u32>().map_err(|_| self.error_here("invalid SSA value result number"))?;
+            number = t
+                .parse::<u32>()
+                .map_err(|_| self.error_here("invalid SSA value result number"))?;
             self.bump();
         }
         Ok(UnresolvedOperand { name, number, tok })
@@ -281,7 +320,7 @@ impl<'a> Parser<'a> {
         let scope = self.scopes.last_mut().expect("scope");
         if let Some(d) = scope.values.get(r.name).copied() {
             if r.number >= d.count {
-                return Err(self.error_at(r.tok, format!("reference to invalid result number")));
+                return Err(self.error_at(r.tok, "reference to invalid result number".to_string()));
             }
             let v = Value(d.first.0 + r.number);
             let vty = self.body().value_type(v);
@@ -320,7 +359,11 @@ impl<'a> Parser<'a> {
         }
         let pos = self.pos_of(r.tok);
         let placeholder = self.body().create_placeholder(ty);
-        self.scopes.last_mut().expect("scope").forward.insert(key, ForwardRef { placeholder, ty, pos });
+        self.scopes
+            .last_mut()
+            .expect("scope")
+            .forward
+            .insert(key, ForwardRef { placeholder, ty, pos });
         Ok(placeholder)
     }
 
@@ -338,7 +381,11 @@ impl<'a> Parser<'a> {
         let _ = name_tok;
         self.check_op_allowed(&name, def, self.tok)?;
         let isolated = def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
-        let mut pending = PendingOp { state: OperationState::new(op_name, loc), attrs: Vec::new(), isolated };
+        let mut pending = PendingOp {
+            state: OperationState::new(op_name, loc),
+            attrs: Vec::new(),
+            isolated,
+        };
 
         self.expect(T::LParen, "'(' to start operand list")?;
         let mut operands = Vec::new();
@@ -395,7 +442,15 @@ impl<'a> Parser<'a> {
             _ => return Err(self.error_at(ty_tok, "expected function type")),
         };
         if inputs.len() != operands.len() {
-            return Err(self.error_at(ty_tok, format!("expected {} operand type{} but had {}", operands.len(), if operands.len() == 1 { "" } else { "s" }, inputs.len())));
+            return Err(self.error_at(
+                ty_tok,
+                format!(
+                    "expected {} operand type{} but had {}",
+                    operands.len(),
+                    if operands.len() == 1 { "" } else { "s" },
+                    inputs.len()
+                ),
+            ));
         }
         for (r, t) in operands.iter().zip(inputs.iter()) {
             let v = self.resolve_operand(*r, *t)?;
@@ -425,7 +480,10 @@ impl<'a> Parser<'a> {
         }
         let dialect = name.split_once('.').map_or(name, |(d, _)| d);
         if self.ctx.is_dialect_registered(dialect) {
-            return Err(self.error_at(tok, format!("'{name}' op is not a registered operation of dialect '{dialect}'")));
+            return Err(self.error_at(
+                tok,
+                format!("'{name}' op is not a registered operation of dialect '{dialect}'"),
+            ));
         }
         Err(self.error_at(
             tok,
@@ -439,16 +497,27 @@ impl<'a> Parser<'a> {
         let text = self.text();
         let def = self.lookup_custom_op(text);
         let Some(def) = def else {
-            let tried = self.default_dialects.last().map(|d| format!(" (tried '{d}.{text}' as well)")).unwrap_or_default();
+            let tried = self
+                .default_dialects
+                .last()
+                .map(|d| format!(" (tried '{d}.{text}' as well)"))
+                .unwrap_or_default();
             return Err(self.error_here(format!("custom op '{text}' is unknown{tried}")));
         };
         let Some(parse) = def.parse else {
-            return Err(self.error_at(tok, format!("op '{}' has no custom syntax; use the generic form", def.name)));
+            return Err(self.error_at(
+                tok,
+                format!("op '{}' has no custom syntax; use the generic form", def.name),
+            ));
         };
         self.bump();
         let op_name = ctx.op_name(def.name);
         let isolated = def.has(Traits::ISOLATED_FROM_ABOVE);
-        let pending = PendingOp { state: OperationState::new(op_name, loc), attrs: Vec::new(), isolated };
+        let pending = PendingOp {
+            state: OperationState::new(op_name, loc),
+            attrs: Vec::new(),
+            isolated,
+        };
         let mut cp = CustomParser { p: self, pending, def };
         parse(&mut cp)?;
         let mut pending = cp.pending;
@@ -477,7 +546,11 @@ impl<'a> Parser<'a> {
     // ------------------------------------------------------------ regions
 
     /// Parses a region for `pending` (in a nested body if it is isolated).
-    pub(crate) fn parse_region_for(&mut self, pending: &mut PendingOp, entry_args: &[(UnresolvedOperand<'a>, Type, Location)]) -> ParseResult<RegionId> {
+    pub(crate) fn parse_region_for(
+        &mut self,
+        pending: &mut PendingOp,
+        entry_args: &[(UnresolvedOperand<'a>, Type, Location)],
+    ) -> ParseResult<RegionId> {
         if pending.isolated {
             let nested = pending.state.nested.take().map(|b| *b).unwrap_or_default();
             self.bodies.push(nested);
@@ -537,8 +610,16 @@ impl<'a> Parser<'a> {
         }
         self.expect(T::RBrace, "'}' to end a region")?;
         let blocks = self.scopes.last_mut().expect("scope").pop_region();
-        if let Some((name, (_, _, pos))) = blocks.blocks.iter().filter(|(_, (_, defined, _))| !*defined).min_by_key(|(_, (_, _, p))| (p.line, p.col)) {
-            return Err(Box::new(Diagnostic::error(Some(pos.clone()), format!("reference to an undefined block '{name}'"))));
+        if let Some((name, (_, _, pos))) = blocks
+            .blocks
+            .iter()
+            .filter(|(_, (_, defined, _))| !*defined)
+            .min_by_key(|(_, (_, _, p))| (p.line, p.col))
+        {
+            return Err(Box::new(Diagnostic::error(
+                Some(pos.clone()),
+                format!("reference to an undefined block '{name}'"),
+            )));
         }
         Ok(region)
     }
@@ -566,7 +647,12 @@ impl<'a> Parser<'a> {
         let name = self.text();
         let pos = self.pos_here();
         self.bump();
-        let existing = self.scopes.last().and_then(|s| s.block_scopes.last()).and_then(|bs| bs.blocks.get(name)).map(|e| e.0);
+        let existing = self
+            .scopes
+            .last()
+            .and_then(|s| s.block_scopes.last())
+            .and_then(|bs| bs.blocks.get(name))
+            .map(|e| e.0);
         if let Some(b) = existing {
             return Ok(b);
         }
@@ -574,7 +660,11 @@ impl<'a> Parser<'a> {
             return Err(self.error_here("block references are only valid inside a region"));
         }
         let b = self.body().create_block();
-        let bs = self.scopes.last_mut().and_then(|s| s.block_scopes.last_mut()).expect("block scope");
+        let bs = self
+            .scopes
+            .last_mut()
+            .and_then(|s| s.block_scopes.last_mut())
+            .expect("block scope");
         bs.blocks.insert(name, (b, false, pos));
         Ok(b)
     }
@@ -589,7 +679,8 @@ impl<'a> Parser<'a> {
         let b = match bs.blocks.get_mut(name) {
             Some(e) if e.1 => {
                 let prev = e.2.clone();
-                let d = Diagnostic::error(Some(pos), format!("redefinition of block '{name}'")).with_note(Some(prev), "previously defined here".to_string());
+                let d = Diagnostic::error(Some(pos), format!("redefinition of block '{name}'"))
+                    .with_note(Some(prev), "previously defined here".to_string());
                 return Err(Box::new(d));
             }
             Some(e) => {
@@ -599,31 +690,33 @@ impl<'a> Parser<'a> {
             }
             None => {
                 let b = self.body().create_block();
-                let bs = self.scopes.last_mut().and_then(|s| s.block_scopes.last_mut()).expect("block scope");
+                let bs = self
+                    .scopes
+                    .last_mut()
+                    .and_then(|s| s.block_scopes.last_mut())
+                    .expect("block scope");
                 bs.blocks.insert(name, (b, true, pos));
                 b
             }
         };
         let _ = tok;
         self.body().append_block(region, b);
-        if self.eat(T::LParen) {
-            if !self.eat(T::RParen) {
-                loop {
-                    let r = self.parse_operand_ref()?;
-                    if r.number != 0 {
-                        return Err(self.error_at(r.tok, "invalid block argument name"));
-                    }
-                    self.expect(T::Colon, "':' and type for SSA operand")?;
-                    let ty = self.parse_type()?;
-                    let loc = self.parse_optional_trailing_loc()?.unwrap_or(self.loc_of(r.tok));
-                    let v = self.body().add_block_arg(b, ty, loc);
-                    self.define_value(r.name, v, 1, r.tok)?;
-                    if !self.eat(T::Comma) {
-                        break;
-                    }
+        if self.eat(T::LParen) && !self.eat(T::RParen) {
+            loop {
+                let r = self.parse_operand_ref()?;
+                if r.number != 0 {
+                    return Err(self.error_at(r.tok, "invalid block argument name"));
                 }
-                self.expect(T::RParen, "')' to end argument list")?;
+                self.expect(T::Colon, "':' and type for SSA operand")?;
+                let ty = self.parse_type()?;
+                let loc = self.parse_optional_trailing_loc()?.unwrap_or(self.loc_of(r.tok));
+                let v = self.body().add_block_arg(b, ty, loc);
+                self.define_value(r.name, v, 1, r.tok)?;
+                if !self.eat(T::Comma) {
+                    break;
+                }
             }
+            self.expect(T::RParen, "')' to end argument list")?;
         }
         self.expect(T::Colon, "':' after block name")?;
         self.parse_block_ops(b)
@@ -682,6 +775,11 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     /// Parses a type.
     pub fn parse_type(&mut self) -> ParseResult<Type> {
         self.p.parse_type()
+    }
+
+    /// Parses a type if the next token can start one.
+    pub fn parse_optional_type(&mut self) -> ParseResult<Option<Type>> {
+        self.p.parse_optional_type()
     }
 
     /// Parses an attribute.

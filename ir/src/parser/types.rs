@@ -3,7 +3,7 @@
 use super::lexer::TokenKind as T;
 use super::{ParseResult, Parser};
 use crate::attrs::AttrData;
-use crate::types::{FloatKind, Signedness, TypeData, DYNAMIC};
+use crate::types::{Signedness, TypeData, DYNAMIC};
 use crate::{Attribute, Type};
 
 impl<'a> Parser<'a> {
@@ -157,11 +157,18 @@ impl<'a> Parser<'a> {
             body.push_str(rest);
         }
         let end = self.tok.end as usize;
-        let body_end = if self.src[end..].starts_with('<') { self.balanced_end(end)? } else { end };
+        let body_end = if self.src[end..].starts_with('<') {
+            self.balanced_end(end)?
+        } else {
+            end
+        };
         body.push_str(&self.src[end..body_end]);
         self.skip_raw_to(body_end);
         let dialect = self.ctx.intern(dialect);
-        Ok(self.ctx.get_type(TypeData::Dialect { dialect, body: body.into() }))
+        Ok(self.ctx.get_type(TypeData::Dialect {
+            dialect,
+            body: body.into(),
+        }))
     }
 
     /// Checks that an unregistered dialect may be used.
@@ -232,7 +239,11 @@ impl<'a> Parser<'a> {
 
     /// Parses `4x?x8x` style dimensions (each followed by `x`); stops before
     /// the element type. `allow_scalable` accepts `[4]` (vectors).
-    fn parse_dimension_list(&mut self, allow_dynamic: bool, allow_scalable: bool) -> ParseResult<(Vec<i64>, Vec<bool>)> {
+    fn parse_dimension_list(
+        &mut self,
+        allow_dynamic: bool,
+        allow_scalable: bool,
+    ) -> ParseResult<(Vec<i64>, Vec<bool>)> {
         let mut dims = Vec::new();
         let mut scalable = Vec::new();
         loop {
@@ -283,7 +294,11 @@ impl<'a> Parser<'a> {
         if self.at(T::Star) {
             self.expect_x_after_star()?;
             let element = self.parse_type()?;
-            let memory_space = if self.eat(T::Comma) { self.parse_memory_space()? } else { None };
+            let memory_space = if self.eat(T::Comma) {
+                self.parse_memory_space()?
+            } else {
+                None
+            };
             self.expect(T::Greater, "'>' in memref type")?;
             return Ok(ctx.get_type(TypeData::UnrankedMemRef { element, memory_space }));
         }
@@ -304,7 +319,12 @@ impl<'a> Parser<'a> {
             }
         }
         self.expect(T::Greater, "'>' in memref type")?;
-        Ok(ctx.get_type(TypeData::MemRef { shape: shape.into(), element, layout, memory_space }))
+        Ok(ctx.get_type(TypeData::MemRef {
+            shape: shape.into(),
+            element,
+            layout,
+            memory_space,
+        }))
     }
 
     fn expect_x_after_star(&mut self) -> ParseResult<()> {
@@ -325,7 +345,11 @@ impl<'a> Parser<'a> {
     fn normalize_layout(&self, a: Attribute, rank: usize, tok: super::lexer::Token) -> ParseResult<Option<Attribute>> {
         if let AttrData::AffineMap(m) = self.ctx.attr_data(a) {
             if m.num_dims() as usize != rank {
-                return Err(self.error_at(tok, "memref layout mismatch between rank and affine map: ".to_string() + &format!("{} != {}", rank, m.num_dims())));
+                return Err(self.error_at(
+                    tok,
+                    "memref layout mismatch between rank and affine map: ".to_string()
+                        + &format!("{} != {}", rank, m.num_dims()),
+                ));
             }
             if m.is_identity() {
                 return Ok(None);
@@ -346,9 +370,17 @@ impl<'a> Parser<'a> {
         }
         let (shape, _) = self.parse_dimension_list(true, false)?;
         let element = self.parse_type()?;
-        let encoding = if self.eat(T::Comma) { Some(self.parse_attribute()?) } else { None };
+        let encoding = if self.eat(T::Comma) {
+            Some(self.parse_attribute()?)
+        } else {
+            None
+        };
         self.expect(T::Greater, "'>' in tensor type")?;
-        Ok(ctx.get_type(TypeData::Tensor { shape: shape.into(), element, encoding }))
+        Ok(ctx.get_type(TypeData::Tensor {
+            shape: shape.into(),
+            element,
+            encoding,
+        }))
     }
 
     fn parse_vector_type(&mut self) -> ParseResult<Type> {
@@ -365,7 +397,11 @@ impl<'a> Parser<'a> {
             return Err(self.error_at(tok, "vector types must have positive constant sizes"));
         }
         self.expect(T::Greater, "'>' in vector type")?;
-        Ok(self.ctx.get_type(TypeData::Vector { shape: shape.into(), scalable: scalable.into(), element }))
+        Ok(self.ctx.get_type(TypeData::Vector {
+            shape: shape.into(),
+            scalable: scalable.into(),
+            element,
+        }))
     }
 }
 
@@ -386,20 +422,11 @@ fn int_type_width(t: &str) -> Option<(Signedness, Result<u32, String>)> {
     let w = match digits.parse::<u32>() {
         Ok(w) if (1..=128).contains(&w) => Ok(w),
         Ok(0) => Err("invalid integer width: 0".to_string()),
-        _ => Err(format!("integer bitwidth {digits} is not supported (lf supports 1 to 128 bits)")),
+        _ => Err(format!(
+            "integer bitwidth {digits} is not supported (lf supports 1 to 128 bits)"
+        )),
     };
     Some((s, w))
-}
-
-/// Whether a float keyword names a supported float type.
-pub(crate) fn float_kind(t: &str) -> Option<FloatKind> {
-    match t {
-        "f16" => Some(FloatKind::F16),
-        "bf16" => Some(FloatKind::BF16),
-        "f32" => Some(FloatKind::F32),
-        "f64" => Some(FloatKind::F64),
-        _ => None,
-    }
 }
 
 fn is_layout(a: &AttrData) -> bool {

@@ -45,7 +45,10 @@ impl Aliases {
 
     /// Collects the aliases for printing `op` of `body`.
     pub fn collect(ctx: &Context, body: &Body, op: OpId, with_locs: bool) -> Aliases {
-        let mut a = Aliases { with_locs, ..Aliases::default() };
+        let mut a = Aliases {
+            with_locs,
+            ..Aliases::default()
+        };
         a.visit_op(ctx, body, op);
         a.assign_names();
         a
@@ -60,7 +63,11 @@ impl Aliases {
         for i in order {
             let e = &self.entries[i];
             let n = counters.entry(e.prefix).or_insert(0);
-            let name = if *n == 0 { e.prefix.to_string() } else { format!("{}{}", e.prefix, n) };
+            let name = if *n == 0 {
+                e.prefix.to_string()
+            } else {
+                format!("{}{}", e.prefix, n)
+            };
             *n += 1;
             self.names.insert(e.attr, name.clone());
             if e.deferred {
@@ -79,7 +86,12 @@ impl Aliases {
             return self.entries[i].depth;
         }
         self.index.insert(attr, self.entries.len());
-        self.entries.push(Entry { attr, prefix, depth, deferred });
+        self.entries.push(Entry {
+            attr,
+            prefix,
+            depth,
+            deferred,
+        });
         depth
     }
 
@@ -127,7 +139,12 @@ impl Aliases {
                     self.visit_type(ctx, *x);
                 }
             }
-            TypeData::MemRef { element, layout, memory_space, .. } => {
+            TypeData::MemRef {
+                element,
+                layout,
+                memory_space,
+                ..
+            } => {
                 self.visit_type(ctx, *element);
                 if let Some(l) = layout {
                     self.visit_attr(ctx, *l);
@@ -147,9 +164,10 @@ impl Aliases {
                     self.visit_type(ctx, *x);
                 }
             }
-            TypeData::Vector { element, .. } | TypeData::UnrankedMemRef { element, .. } | TypeData::UnrankedTensor { element } | TypeData::Complex(element) => {
-                self.visit_type(ctx, *element)
-            }
+            TypeData::Vector { element, .. }
+            | TypeData::UnrankedMemRef { element, .. }
+            | TypeData::UnrankedTensor { element }
+            | TypeData::Complex(element) => self.visit_type(ctx, *element),
             _ => {}
         }
     }

@@ -44,7 +44,17 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
     let names = Names::compute(body, op, opts.generic);
     let aliases = Aliases::collect(ctx, body, op, opts.debuginfo);
-    let mut p = OpPrinter { ctx, opts, names: &names, aliases: &aliases, out: String::with_capacity(1 << 20), w, indent: 0, err: None, summary: false };
+    let mut p = OpPrinter {
+        ctx,
+        opts,
+        names: &names,
+        aliases: &aliases,
+        out: String::with_capacity(1 << 20),
+        w,
+        indent: 0,
+        err: None,
+        summary: false,
+    };
     for (name, a) in &aliases.top {
         p.out.push('#');
         p.out.push_str(name);
@@ -79,11 +89,24 @@ pub fn op_to_string(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions) -
 /// Prints one op in the generic form, without aliases or location, with
 /// values named as if it were printed alone (for diagnostic notes).
 pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
-    let opts = PrintOptions { generic: true, debuginfo: false };
+    let opts = PrintOptions {
+        generic: true,
+        debuginfo: false,
+    };
     let names = Names::default();
     let aliases = Aliases::default();
     let mut sink = io::sink();
-    let mut p = OpPrinter { ctx, opts: &opts, names: &names, aliases: &aliases, out: String::new(), w: &mut sink, indent: 0, err: None, summary: false };
+    let mut p = OpPrinter {
+        ctx,
+        opts: &opts,
+        names: &names,
+        aliases: &aliases,
+        out: String::new(),
+        w: &mut sink,
+        indent: 0,
+        err: None,
+        summary: false,
+    };
     p.summary = true;
     p.print_op(body, op);
     p.out
@@ -103,7 +126,10 @@ pub(crate) struct OpPrinter<'a> {
 
 impl<'a> OpPrinter<'a> {
     fn syntax(&self) -> SyntaxWriter<'a> {
-        SyntaxWriter { ctx: self.ctx, aliases: Some(self.aliases) }
+        SyntaxWriter {
+            ctx: self.ctx,
+            aliases: Some(self.aliases),
+        }
     }
 
     fn flush(&mut self, force: bool) {
@@ -137,7 +163,11 @@ impl<'a> OpPrinter<'a> {
             self.out.push_str(" = ");
         }
         let def = self.ctx.op_def(body.op_name(op));
-        let custom = if self.opts.generic { None } else { def.and_then(|d| d.print) };
+        let custom = if self.opts.generic {
+            None
+        } else {
+            def.and_then(|d| d.print)
+        };
         match custom {
             Some(print) => {
                 let name = self.ctx.op_name_str(body.op_name(op));
@@ -235,7 +265,14 @@ impl<'a> OpPrinter<'a> {
     }
 
     /// Prints `{ ... }` for a region of `body`.
-    fn region(&mut self, body: &Body, r: RegionId, print_entry_args: bool, print_terminators: bool, print_empty_block: bool) {
+    fn region(
+        &mut self,
+        body: &Body,
+        r: RegionId,
+        print_entry_args: bool,
+        print_terminators: bool,
+        print_empty_block: bool,
+    ) {
         self.out.push('{');
         self.indent += 2;
         let preds = predecessors(body, r);
@@ -267,7 +304,9 @@ impl<'a> OpPrinter<'a> {
         def.is_some_and(|d| d.has(Traits::TERMINATOR))
             && body.num_operands(op) == 0
             && body.num_results(op) == 0
-            && body.op_attrs(op).is_none_or(|a| self.ctx.attr_data(a).dict_entries().is_empty())
+            && body
+                .op_attrs(op)
+                .is_none_or(|a| self.ctx.attr_data(a).dict_entries().is_empty())
     }
 
     fn block_header(&mut self, body: &Body, b: BlockId, entry: bool, preds: &[(BlockId, Vec<BlockId>)]) {
@@ -294,7 +333,11 @@ impl<'a> OpPrinter<'a> {
             self.out.push(')');
         }
         self.out.push(':');
-        let mut ps: Vec<BlockId> = preds.iter().find(|(x, _)| *x == b).map(|(_, p)| p.clone()).unwrap_or_default();
+        let mut ps: Vec<BlockId> = preds
+            .iter()
+            .find(|(x, _)| *x == b)
+            .map(|(_, p)| p.clone())
+            .unwrap_or_default();
         if ps.is_empty() {
             if !entry {
                 self.out.push_str("  // no predecessors");

@@ -102,7 +102,11 @@ impl Names {
     /// Writes the name an op's results are defined with (`%3` for `%3:2 = ...`).
     pub fn write_result_group(&self, out: &mut String, body: &Body, op: crate::OpId) {
         use std::fmt::Write;
-        let raw = self.bodies.get(&key(body)).and_then(|n| n.values.get(body.result(op, 0).index()).copied()).unwrap_or(NONE);
+        let raw = self
+            .bodies
+            .get(&key(body))
+            .and_then(|n| n.values.get(body.result(op, 0).index()).copied())
+            .unwrap_or(NONE);
         if raw == NONE {
             out.push_str("%<<UNKNOWN SSA VALUE>>");
         } else {
@@ -113,7 +117,11 @@ impl Names {
     /// Writes the name of a block (`^bbN`).
     pub fn write_block(&self, out: &mut String, body: &Body, b: BlockId) {
         use std::fmt::Write;
-        let n = self.bodies.get(&key(body)).and_then(|n| n.blocks.get(b.index()).copied()).unwrap_or(NONE);
+        let n = self
+            .bodies
+            .get(&key(body))
+            .and_then(|n| n.blocks.get(b.index()).copied())
+            .unwrap_or(NONE);
         if n == NONE {
             out.push_str("^INVALIDBLOCK");
         } else {
@@ -123,6 +131,9 @@ impl Names {
 
     /// The block's number in its region (for sorting predecessors).
     pub fn block_number(&self, body: &Body, b: BlockId) -> u32 {
-        self.bodies.get(&key(body)).and_then(|n| n.blocks.get(b.index()).copied()).unwrap_or(NONE)
+        self.bodies
+            .get(&key(body))
+            .and_then(|n| n.blocks.get(b.index()).copied())
+            .unwrap_or(NONE)
     }
 }

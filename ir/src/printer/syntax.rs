@@ -18,7 +18,8 @@ pub(crate) fn is_bare_ident(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && (b[0].is_ascii_alphabetic() || b[0] == b'_')
-        && b.iter().all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.'))
 }
 
 /// Writes `s` as a quoted MLIR string literal.
@@ -75,7 +76,12 @@ impl SyntaxWriter<'_> {
                 out.push_str(") -> ");
                 self.result_types(out, results);
             }
-            TypeData::MemRef { shape, element, layout, memory_space } => {
+            TypeData::MemRef {
+                shape,
+                element,
+                layout,
+                memory_space,
+            } => {
                 out.push_str("memref<");
                 write_dims(out, shape, None);
                 self.ty(out, *element);
@@ -98,13 +104,21 @@ impl SyntaxWriter<'_> {
                 }
                 out.push('>');
             }
-            TypeData::Vector { shape, scalable, element } => {
+            TypeData::Vector {
+                shape,
+                scalable,
+                element,
+            } => {
                 out.push_str("vector<");
                 write_dims(out, shape, Some(scalable));
                 self.ty(out, *element);
                 out.push('>');
             }
-            TypeData::Tensor { shape, element, encoding } => {
+            TypeData::Tensor {
+                shape,
+                element,
+                encoding,
+            } => {
                 out.push_str("tensor<");
                 write_dims(out, shape, None);
                 self.ty(out, *element);
@@ -341,8 +355,15 @@ impl SyntaxWriter<'_> {
 
     fn int_value(&self, out: &mut String, value: i128, ty: Type) {
         match self.ctx.type_data(ty) {
-            TypeData::Integer { width, signedness: Signedness::Unsigned } => {
-                let v = if *width >= 128 { value as u128 } else { (value as u128) & ((1u128 << width) - 1) };
+            TypeData::Integer {
+                width,
+                signedness: Signedness::Unsigned,
+            } => {
+                let v = if *width >= 128 {
+                    value as u128
+                } else {
+                    (value as u128) & ((1u128 << width) - 1)
+                };
                 let _ = write!(out, "{v}");
             }
             _ => {
