@@ -1,1 +1,29 @@
-fn main() {}
+//! The lit suite: every `test/**/*.lfir` file, its `RUN:` lines run by `lf_lit::lit` with
+//! `lf-opt`, `FileCheck`/`lf-filecheck` (and `mlir-opt` when installed) on `PATH`.
+//!
+//! `cargo test -p lf-tools --test lit -- [FILTER...]`; see `lf_lit::lit::cli::HELP` for the
+//! flags and the `LF_LIT_FILTER`, `LF_LIT_TIMEOUT` and `LF_REQUIRE_TOOLS` variables.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use lf_lit::lit::{find_program, run_main, Config};
+
+fn main() -> ExitCode {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../test");
+    let root = root.canonicalize().unwrap_or(root);
+    let mut config = Config::new(root);
+    let filecheck = PathBuf::from(env!("CARGO_BIN_EXE_lf-filecheck"));
+    config
+        .tools
+        .insert("lf-opt".into(), env!("CARGO_BIN_EXE_lf-opt").into());
+    config.tools.insert("FileCheck".into(), filecheck.clone());
+    config.tools.insert("lf-filecheck".into(), filecheck);
+    // Tests that compare with MLIR say `// REQUIRES: mlir-opt`.
+    if let Some(mlir_opt) = find_program(&["mlir-opt-22", "mlir-opt"]) {
+        config.tools.insert("mlir-opt".into(), mlir_opt);
+        config.features.insert("mlir-opt".into());
+    }
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    run_main(config, &args)
+}

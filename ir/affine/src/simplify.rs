@@ -1,0 +1,523 @@
+//! Simplification by flattening, as MLIR's `simplifyAffineExpr`.
+//!
+//! An expression is flattened into a linear form over the dimensions, the
+//! symbols and "local" variables, one per distinct `floordiv`/`ceildiv` by a
+//! constant (and, for semi-affine expressions, one per product, division or
+//! `mod` whose right operand is not a constant), then rebuilt. `mod` by a
+//! constant `c` becomes `x - c * (x floordiv c)`, common factors of a
+//! division are cancelled, and like terms are collected, so e.g.
+//! `(d0 * 4 + d1 * 2) floordiv 2` becomes `d0 * 2 + d1` and
+//! `d0 - (d0 floordiv 8) * 8` becomes `d0 mod 8`.
+//!
+//! Semi-affine expressions first go through MLIR's `simplifySemiAffine`
+//! rules (division of an expression that is a multiple of a symbol by that
+//! symbol), then are rebuilt with their terms ordered as MLIR's
+//! `getSemiAffineExprFromFlatForm` orders them.
+//!
+//! Differences from MLIR 22, all where MLIR's result is wrong:
+//! * MLIR rewrites `(x - x mod q) floordiv q` and `ceildiv q` to 0; only the
+//!   `mod` form (which is 0) is rewritten here.
+//! * MLIR divides some expressions by a symbol that are not multiples of it
+//!   (see `simplify_semi_affine`); here only exact rewrites are done.
+//! * MLIR's semi-affine rebuild loses a term when two products or divisions
+//!   share the same (dimension, symbol) operands, e.g. `d0 * s0 + d0 mod s0`
+//!   becomes `(d0 * s0) * 2`; here both terms are kept.
+//! * Arithmetic overflow in the linear form leaves the expression as it is
+//!   (MLIR wraps).
+//!
+//! Like MLIR, the semi-affine rules assume that a symbol used as a divisor
+//! is positive (e.g. `((d0 * s0) floordiv 4) floordiv s0` becomes
+//! `d0 floordiv 4`).
+
+use crate::expr::{AffineExpr, BinaryOp, ExprView};
+
+/// Simplifies `expr`, an expression over `num_dims` dimensions and
+/// `num_symbols` symbols, by flattening it to a linear form and rebuilding
+/// it (see the module documentation). Returns the expression unchanged if it
+/// uses a position out of range, divides or takes `mod` by a non-positive
+/// constant, or if the linear form overflows.
+///
+/// The result evaluates to the same value as `expr` wherever `expr` can be
+/// evaluated, for positive symbol values used as divisors.
+///
+/// ```
+/// use lf_affine::{parse_affine_map, simplify_affine_expr};
+/// let m = parse_affine_map("(d0, d1) -> ((d0 * 4 + d1 * 2) floordiv 2 + (d0 * 6 + 3) mod 4)").unwrap();
+/// let s = simplify_affine_expr(&m.results()[0], 2, 0);
+/// assert_eq!(s.to_string(), "d0 * 8 + d1 - ((d0 * 6 + 3) floordiv 4) * 4 + 3");
+/// ```
+pub fn simplify_affine_expr(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> AffineExpr {
+    let expr = if expr.is_pure_affine() {
+        expr.clone()
+    } else {
+        simplify_semi_affine(expr, num_dims, num_symbols)
+    };
+    let mut flattener = Flattener::new(num_dims as usize, num_symbols as usize);
+    if flattener.walk(&expr).is_none() {
+        return expr;
+    }
+    let Some(flat) = flattener.stack.pop() else {
+        return expr;
+    };
+    let (nd, ns) = (num_dims as usize, num_symbols as usize);
+    if expr.is_pure_affine() {
+        return expr_from_flat(&flat, nd, ns, &flattener.locals);
+    }
+    if expr_from_flat(&flat, nd, ns, &flattener.locals) == expr {
+        return expr;
+    }
+    semi_affine_expr_from_flat(&flat, nd, ns, &flattener.locals)
+}
+
+impl AffineExpr {
+    /// Shorthand for [`simplify_affine_expr`]`(self, num_dims, num_symbols)`.
+    pub fn simplify(&self, num_dims: u32, num_symbols: u32) -> AffineExpr {
+        simplify_affine_expr(self, num_dims, num_symbols)
+    }
+}
+
+/// Flattens expressions into rows `[dims.., symbols.., locals.., constant]`
+/// (MLIR's `SimpleAffineExprFlattener`).
+struct Flattener {
+    num_dims: usize,
+    num_symbols: usize,
+    locals: Vec<AffineExpr>,
+    stack: Vec<Vec<i64>>,
+}
+
+impl Flattener {
+    fn new(num_dims: usize, num_symbols: usize) -> Flattener {
+        Flattener {
+            num_dims,
+            num_symbols,
+            locals: Vec::new(),
+            stack: Vec::new(),
+        }
+    }
+
+    fn local_start(&self) -> usize {
+        self.num_dims + self.num_symbols
+    }
+
+    fn push_unit(&mut self, col: usize, value: i64) {
+        let mut row = vec![0; self.local_start() + self.locals.len() + 1];
+        let last = row.len() - 1;
+        row[if col == usize::MAX { last } else { col }] = value;
+        self.stack.push(row);
+    }
+
+    /// Post-order walk; `None` on failure (out-of-range position,
+    /// non-positive constant divisor, overflow).
+    fn walk(&mut self, e: &AffineExpr) -> Option<()> {
+        match e.view() {
+            ExprView::Dim(p) => {
+                let p = p as usize;
+                (p < self.num_dims).then(|| self.push_unit(p, 1))
+            }
+            ExprView::Symbol(p) => {
+                let p = p as usize;
+                (p < self.num_symbols).then(|| self.push_unit(self.num_dims + p, 1))
+            }
+            ExprView::Constant(c) => {
+                self.push_unit(usize::MAX, c);
+                Some(())
+            }
+            ExprView::Binary(op, l, r) => {
+                self.walk(l)?;
+                self.walk(r)?;
+                let rhs = self.stack.pop()?;
+                match op {
+                    BinaryOp::Add => {
+                        let lhs = self.stack.last_mut()?;
+                        for (a, b) in lhs.iter_mut().zip(&rhs) {
+                            *a = a.checked_add(*b)?;
+                        }
+                        Some(())
+                    }
+                    BinaryOp::Mul => match r.as_constant() {
+                        Some(_) => {
+                            let c = *rhs.last()?;
+                            for a in self.stack.last_mut()? {
+                                *a = a.checked_mul(c)?;
+                            }
+                            Some(())
+                        }
+                        None => self.semi_affine(op, &rhs),
+                    },
+                    BinaryOp::Mod => match r.as_constant() {
+                        Some(_) => self.visit_mod(*rhs.last()?),
+                        None => self.semi_affine(op, &rhs),
+                    },
+                    BinaryOp::FloorDiv | BinaryOp::CeilDiv => match r.as_constant() {
+                        Some(_) => self.visit_div(*rhs.last()?, op == BinaryOp::CeilDiv),
+                        None => self.semi_affine(op, &rhs),
+                    },
+                }
+            }
+        }
+    }
+
+    fn expr_of(&self, row: &[i64]) -> AffineExpr {
+        expr_from_flat(row, self.num_dims, self.num_symbols, &self.locals)
+    }
+
+    fn find_local(&self, e: &AffineExpr) -> Option<usize> {
+        self.locals.iter().position(|l| l == e)
+    }
+
+    /// Adds a local variable column (before the constant column) to every
+    /// row on the stack.
+    fn add_local(&mut self, e: AffineExpr) {
+        let at = self.local_start() + self.locals.len();
+        for row in &mut self.stack {
+            row.insert(at, 0);
+        }
+        self.locals.push(e);
+    }
+
+    /// Replaces the top row by the local variable for `e` (reused if `e` is
+    /// already a local).
+    fn set_top_to_local(&mut self, e: AffineExpr) -> Option<()> {
+        let loc = match self.find_local(&e) {
+            Some(loc) => loc,
+            None => {
+                self.add_local(e);
+                self.locals.len() - 1
+            }
+        };
+        let col = self.local_start() + loc;
+        let top = self.stack.last_mut()?;
+        top.fill(0);
+        top[col] = 1;
+        Some(())
+    }
+
+    /// A product, division or `mod` whose right operand is not a constant:
+    /// one opaque local variable.
+    fn semi_affine(&mut self, op: BinaryOp, rhs: &[i64]) -> Option<()> {
+        let a = self.expr_of(self.stack.last()?);
+        let b = self.expr_of(rhs);
+        self.set_top_to_local(AffineExpr::binary(op, &a, &b))
+    }
+
+    /// `x mod c` = `x - c * q` with `q = x floordiv c` (after cancelling the
+    /// gcd of `x` and `c` inside `q`).
+    fn visit_mod(&mut self, c: i64) -> Option<()> {
+        if c <= 0 {
+            return None;
+        }
+        let lhs = self.stack.last()?;
+        if lhs.iter().all(|&v| v % c == 0) {
+            self.stack.last_mut()?.fill(0);
+            return Some(());
+        }
+        let g = lhs.iter().fold(c as u64, |g, &v| gcd(g, v.unsigned_abs())) as i64;
+        let dividend: Vec<i64> = lhs.iter().map(|&v| v / g).collect();
+        let q = self.expr_of(&dividend).floor_div_const(c / g);
+        let loc = match self.find_local(&q) {
+            Some(loc) => loc,
+            None => {
+                self.add_local(q);
+                self.locals.len() - 1
+            }
+        };
+        let col = self.local_start() + loc;
+        self.stack.last_mut()?[col] = -c;
+        Some(())
+    }
+
+    /// `x floordiv c` / `x ceildiv c`: cancel the gcd; if the divisor
+    /// becomes 1 the row is the result, else one local variable.
+    fn visit_div(&mut self, c: i64, ceil: bool) -> Option<()> {
+        if c <= 0 {
+            return None;
+        }
+        let lhs = self.stack.last_mut()?;
+        let g = lhs.iter().fold(c as u64, |g, &v| gcd(g, v.unsigned_abs())) as i64;
+        if g != 1 {
+            for v in lhs.iter_mut() {
+                *v /= g;
+            }
+        }
+        let divisor = c / g;
+        if divisor == 1 {
+            return Some(());
+        }
+        let a = self.expr_of(self.stack.last()?);
+        let b = AffineExpr::constant(divisor);
+        let q = if ceil { a.ceil_div(&b) } else { a.floor_div(&b) };
+        self.set_top_to_local(q)
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        let t = a % b;
+        a = b;
+        b = t;
+    }
+    a
+}
+
+/// Rebuilds `sum(coef * id) + sum(coef * local) + constant` in column order
+/// (MLIR's `getAffineExprFromFlatForm`).
+fn expr_from_flat(flat: &[i64], nd: usize, ns: usize, locals: &[AffineExpr]) -> AffineExpr {
+    let mut expr = AffineExpr::constant(0);
+    for (j, &c) in flat[..nd + ns].iter().enumerate() {
+        if c != 0 {
+            let id = if j < nd {
+                AffineExpr::dim(j as u32)
+            } else {
+                AffineExpr::symbol((j - nd) as u32)
+            };
+            expr = expr.add(&id.mul_const(c));
+        }
+    }
+    for (local, &c) in locals.iter().zip(&flat[nd + ns..flat.len() - 1]) {
+        if c != 0 {
+            expr = expr.add(&local.mul_const(c));
+        }
+    }
+    match flat.last() {
+        Some(&c) if c != 0 => expr.add_const(c),
+        _ => expr,
+    }
+}
+
+/// Rebuilds a semi-affine flat form with MLIR's term order: terms are keyed
+/// by (position, rank) so that a dimension comes before its products and
+/// divisions, which come before the symbols with the same position (MLIR's
+/// `getSemiAffineExprFromFlatForm`).
+fn semi_affine_expr_from_flat(flat: &[i64], nd: usize, ns: usize, locals: &[AffineExpr]) -> AffineExpr {
+    let mut entries: Vec<((u32, i64), i64, AffineExpr)> = Vec::new();
+    let max_ns = nd.max(ns) as i64;
+    let mut offset_sym: i64 = 0;
+    let mut offset_dim: i64 = -1;
+    for (pos, &c) in flat[nd..nd + ns].iter().enumerate() {
+        if c != 0 {
+            let pos = pos as u32;
+            entries.push(((pos, max_ns + offset_sym), c, AffineExpr::symbol(pos)));
+            offset_sym += 1;
+        }
+    }
+    let mut added = vec![false; locals.len()];
+    for (i, local) in locals.iter().enumerate() {
+        let coef = flat[nd + ns + i];
+        if coef == 0 {
+            continue;
+        }
+        let Some((_, l, r)) = local.as_binary() else {
+            continue;
+        };
+        let key = match (l.view(), r.view()) {
+            (ExprView::Dim(lp), ExprView::Constant(_)) => {
+                offset_dim -= 1;
+                (lp, offset_dim + 1)
+            }
+            (ExprView::Symbol(lp), ExprView::Constant(_)) => {
+                offset_sym += 1;
+                (lp, max_ns + offset_sym - 1)
+            }
+            (ExprView::Dim(lp), ExprView::Symbol(rp) | ExprView::Dim(rp)) => (lp, rp as i64),
+            (ExprView::Symbol(lp), ExprView::Symbol(_) | ExprView::Dim(_)) => {
+                offset_sym += 1;
+                (lp, max_ns + offset_sym - 1)
+            }
+            _ => continue,
+        };
+        entries.push((key, coef, local.clone()));
+        added[i] = true;
+    }
+    for (j, &c) in flat[..nd].iter().enumerate() {
+        if c != 0 {
+            entries.push(((j as u32, offset_dim), c, AffineExpr::dim(j as u32)));
+            offset_dim -= 1;
+        }
+    }
+    // Stable: entries with equal keys keep their order (MLIR drops all but
+    // one of them).
+    entries.sort_by_key(|e| e.0);
+    let mut expr = AffineExpr::constant(0);
+    for (_, coef, e) in &entries {
+        expr = expr.add(&e.mul_const(*coef));
+    }
+    for (i, local) in locals.iter().enumerate() {
+        let coef = flat[nd + ns + i];
+        if coef != 0 && !added[i] {
+            expr = expr.add(&local.mul_const(coef));
+        }
+    }
+    match flat.last() {
+        Some(&c) if c != 0 => expr.add_const(c),
+        _ => expr,
+    }
+}
+
+/// MLIR's `simplifySemiAffine`: recursively, a division or `mod` whose
+/// right operand simplifies to a symbol `s` and whose left operand is a
+/// multiple of `s` is divided out (or is 0 for `mod`), and
+/// `(x - x mod q) mod q` is 0.
+///
+/// MLIR decides "multiple of `s`" with `isDivisibleBySymbol`, which also
+/// accepts some expressions whose division by `s` it then rewrites wrongly
+/// (e.g. `(((d0 * s0) floordiv 4) * s0) floordiv s0` becomes
+/// `(d0 floordiv 4) * s0`, and `(a floordiv 4 + b floordiv 2) floordiv s0`
+/// is split into two divisions). Here a division is only rewritten when the
+/// rewrite is exact: see [`is_exact_multiple`] and [`can_sink_division`].
+fn simplify_semi_affine(expr: &AffineExpr, nd: u32, ns: u32) -> AffineExpr {
+    let ExprView::Binary(op, l, r) = expr.view() else {
+        return expr.clone();
+    };
+    let sl = simplify_semi_affine(l, nd, ns);
+    let sr = simplify_semi_affine(r, nd, ns);
+    if matches!(op, BinaryOp::Add | BinaryOp::Mul) {
+        return AffineExpr::binary(op, &sl, &sr);
+    }
+    if op == BinaryOp::Mod && is_mod_of_mod_subtraction(&sl, &sr, nd, ns) {
+        return AffineExpr::constant(0);
+    }
+    let Some(sym) = sr.as_symbol() else {
+        return AffineExpr::binary(op, &sl, &sr);
+    };
+    if op == BinaryOp::Mod {
+        if is_exact_multiple(l, sym) {
+            return AffineExpr::constant(0);
+        }
+    } else if can_sink_division(l, sym, op) {
+        if let Some(q) = sink_division(&sl, sym, op) {
+            return q;
+        }
+    }
+    AffineExpr::binary(op, &sl, &sr)
+}
+
+/// True if `expr` is structurally `s<sym> * q` for an expression `q`
+/// ([`exact_divide`] computes `q`).
+fn is_exact_multiple(expr: &AffineExpr, sym: u32) -> bool {
+    match expr.view() {
+        ExprView::Constant(c) => c == 0,
+        ExprView::Dim(_) => false,
+        ExprView::Symbol(p) => p == sym,
+        ExprView::Binary(BinaryOp::Add | BinaryOp::Mod, l, r) => is_exact_multiple(l, sym) && is_exact_multiple(r, sym),
+        ExprView::Binary(BinaryOp::Mul, l, r) => is_exact_multiple(l, sym) || is_exact_multiple(r, sym),
+        ExprView::Binary(BinaryOp::FloorDiv | BinaryOp::CeilDiv, _, _) => false,
+    }
+}
+
+/// `expr / s<sym>` for an [`is_exact_multiple`] expression.
+fn exact_divide(expr: &AffineExpr, sym: u32) -> Option<AffineExpr> {
+    match expr.view() {
+        ExprView::Constant(0) => Some(AffineExpr::constant(0)),
+        ExprView::Symbol(p) if p == sym => Some(AffineExpr::constant(1)),
+        ExprView::Binary(op @ (BinaryOp::Add | BinaryOp::Mod), l, r) => {
+            Some(AffineExpr::binary(op, &exact_divide(l, sym)?, &exact_divide(r, sym)?))
+        }
+        ExprView::Binary(BinaryOp::Mul, l, r) => {
+            if is_exact_multiple(l, sym) {
+                Some(exact_divide(l, sym)?.mul(r))
+            } else {
+                Some(l.mul(&exact_divide(r, sym)?))
+            }
+        }
+        _ => None,
+    }
+}
+
+/// True if `expr op s<sym>` (`op` is `floordiv` or `ceildiv`, the symbol
+/// assumed positive) can be rewritten without a division by the symbol at
+/// the top: `expr` is an exact multiple; or `x op c` with `x` an exact
+/// multiple (`(x floordiv c) floordiv s = (x / s) floordiv c` for any `c`),
+/// or with `c` a positive constant or a symbol and `x` itself qualifying;
+/// or a sum of one qualifying term and exact multiples.
+fn can_sink_division(expr: &AffineExpr, sym: u32, op: BinaryOp) -> bool {
+    if is_exact_multiple(expr, sym) {
+        return true;
+    }
+    match expr.view() {
+        ExprView::Binary(kind, l, r) if kind == op => {
+            is_exact_multiple(l, sym) || (divisor_is_positive(r) && can_sink_division(l, sym, op))
+        }
+        ExprView::Binary(BinaryOp::Add, l, r) => {
+            (can_sink_division(l, sym, op) && is_exact_multiple(r, sym))
+                || (is_exact_multiple(l, sym) && can_sink_division(r, sym, op))
+        }
+        _ => false,
+    }
+}
+
+fn divisor_is_positive(e: &AffineExpr) -> bool {
+    match e.as_constant() {
+        Some(c) => c > 0,
+        None => e.as_symbol().is_some(),
+    }
+}
+
+/// `expr op s<sym>` rewritten as [`can_sink_division`] allows.
+fn sink_division(expr: &AffineExpr, sym: u32, op: BinaryOp) -> Option<AffineExpr> {
+    if is_exact_multiple(expr, sym) {
+        return exact_divide(expr, sym);
+    }
+    match expr.view() {
+        ExprView::Binary(kind, l, r) if kind == op && (is_exact_multiple(l, sym) || divisor_is_positive(r)) => {
+            Some(AffineExpr::binary(kind, &sink_division(l, sym, op)?, r))
+        }
+        ExprView::Binary(BinaryOp::Add, l, r) => {
+            if is_exact_multiple(r, sym) {
+                Some(sink_division(l, sym, op)?.add(&exact_divide(r, sym)?))
+            } else if is_exact_multiple(l, sym) {
+                Some(exact_divide(l, sym)?.add(&sink_division(r, sym, op)?))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+fn collect_summands<'a>(expr: &'a AffineExpr, out: &mut Vec<&'a AffineExpr>) {
+    match expr.as_op(BinaryOp::Add) {
+        Some((l, r)) => {
+            collect_summands(l, out);
+            collect_summands(r, out);
+        }
+        None => out.push(expr),
+    }
+}
+
+/// `x` if `e` is `x * -1` or `-1 * x`.
+fn negated(e: &AffineExpr) -> Option<&AffineExpr> {
+    let (l, r) = e.as_op(BinaryOp::Mul)?;
+    if l.as_constant() == Some(-1) {
+        Some(r)
+    } else if r.as_constant() == Some(-1) {
+        Some(l)
+    } else {
+        None
+    }
+}
+
+/// True if `lhs` is `x - x mod rhs` up to simplification, so that
+/// `lhs mod rhs` is 0 (MLIR's `isModOfModSubtraction`).
+fn is_mod_of_mod_subtraction(lhs: &AffineExpr, rhs: &AffineExpr, nd: u32, ns: u32) -> bool {
+    let mut summands = Vec::new();
+    collect_summands(lhs, &mut summands);
+    for (i, s) in summands.iter().enumerate() {
+        let Some((x, m)) = negated(s).and_then(|n| n.as_op(BinaryOp::Mod)) else {
+            continue;
+        };
+        if m != rhs {
+            continue;
+        }
+        let mut diff = AffineExpr::constant(0);
+        for (j, t) in summands.iter().enumerate() {
+            if i != j {
+                diff = diff.add(t);
+            }
+        }
+        diff = diff.sub(x);
+        if simplify_affine_expr(&diff, nd, ns).as_constant() == Some(0) {
+            return true;
+        }
+    }
+    false
+}

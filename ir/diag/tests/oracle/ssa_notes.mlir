@@ -1,0 +1,19 @@
+func.func @h() {
+  // expected-note @+1 {{previously defined here}}
+  %0 = "test.a"() : () -> i32
+  // expected-warning @+1 {{redefinition of SSA value}}
+  %0 = "test.a"() : () -> i32
+  "func.return"() : () -> ()
+}
+// -----
+func.func @dom() {
+  "func.return"(%1) : (i32) -> ()
+  %1 = "test.a"() : () -> i32
+}
+// -----
+func.func @k() {
+  %0 = "test.a"() : () -> i32
+  "func.return"(%0) : (i32) -> ()
+  // expected-error @above {{has 1 operands}}
+  // expected-error @-2 {{has 1 operands}}
+}
