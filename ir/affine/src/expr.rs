@@ -166,7 +166,9 @@ impl AffineExpr {
     /// The dimension identifier `d<pos>`.
     pub fn dim(pos: u32) -> AffineExpr {
         if pos < CACHED_IDS {
-            return LEAVES.with(|c| c.dims[pos as usize].clone());
+            if let Ok(e) = LEAVES.try_with(|c| c.dims[pos as usize].clone()) {
+                return e;
+            }
         }
         AffineExpr::leaf(Data::Dim(pos))
     }
@@ -174,7 +176,9 @@ impl AffineExpr {
     /// The symbol identifier `s<pos>`.
     pub fn symbol(pos: u32) -> AffineExpr {
         if pos < CACHED_IDS {
-            return LEAVES.with(|c| c.symbols[pos as usize].clone());
+            if let Ok(e) = LEAVES.try_with(|c| c.symbols[pos as usize].clone()) {
+                return e;
+            }
         }
         AffineExpr::leaf(Data::Symbol(pos))
     }
@@ -182,7 +186,10 @@ impl AffineExpr {
     /// The integer constant `value`.
     pub fn constant(value: i64) -> AffineExpr {
         if (CACHED_CONST_MIN..=CACHED_CONST_MAX).contains(&value) {
-            return LEAVES.with(|c| c.constants[(value - CACHED_CONST_MIN) as usize].clone());
+            let i = (value - CACHED_CONST_MIN) as usize;
+            if let Ok(e) = LEAVES.try_with(|c| c.constants[i].clone()) {
+                return e;
+            }
         }
         AffineExpr::leaf(Data::Constant(value))
     }

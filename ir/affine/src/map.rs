@@ -231,10 +231,12 @@ impl AffineMap {
             return false;
         }
         let mut seen = vec![false; self.num_dims as usize];
-        self.results.iter().all(|e| match e.as_dim() {
-            Some(p) => !std::mem::replace(&mut seen[p as usize], true),
-            None => false,
-        })
+        self.results
+            .iter()
+            .all(|e| match e.as_dim().and_then(|p| seen.get_mut(p as usize)) {
+                Some(slot) => !std::mem::replace(slot, true),
+                None => false,
+            })
     }
 
     /// The map with only the results at `positions`, in that order (MLIR's

@@ -31,7 +31,10 @@ pub const MAX_EXPR_DEPTH: u32 = 512;
 /// undeclared identifier".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AffineParseError {
-    /// Byte offset of the offending token in the text given to the parser.
+    /// Byte offset into the text given to the parser where MLIR would
+    /// report the error: the offending token, or, for "expected ..." errors
+    /// about a missing token, just after the previous token (MLIR's
+    /// `emitWrongTokenError` skips back over whitespace and comments).
     pub offset: usize,
     /// The message, worded as MLIR words it.
     pub message: String,
