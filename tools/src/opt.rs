@@ -90,23 +90,27 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
             return 1;
         }
     };
-    let mut sm = SourceMgr::new();
-    sm.add(name.as_str(), text.as_str());
+    // The source manager (a copy of the text) is only needed for diagnostics.
+    let source_mgr = || {
+        let mut sm = SourceMgr::new();
+        sm.add(name.as_str(), text.as_str());
+        sm
+    };
     let opts = PrintOptions {
         generic: args.print_op_generic,
         debuginfo: args.print_debuginfo,
     };
-    let chunks: Vec<(String, u32)> = if args.split_input_file {
+    let chunks: Vec<(&str, u32)> = if args.split_input_file {
         let split = lf_diag::split_input_file_checked(&text, lf_diag::DEFAULT_SPLIT_MARKER);
         let warnings = split.near_miss_warnings(&name, &text);
         if !warnings.is_empty() && !args.verify_diagnostics {
-            let _ = lf_diag::emit_to_stderr(&warnings, &sm);
+            let _ = lf_diag::emit_to_stderr(&warnings, &source_mgr());
         }
-        split.chunks.iter().map(|c| (c.text.to_string(), c.line)).collect()
+        split.chunks.iter().map(|c| (c.text, c.line)).collect()
     } else {
-        vec![(text.clone(), 1)]
+        vec![(text.as_str(), 1)]
     };
-    let mut outputs: Vec<String> = Vec::new();
+    let mut outputs: Vec<Vec<u8>> = Vec::new();
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut failed = false;
     for (chunk, first_line) in &chunks {
@@ -119,6 +123,7 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
         }
     }
     if args.verify_diagnostics {
+        let sm = source_mgr();
         let mut v = Verifier::new(VerifyMode::All);
         v.add_all(&sm);
         v.check_all(diags.iter());
@@ -129,13 +134,13 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
         }
         failed = false;
     } else if !diags.is_empty() {
-        let _ = lf_diag::emit_to_stderr(&diags, &sm);
+        let _ = lf_diag::emit_to_stderr(&diags, &source_mgr());
     }
     if failed {
         return 1;
     }
-    let joined = outputs.join(&format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER));
-    match write_output(&args.output, joined.as_bytes()) {
+    let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
+    match write_output(&args.output, &outputs, separator.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("lf-opt: error: could not write output file '{}': {e}", args.output);
@@ -152,7 +157,7 @@ fn process(
     first_line: u32,
     opts: &PrintOptions,
     verify: bool,
-) -> Result<String, Box<Diagnostic>> {
+) -> Result<Vec<u8>, Box<Diagnostic>> {
     let owned = lf_ir::parse_source_with(ctx, text, name, &ParseOptions { first_line })?;
     if verify {
         lf_ir::verify(ctx, &owned.body, owned.op)?;
@@ -160,7 +165,7 @@ fn process(
     let mut out = Vec::with_capacity(text.len() + text.len() / 4);
     lf_ir::print_op(ctx, &owned.body, owned.op, opts, &mut out)
         .map_err(|e| Box::new(Diagnostic::error(None, format!("write error: {e}"))))?;
-    Ok(String::from_utf8(out).unwrap_or_default())
+    Ok(out)
 }
 
 fn read_input(input: &str) -> std::io::Result<(String, Vec<u8>)> {
@@ -175,12 +180,20 @@ fn read_input(input: &str) -> std::io::Result<(String, Vec<u8>)> {
 
 /// Writes the output atomically: a temporary file next to the target, renamed
 /// into place, so a failure never leaves a partial file.
-fn write_output(output: &str, data: &[u8]) -> std::io::Result<()> {
+fn write_output(output: &str, parts: &[Vec<u8>], separator: &[u8]) -> std::io::Result<()> {
+    let write_all = |w: &mut dyn Write| -> std::io::Result<()> {
+        for (i, p) in parts.iter().enumerate() {
+            if i > 0 {
+                w.write_all(separator)?;
+            }
+            w.write_all(p)?;
+        }
+        w.flush()
+    };
     if output == "-" {
         let stdout = std::io::stdout();
         let mut lock = stdout.lock();
-        lock.write_all(data)?;
-        return lock.flush();
+        return write_all(&mut lock);
     }
     let path = PathBuf::from(output);
     let dir = path
@@ -188,7 +201,7 @@ fn write_output(output: &str, data: &[u8]) -> std::io::Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
-    tmp.write_all(data)?;
+    write_all(tmp.as_file_mut())?;
     tmp.persist(&path).map_err(|e| e.error)?;
     Ok(())
 }

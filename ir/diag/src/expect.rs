@@ -26,8 +26,9 @@
 //! others are lf's own (mlir-opt silently ignores such lines, which hides
 //! typos): a line where `expected-KIND` is followed by `@`, `{` or a digit but
 //! which is not a valid directive (`@+` without a number, `@foo`, a count,
-//! text after the closing `}}`), and a designator pointing before the first
-//! line or past the last one.
+//! text after the closing `}}`), a designator pointing before the first line
+//! or past the last one, and a designator number with a leading zero
+//! (`@+010`, which mlir-opt reads as octal 8).
 
 use std::sync::{Arc, OnceLock};
 
@@ -180,7 +181,6 @@ fn plain_line(out: &mut Expectations, pending: &mut Vec<usize>, last_plain: &mut
 
 /// Handles one line that contains `expected-`; returns whether MLIR counts it
 /// as a directive line (one matching the directive syntax).
-#[allow(clippy::too_many_arguments)]
 fn parse_line(
     out: &mut Expectations,
     file: &Arc<str>,
@@ -227,6 +227,18 @@ fn parse_line(
         }
         Some(d) => {
             let (sign, digits) = d.split_at(1);
+            if digits.len() > 1 && digits.starts_with('0') {
+                out.errors.push(
+                    Diagnostic::error(
+                        pos,
+                        format!(
+                            "expected-{kind} designator '@{d}' has a leading zero (mlir-opt reads it as an octal number)"
+                        ),
+                    )
+                    .with_width(2 + d.len() as u32),
+                );
+                return true;
+            }
             // Saturate: a huge offset is simply out of range.
             let n = digits.parse::<i64>().unwrap_or(i64::MAX / 2);
             let t = if sign == "+" {
@@ -477,6 +489,8 @@ e // expected-error-re {{a {{[0-9]+}} b}}   \r
 // expected-error @+50 {{past end}}
 // expected-error @-50 {{before start}}
 // expected-remark-re @ {{x}}
+// expected-error @+01 {{octal}}
+// expected-error @+1 x {{y}}
 x
 ",
         );
@@ -489,9 +503,11 @@ x
                 "t.mlir:3:4: error: expected '{{' after 'expected-error', found '2 {{count}' (a count is not supported)",
                 "t.mlir:4:4: error: 'expected-warning' must end with '}}' at the end of the line",
                 "t.mlir:5:4: error: 'expected-note' must end with '}}' at the end of the line",
-                "t.mlir:6:4: error: expected-error designator '@+50' points to line 56, past the end of the file (10 lines)",
+                "t.mlir:6:4: error: expected-error designator '@+50' points to line 56, past the end of the file (12 lines)",
                 "t.mlir:7:4: error: expected-error designator '@-50' points before the first line of the file",
                 "t.mlir:8:4: error: invalid designator '@' in 'expected-remark-re' (expected @+N, @-N, @above, @below or @unknown)",
+                "t.mlir:9:4: error: expected-error designator '@+01' has a leading zero (mlir-opt reads it as an octal number)",
+                "t.mlir:10:4: error: expected '{{' after 'expected-error', found 'x {{y}}'",
             ]
         );
     }

@@ -91,7 +91,10 @@ impl Annotation {
 
     /// A [`Mark::PatternError`] for `pat` at input byte `at`, carrying `message`.
     pub fn pattern_error(pat: &Pattern, at: usize, message: String) -> Self {
-        Annotation { message: Some(message), ..Annotation::new(pat, at, at, Mark::PatternError) }
+        Annotation {
+            message: Some(message),
+            ..Annotation::new(pat, at, at, Mark::PatternError)
+        }
     }
 }
 
@@ -119,19 +122,34 @@ struct Row {
     note: String,
     starts_here: bool,
     error: bool,
+#[allow(clippy::too_many_arguments)]
+}
+
+/// How much of the input the dump shows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DumpSettings {
+    /// Which lines are shown (with `context` lines around them).
+    pub filter: DumpFilter,
+    /// Lines shown before and after each line the filter selects.
+    pub context: usize,
+    /// Also mark good matches.
+    pub verbose: bool,
 }
 
 /// Appends the annotated dump of `input` to `out`.
 pub(crate) fn dump(
     out: &mut String,
     input: &SourceFile,
-    input_name: &str,
     check_name: &str,
     annotations: &[Annotation],
-    filter: DumpFilter,
-    context: usize,
-    verbose: bool,
+    settings: DumpSettings,
 ) {
+    let DumpSettings {
+        filter,
+        context,
+        verbose,
+    } = settings;
+    let input_name = &input.name;
     let annotations: Vec<&Annotation> = annotations.iter().filter(|a| verbose || a.mark != Mark::Good).collect();
     let _ = write!(
         out,
@@ -208,10 +226,20 @@ pub(crate) fn dump(
     for (line, show) in shown.iter().enumerate() {
         let mut block = String::new();
         let (ls, le) = input.line_range(line.min(input.line_count().saturating_sub(1)));
-        let text = if line < input.line_count() { &input.text[ls..le] } else { "" };
+        let text = if line < input.line_count() {
+            &input.text[ls..le]
+        } else {
+            ""
+        };
         // A line's newline shows as a space, so that marks on it are visible.
         let has_newline = le < input.text.len();
-        let _ = writeln!(block, "{:>width$}: {}{}", line + 1, text, if has_newline { " " } else { "" });
+        let _ = writeln!(
+            block,
+            "{:>width$}: {}{}",
+            line + 1,
+            text,
+            if has_newline { " " } else { "" }
+        );
         let line_width = text.len() + usize::from(has_newline);
         while let Some(r) = row.next_if(|r| r.line == line) {
             let mut s = format!("{:<width$}  ", r.label);

@@ -212,16 +212,12 @@ pub fn check(check_name: &str, check_text: &str, input_name: &str, input: &str, 
         } else {
             DumpFilter::Error
         };
-        dump::dump(
-            &mut out,
-            &input_file,
-            input_name,
-            check_name,
-            &matcher.annotations,
-            opts.dump_input_filter.unwrap_or(default_filter),
-            opts.dump_input_context,
-            opts.verbose,
-        );
+        let settings = dump::DumpSettings {
+            filter: opts.dump_input_filter.unwrap_or(default_filter),
+            context: opts.dump_input_context,
+            verbose: opts.verbose,
+        };
+        dump::dump(&mut out, &input_file, check_name, &matcher.annotations, settings);
     }
     Outcome {
         status: if ok { 0 } else { 1 },

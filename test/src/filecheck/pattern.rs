@@ -256,7 +256,8 @@ impl Pattern {
             example,
         };
         if ty.kind == CheckKind::Empty {
-            return Ok(mk(Body::Empty, String::new()));
+            // FileCheck's regex for an empty line, which its fuzzy matcher compares with.
+            return Ok(mk(Body::Empty, "(\n$)".to_string()));
         }
         let simple = ty.literal || (!text.contains("{{") && !text.contains("[["));
         if simple && !full_lines && !opts.ignore_case {

@@ -735,3 +735,51 @@ fn input_dump_on_failure() {
          >>>>>>\n"
     );
 }
+
+/// The cases under `test/harness/filecheck`, whose expected output comes from LLVM's
+/// FileCheck (see the README there).
+#[test]
+fn golden_fixtures_match_llvm_filecheck() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("harness/filecheck");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("harness/filecheck exists")
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().into_string().ok()?;
+            name.strip_suffix(".check").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    assert!(names.len() >= 20, "fixtures missing: {names:?}");
+    let read = |name: &str, ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
+    let mut failures = Vec::new();
+    for name in &names {
+        let check_file = format!("{name}.check");
+        let extra = read(name, "args").unwrap_or_default();
+        let mut args = vec![check_file.clone()];
+        args.extend(extra.split_whitespace().map(str::to_string));
+        let mut options = parse_args(&args).expect("valid fixture arguments").options;
+        if !extra.contains("--dump-input") {
+            options.dump_input = DumpInput::Never;
+        }
+        let out = check(
+            &check_file,
+            &read(name, "check").unwrap(),
+            "<stdin>",
+            &read(name, "input").unwrap(),
+            &options,
+        );
+        let expected = read(name, "expected").unwrap();
+        let (status, stderr) = expected.split_once('\n').expect("an exit line");
+        let status: i32 = status
+            .strip_prefix("exit: ")
+            .and_then(|s| s.parse().ok())
+            .expect("exit: N");
+        if out.status != status || out.stderr != stderr {
+            failures.push(format!(
+                "{name}: status {} (expected {status})\n--- got\n{}--- expected\n{stderr}",
+                out.status, out.stderr
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
