@@ -440,7 +440,10 @@ impl<'a> Parser<'a> {
             _ => return Err(self.error_at(tok, "unsupported element type for hex dense literal")),
         };
         let esize = (width as usize).div_ceil(8);
-        if esize == 0 || !bytes.len().is_multiple_of(esize) || (bytes.len() / esize != count as usize && bytes.len() != esize) {
+        if esize == 0
+            || !bytes.len().is_multiple_of(esize)
+            || (bytes.len() / esize != count as usize && bytes.len() != esize)
+        {
             return Err(self.error_at(tok, "elements hex data size is invalid for provided type"));
         }
         let words: Vec<u128> = bytes

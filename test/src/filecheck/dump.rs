@@ -122,7 +122,6 @@ struct Row {
     note: String,
     starts_here: bool,
     error: bool,
-#[allow(clippy::too_many_arguments)]
 }
 
 /// How much of the input the dump shows.
