@@ -16,6 +16,8 @@ pub struct Invocation {
     pub options: Options,
     /// `--help` was given.
     pub help: bool,
+    /// `--dump-input=help` was given.
+    pub dump_help: bool,
 }
 
 /// Options that take a value.
@@ -56,6 +58,27 @@ pub fn usage(prog: &str) -> String {
     )
 }
 
+/// What `--dump-input=help` prints: how to read the annotated input dump.
+pub const DUMP_HELP: &str = "\
+The input dump (--dump-input=fail by default, or always) shows the checked text with
+numbered lines, each followed by annotations made by the directives that looked at it.
+
+Options: --dump-input=never|fail|always, --dump-input-filter=all|annotation-full|
+annotation|error (default: error on failure, all with always), --dump-input-context=N
+(lines around each selected one, default 5), -v (also mark good matches). They can also
+come from the FILECHECK_OPTS environment variable.
+
+An annotation line starts with a label naming the directive: its kind (check, next, same,
+not, dag, label, empty, count, eof) and its line in the check file, or imp1, imp2, ... for
+--implicit-check-not patterns; 'N numbers the annotations of one directive. Then a mark
+under the input columns concerned:
+  ^~~   a good match (only with -v)
+  !~~   a match that is an error: excluded (CHECK-NOT) or on the wrong line
+  X~~   no match: the range searched (continued with ~ on the following lines)
+  ?     the closest text to a pattern that did not match
+A note after the line says what went wrong. Runs of unselected lines show as '.' lines.
+";
+
 /// Parses FileCheck's arguments (without the program name).
 pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
     let mut o = Options {
@@ -65,6 +88,7 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
     let mut check_file = None;
     let mut input_file = None;
     let mut help = false;
+    let mut dump_help = false;
     let mut dump: Option<DumpInput> = None;
     let mut filter: Option<DumpFilter> = None;
     let mut comment_prefixes: Option<Vec<String>> = None;
@@ -127,7 +151,7 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
             "dump-input" => {
                 let d = match value.as_str() {
                     "help" => {
-                        help = true;
+                        dump_help = true;
                         continue;
                     }
                     "always" => DumpInput::Always,
@@ -188,7 +212,7 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
     let check_file =
         match check_file {
             Some(f) => f,
-            None if help => String::new(),
+            None if help || dump_help => String::new(),
             None => return Err(
                 "Not enough positional command line arguments specified!\nMust specify at least 1 positional argument"
                     .into(),
@@ -199,6 +223,7 @@ pub fn parse_args(args: &[String]) -> Result<Invocation, String> {
         input_file,
         options: o,
         help,
+        dump_help,
     })
 }
 
@@ -222,6 +247,10 @@ pub fn main(args: Vec<String>) -> i32 {
     };
     if inv.help {
         print!("{}", usage(&prog));
+        return 0;
+    }
+    if inv.dump_help {
+        print!("{DUMP_HELP}");
         return 0;
     }
     let check_text = match std::fs::read(&inv.check_file) {

@@ -2,7 +2,8 @@
 //! `{LITERAL}`), comment directives, and grouping `DAG`/`NOT` directives with the positive
 //! directive that follows them.
 
-use super::pattern::{CheckKind, CheckType, Loc, Pattern, PatternOptions};
+use super::check_type::{CheckKind, CheckType};
+use super::pattern::{Loc, Pattern, PatternOptions};
 use super::source::{Severity, SourceFile};
 
 /// A positive directive with the `CHECK-DAG`/`CHECK-NOT` directives written before it.

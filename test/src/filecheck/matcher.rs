@@ -2,10 +2,12 @@
 //! its `CHECK-DAG` groups and `CHECK-NOT` exclusions, `-NEXT`/`-SAME`/`-EMPTY` line rules
 //! and `-COUNT` repetitions.
 
+use super::check_type::CheckKind;
 use super::directive::CheckString;
 use super::dump::{Annotation, Mark};
-use super::pattern::{CheckKind, Loc, MatchError, Pattern, Vars};
+use super::pattern::{Loc, MatchError, Pattern};
 use super::source::{Severity, SourceFile};
+use super::vars::Vars;
 
 /// Settings of the matching phase.
 #[derive(Debug, Clone, Copy, Default)]

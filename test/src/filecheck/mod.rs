@@ -8,21 +8,27 @@
 //! assert_eq!(out.status, 0, "{}", out.stderr);
 //! ```
 
+mod check_type;
 mod cli;
 mod directive;
 mod dump;
 mod matcher;
 mod numeric;
 mod pattern;
+mod posix;
 mod source;
+mod template;
+mod vars;
 
-pub use cli::{main, parse_args, usage, Invocation};
+pub use cli::{main, parse_args, usage, Invocation, DUMP_HELP};
 pub use dump::DumpFilter;
 
+use check_type::{CheckKind, CheckType};
 use directive::ReadOptions;
 use matcher::{MatchOptions, Matcher};
-use pattern::{CheckKind, CheckType, Loc, Pattern, PatternOptions, Vars};
+use pattern::{Loc, Pattern, PatternOptions};
 use source::{canonicalize, SourceFile};
+use vars::Vars;
 
 /// When to print the annotated input dump.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -4,83 +4,11 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
-use regex_syntax::ast;
-
-use super::numeric::{self, NumBlock, NumFormat};
-
-/// What a directive asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) enum CheckKind {
-    /// `CHECK:` (and `CHECK-COUNT-N:`)
-    Plain,
-    /// `CHECK-NEXT:`
-    Next,
-    /// `CHECK-SAME:`
-    Same,
-    /// `CHECK-NOT:`
-    Not,
-    /// `CHECK-DAG:`
-    Dag,
-    /// `CHECK-LABEL:`
-    Label,
-    /// `CHECK-EMPTY:`
-    Empty,
-    /// The implicit end-of-input check that carries trailing DAG/NOT directives.
-    Eof,
-}
-
-/// A directive's kind with its count and modifiers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CheckType {
-    pub kind: CheckKind,
-    /// `N` of `-COUNT-N` (1 otherwise).
-    pub count: usize,
-    /// `{LITERAL}` modifier.
-    pub literal: bool,
-}
-
-impl CheckType {
-    /// A plain type of `kind` without count or modifiers.
-    pub fn new(kind: CheckKind) -> Self {
-        CheckType {
-            kind,
-            count: 1,
-            literal: false,
-        }
-    }
-
-    /// The directive's name as FileCheck prints it: `CHECK-NEXT`, `CHECK-COUNT`, ...
-    pub fn describe(&self, prefix: &str) -> String {
-        let suffix = match self.kind {
-            CheckKind::Plain if self.count > 1 => "-COUNT",
-            CheckKind::Plain => "",
-            CheckKind::Next => "-NEXT",
-            CheckKind::Same => "-SAME",
-            CheckKind::Not => "-NOT",
-            CheckKind::Dag => "-DAG",
-            CheckKind::Label => "-LABEL",
-            CheckKind::Empty => "-EMPTY",
-            CheckKind::Eof => return "implicit EOF".to_string(),
-        };
-        let modifiers = if self.literal { "{LITERAL}" } else { "" };
-        format!("{prefix}{suffix}{modifiers}")
-    }
-
-    /// The short name used to label input-dump annotations.
-    pub fn abbrev(&self) -> &'static str {
-        match self.kind {
-            CheckKind::Plain if self.count > 1 => "count",
-            CheckKind::Plain => "check",
-            CheckKind::Next => "next",
-            CheckKind::Same => "same",
-            CheckKind::Not => "not",
-            CheckKind::Dag => "dag",
-            CheckKind::Label => "label",
-            CheckKind::Empty => "empty",
-            CheckKind::Eof => "eof",
-        }
-    }
-}
+use super::check_type::{CheckKind, CheckType};
+use super::numeric::{self, NumFormat};
+use super::posix::translate_regex;
+use super::template::{compile, group_of, regex_escape, Compiled, Piece, Template};
+use super::vars::Vars;
 
 /// Where a pattern (or a part of it) was written: a buffer index and a byte range there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,62 +21,6 @@ pub(crate) struct Loc {
     pub len: usize,
 }
 
-/// The variables known while matching.
-#[derive(Debug, Default, Clone)]
-pub(crate) struct Vars {
-    strings: HashMap<String, String>,
-    numbers: HashMap<String, (i128, NumFormat)>,
-}
-
-impl Vars {
-    /// Defines string variable `name`.
-    pub fn set_string(&mut self, name: &str, value: String) {
-        self.strings.insert(name.to_string(), value);
-    }
-
-    /// Defines numeric variable `name`.
-    pub fn set_number(&mut self, name: &str, value: i128, format: NumFormat) {
-        self.numbers.insert(name.to_string(), (value, format));
-    }
-
-    fn number(&self, name: &str) -> Option<(i128, NumFormat)> {
-        self.numbers.get(name).copied()
-    }
-
-    /// Forgets every variable whose name does not start with `$` (`--enable-var-scope`).
-    pub fn clear_locals(&mut self) {
-        self.strings.retain(|k, _| k.starts_with('$'));
-        self.numbers.retain(|k, _| k.starts_with('$'));
-    }
-}
-
-/// A piece of a regex pattern.
-#[derive(Debug, Clone)]
-enum Piece {
-    /// Text to match literally.
-    Literal(String),
-    /// A user regex (from `{{...}}`), already translated.
-    Regex { re: String, orig: String },
-    /// `[[NAME:regex]]`: captures into group `group`.
-    Def {
-        name: String,
-        group: String,
-        regex: String,
-        orig: String,
-    },
-    /// `[[NAME]]` of a variable defined on an earlier line.
-    Use { name: String, loc: Loc },
-    /// `[[NAME]]` of a variable defined earlier on the same line: a backreference.
-    Backref { group: String },
-    /// `[[#...]]` or `[[@LINE...]]`.
-    Num {
-        block: NumBlock,
-        group: Option<String>,
-        loc: Loc,
-        raw: String,
-    },
-}
-
 #[derive(Debug, Clone)]
 enum Body {
     /// Matches the end of the searched text.
@@ -159,26 +31,6 @@ enum Body {
     Fixed(String),
     /// Everything else.
     Regex(Template),
-}
-
-#[derive(Debug, Clone)]
-struct Template {
-    pieces: Vec<Piece>,
-    full_lines: bool,
-    strict: bool,
-    ignore_case: bool,
-    /// Needs backreferences (fancy-regex).
-    fancy: bool,
-    /// Compiled once when the regex does not depend on variable values.
-    fixed: Option<Compiled>,
-    /// Last compiled regex for variable-dependent patterns.
-    cache: RefCell<Option<(String, Compiled)>>,
-}
-
-#[derive(Debug, Clone)]
-enum Compiled {
-    Std(regex::Regex),
-    Fancy(Box<fancy_regex::Regex>),
 }
 
 /// A successful match: byte range in the searched buffer.
@@ -427,7 +279,7 @@ impl Pattern {
         let other = |msg: String| MatchError::Other(msg, self.loc);
         let mut undefined = Vec::new();
         let text = t.render(&mut |p| match p {
-            Piece::Use { name, loc } => match vars.strings.get(name) {
+            Piece::Use { name, loc } => match vars.string(name) {
                 Some(v) => Ok(regex_escape(v, t.fancy)),
                 None => {
                     undefined.push((name.clone(), Loc { len: 0, ..*loc }));
@@ -540,7 +392,7 @@ impl Pattern {
         for p in &t.pieces {
             match p {
                 Piece::Use { name, .. } => {
-                    if let Some(v) = vars.strings.get(name) {
+                    if let Some(v) = vars.string(name) {
                         notes.push(format!("with \"{}\" equal to \"{}\"", name, escape_note(v)));
                     }
                 }
@@ -574,14 +426,6 @@ impl Pattern {
     }
 }
 
-fn group_of(p: &Piece) -> Option<&str> {
-    match p {
-        Piece::Def { group, .. } => Some(group),
-        Piece::Num { group: Some(g), .. } => Some(g),
-        _ => None,
-    }
-}
-
 /// The format of a numeric expression without an explicit one: that of its first variable.
 fn implicit_format(expr: &numeric::Expr, vars: &Vars) -> NumFormat {
     let mut used = Vec::new();
@@ -589,124 +433,6 @@ fn implicit_format(expr: &numeric::Expr, vars: &Vars) -> NumFormat {
     used.iter()
         .find_map(|v| vars.number(v).map(|(_, f)| f))
         .unwrap_or_default()
-}
-
-impl Template {
-    /// Builds the regex text; `dynamic` renders `Use` pieces and numeric expressions.
-    fn render(&self, dynamic: &mut dyn FnMut(&Piece) -> Result<String, MatchError>) -> Result<String, MatchError> {
-        let mut s = String::from("(?m)");
-        if self.ignore_case {
-            s.push_str("(?i)");
-        }
-        if self.full_lines {
-            s.push('^');
-            if !self.strict {
-                s.push_str(" *");
-            }
-        }
-        for p in &self.pieces {
-            match p {
-                Piece::Literal(l) => s.push_str(&regex_escape(l, self.fancy)),
-                Piece::Regex { re: r, .. } => {
-                    s.push_str("(?:");
-                    s.push_str(r);
-                    s.push(')');
-                }
-                Piece::Def { group, regex, .. } => {
-                    s.push_str(&format!("(?P<{group}>{regex})"));
-                }
-                Piece::Backref { group } => s.push_str(&format!("\\k<{group}>")),
-                Piece::Use { .. } => {
-                    s.push_str("(?:");
-                    s.push_str(&dynamic(p)?);
-                    s.push(')');
-                }
-                Piece::Num { block, group, .. } => {
-                    let inner = match &block.expr {
-                        None => block.format.unwrap_or_default().wildcard(),
-                        Some(_) => dynamic(p)?,
-                    };
-                    match group {
-                        Some(g) => s.push_str(&format!("(?P<{g}>{inner})")),
-                        None => {
-                            s.push_str("(?:");
-                            s.push_str(&inner);
-                            s.push(')');
-                        }
-                    }
-                }
-            }
-        }
-        if self.full_lines {
-            if !self.strict {
-                s.push_str(" *");
-            }
-            s.push('$');
-        }
-        Ok(s)
-    }
-}
-
-impl Template {
-    /// The regex as FileCheck would have written it (POSIX style, no substitutions), which
-    /// its fuzzy matcher compares with the input.
-    fn example(&self) -> String {
-        let mut s = String::new();
-        if self.full_lines {
-            s.push_str(if self.strict { "^" } else { "^ *" });
-        }
-        let mut group = 0;
-        for p in &self.pieces {
-            match p {
-                Piece::Literal(l) => {
-                    for c in l.chars() {
-                        if "()^$|*+?.[]\\{}".contains(c) {
-                            s.push('\\');
-                        }
-                        s.push(c);
-                    }
-                }
-                Piece::Regex { orig, .. } | Piece::Def { orig, .. } => {
-                    group += 1;
-                    s.push('(');
-                    s.push_str(orig);
-                    s.push(')');
-                }
-                Piece::Backref { .. } => s.push_str(&format!("\\{}", group.max(1))),
-                Piece::Num { block, group: g, .. } => {
-                    if g.is_some() && block.expr.is_none() {
-                        group += 1;
-                        s.push('(');
-                        s.push_str(&block.format.unwrap_or_default().wildcard());
-                        s.push(')');
-                    }
-                }
-                Piece::Use { .. } => {}
-            }
-        }
-        if self.full_lines {
-            s.push_str(if self.strict { "$" } else { " *$" });
-        }
-        s
-    }
-}
-
-fn regex_escape(s: &str, fancy: bool) -> String {
-    if fancy {
-        fancy_regex::escape(s).into_owned()
-    } else {
-        regex::escape(s)
-    }
-}
-
-fn compile(text: &str, fancy: bool) -> Result<Compiled, String> {
-    if fancy {
-        fancy_regex::Regex::new(text)
-            .map(|r| Compiled::Fancy(Box::new(r)))
-            .map_err(|e| e.to_string())
-    } else {
-        regex::Regex::new(text).map(Compiled::Std).map_err(|e| e.to_string())
-    }
 }
 
 /// Finds the `]]` closing a substitution block, skipping nested `[...]` and escaped
@@ -733,102 +459,6 @@ fn find_var_end(s: &str) -> Result<Option<usize>, (usize, String)> {
         i += 1;
     }
     Ok(None)
-}
-
-/// Checks a user regex and makes negated bracket classes (`[^x]`) not match a newline,
-/// as in FileCheck's POSIX regexes, so that a pattern never runs into the next line
-/// unless it says `\n` or `[[:space:]]`.
-pub(crate) fn translate_regex(re: &str) -> Result<String, String> {
-    let mut parsed = ast::parse::Parser::new().parse(re).map_err(|e| e.kind().to_string())?;
-    // Validate the whole regex (groups, repetitions, classes) before rewriting it.
-    regex_syntax::hir::translate::Translator::new()
-        .translate(re, &parsed)
-        .map_err(|e| e.kind().to_string())?;
-    exclude_newline(&mut parsed);
-    let mut out = String::new();
-    ast::print::Printer::new()
-        .print(&parsed, &mut out)
-        .map_err(|e| e.to_string())?;
-    Ok(out)
-}
-
-fn exclude_newline(a: &mut ast::Ast) {
-    match a {
-        ast::Ast::ClassBracketed(c) => {
-            let span = c.span;
-            let old = std::mem::replace(
-                &mut **c,
-                ast::ClassBracketed {
-                    span,
-                    negated: false,
-                    kind: ast::ClassSet::Item(ast::ClassSetItem::Empty(span)),
-                },
-            );
-            **c = fix_class(old);
-        }
-        ast::Ast::Repetition(r) => exclude_newline(&mut r.ast),
-        ast::Ast::Group(g) => exclude_newline(&mut g.ast),
-        ast::Ast::Alternation(alt) => alt.asts.iter_mut().for_each(exclude_newline),
-        ast::Ast::Concat(c) => c.asts.iter_mut().for_each(exclude_newline),
-        _ => {}
-    }
-}
-
-/// `[^X]` becomes `[[^X]&&[^\n]]`; nested classes are rewritten too.
-fn fix_class(mut c: ast::ClassBracketed) -> ast::ClassBracketed {
-    fix_set(&mut c.kind);
-    if !c.negated {
-        return c;
-    }
-    let span = c.span;
-    let newline = ast::ClassBracketed {
-        span,
-        negated: true,
-        kind: ast::ClassSet::Item(ast::ClassSetItem::Literal(ast::Literal {
-            span,
-            kind: ast::LiteralKind::Special(ast::SpecialLiteralKind::LineFeed),
-            c: '\n',
-        })),
-    };
-    ast::ClassBracketed {
-        span,
-        negated: false,
-        kind: ast::ClassSet::BinaryOp(ast::ClassSetBinaryOp {
-            span,
-            kind: ast::ClassSetBinaryOpKind::Intersection,
-            lhs: Box::new(ast::ClassSet::Item(ast::ClassSetItem::Bracketed(Box::new(c)))),
-            rhs: Box::new(ast::ClassSet::Item(ast::ClassSetItem::Bracketed(Box::new(newline)))),
-        }),
-    }
-}
-
-fn fix_set(s: &mut ast::ClassSet) {
-    match s {
-        ast::ClassSet::Item(item) => fix_item(item),
-        ast::ClassSet::BinaryOp(op) => {
-            fix_set(&mut op.lhs);
-            fix_set(&mut op.rhs);
-        }
-    }
-}
-
-fn fix_item(item: &mut ast::ClassSetItem) {
-    match item {
-        ast::ClassSetItem::Bracketed(b) => {
-            let span = b.span;
-            let old = std::mem::replace(
-                &mut **b,
-                ast::ClassBracketed {
-                    span,
-                    negated: false,
-                    kind: ast::ClassSet::Item(ast::ClassSetItem::Empty(span)),
-                },
-            );
-            **b = fix_class(old);
-        }
-        ast::ClassSetItem::Union(u) => u.items.iter_mut().for_each(fix_item),
-        _ => {}
-    }
 }
 
 /// Escapes a value for a note the way LLVM's `write_escaped` does.
@@ -883,24 +513,13 @@ mod tests {
     }
 
     #[test]
-    fn negated_classes_stop_at_newlines() {
-        let re = translate_regex("[^;]*").unwrap();
-        let re = regex::Regex::new(&re).unwrap();
-        assert_eq!(re.find("ab\ncd;").unwrap().as_str(), "ab");
-        // Positive classes and escapes are unchanged; `]` first and `-` last still work.
-        let re = regex::Regex::new(&translate_regex("[^]a-]+").unwrap()).unwrap();
-        assert_eq!(re.find("]xyz-").unwrap().as_str(), "xyz");
-        assert!(translate_regex("(a").is_err());
-    }
-
-    #[test]
     fn same_line_backreference() {
         let p = pat("op [[R:r[0-9]+]], [[R]]");
         let mut vars = Vars::default();
         assert!(p.find("op r1, r2", &mut vars).unwrap().is_none());
         let m = p.find("x op r3, r3", &mut vars).unwrap().unwrap();
         assert_eq!((m.start, m.end), (2, 11));
-        assert_eq!(vars.strings["R"], "r3");
+        assert_eq!(vars.string("R"), Some("r3"));
     }
 
     #[test]
