@@ -1,0 +1,12 @@
+#loc0 = loc("file.c":1:2)
+module @named attributes {t.attr} {
+  %0 = "t.a"() : () -> i32 loc(#loc0)
+  "t.b"(%0) : (i32) -> () loc(unknown)
+  "t.c"() : () -> () loc(callsite("a.c":1:1 at "b.c":2:2))
+  "t.d"() : () -> () loc(fused["a.c":1:1, "b.c":2:2])
+  "t.e"() : () -> () loc(fused<"meta">["a.c":1:1])
+  "t.f"() : () -> () loc("name"("x.c":3:4))
+  "t.g"() : () -> () loc("justname")
+  "t.h"() : () -> () loc(#loc1)
+} loc(unknown)
+#loc1 = loc("late.c":9:9)

@@ -1,0 +1,8 @@
+module @outer {
+  module @inner attributes {t.a = 1} {
+    "t.y"() : () -> ()
+  }
+  module {
+    "t.x"() : () -> ()
+  }
+}
