@@ -40,16 +40,8 @@ impl<'a> Parser<'a> {
             }
             T::LSquare => {
                 self.bump();
-                let mut v = Vec::new();
-                if !self.eat(T::RSquare) {
-                    loop {
-                        v.push(self.parse_attribute()?);
-                        if !self.eat(T::Comma) {
-                            break;
-                        }
-                    }
-                    self.expect(T::RSquare, "']' to close an array attribute")?;
-                }
+                let v =
+                    self.parse_comma_list(T::RSquare, "']' to close an array attribute", |p| p.parse_attribute())?;
                 Ok(ctx.get_attr(AttrData::Array(v.into())))
             }
             T::LBrace => {
@@ -537,16 +529,7 @@ impl<'a> Parser<'a> {
         self.bump();
         self.expect(T::Less, "'<' after 'strided'")?;
         self.expect(T::LSquare, "'['")?;
-        let mut strides = Vec::new();
-        if !self.eat(T::RSquare) {
-            loop {
-                strides.push(self.parse_static_or_dynamic()?);
-                if !self.eat(T::Comma) {
-                    break;
-                }
-            }
-            self.expect(T::RSquare, "']'")?;
-        }
+        let strides = self.parse_comma_list(T::RSquare, "']'", |p| p.parse_static_or_dynamic())?;
         let mut offset = 0;
         if self.eat(T::Comma) {
             if !self.eat_keyword("offset") {
@@ -633,16 +616,8 @@ impl<'a> Parser<'a> {
                     None
                 };
                 self.expect(T::LSquare, "'[' in fused location")?;
-                let mut locations = Vec::new();
-                if !self.eat(T::RSquare) {
-                    loop {
-                        locations.push(self.parse_location_body()?);
-                        if !self.eat(T::Comma) {
-                            break;
-                        }
-                    }
-                    self.expect(T::RSquare, "']' in fused location")?;
-                }
+                let locations =
+                    self.parse_comma_list(T::RSquare, "']' in fused location", |p| p.parse_location_body())?;
                 Ok(ctx.get_attr(AttrData::Location(LocationData::Fused {
                     metadata,
                     locations: locations.into(),

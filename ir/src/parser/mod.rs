@@ -155,6 +155,28 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Parses `item (, item)* close` or just `close` (the opening token is
+    /// already consumed); fails with "expected `what`" if `close` is missing.
+    pub(crate) fn parse_comma_list<T>(
+        &mut self,
+        close: TokenKind,
+        what: &str,
+        mut item: impl FnMut(&mut Self) -> ParseResult<T>,
+    ) -> ParseResult<Vec<T>> {
+        let mut v = Vec::new();
+        if self.eat(close) {
+            return Ok(v);
+        }
+        loop {
+            v.push(item(self)?);
+            if !self.eat(TokenKind::Comma) {
+                break;
+            }
+        }
+        self.expect(close, what)?;
+        Ok(v)
+    }
+
     /// Re-lexes from byte `offset`, which must lie on the current token's line.
     pub(crate) fn reset_to(&mut self, offset: usize) {
         let (line, line_start) = (self.tok.line, self.tok.start as usize - (self.tok.col as usize - 1));

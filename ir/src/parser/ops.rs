@@ -388,16 +388,7 @@ impl<'a> Parser<'a> {
         };
 
         self.expect(T::LParen, "'(' to start operand list")?;
-        let mut operands = Vec::new();
-        if !self.eat(T::RParen) {
-            loop {
-                operands.push(self.parse_operand_ref()?);
-                if !self.eat(T::Comma) {
-                    break;
-                }
-            }
-            self.expect(T::RParen, "')' to end operand list")?;
-        }
+        let operands = self.parse_comma_list(T::RParen, "')' to end operand list", |p| p.parse_operand_ref())?;
         if self.eat(T::LSquare) {
             loop {
                 if !self.at(T::CaretIdent) {

@@ -69,16 +69,7 @@ impl<'a> Parser<'a> {
                     "tuple" => {
                         self.bump();
                         self.expect(T::Less, "'<' in tuple type")?;
-                        let mut elems = Vec::new();
-                        if !self.eat(T::Greater) {
-                            loop {
-                                elems.push(self.parse_type()?);
-                                if !self.eat(T::Comma) {
-                                    break;
-                                }
-                            }
-                            self.expect(T::Greater, "'>' in tuple type")?;
-                        }
+                        let elems = self.parse_comma_list(T::Greater, "'>' in tuple type", |p| p.parse_type())?;
                         Ok(ctx.get_type(TypeData::Tuple(elems.into())))
                     }
                     "complex" => {
@@ -125,18 +116,7 @@ impl<'a> Parser<'a> {
 
     /// Parses `type, type, ... )` after a consumed `(`, consuming the `)`.
     pub(crate) fn parse_type_list_until_rparen(&mut self) -> ParseResult<Vec<Type>> {
-        let mut v = Vec::new();
-        if self.eat(T::RParen) {
-            return Ok(v);
-        }
-        loop {
-            v.push(self.parse_type()?);
-            if !self.eat(T::Comma) {
-                break;
-            }
-        }
-        self.expect(T::RParen, "')' in type list")?;
-        Ok(v)
+        self.parse_comma_list(T::RParen, "')' in type list", |p| p.parse_type())
     }
 
     fn parse_bang_type(&mut self) -> ParseResult<Type> {
