@@ -949,6 +949,16 @@ impl Iterator for UseIter<'_> {
 }
 
 impl Body {
+    /// Gives an isolated op, created with placeholder region ids, its nested
+    /// body and the ids of its regions in it (for the parallel parser).
+    pub(crate) fn install_nested(&mut self, op: OpId, nested: Body, regions: &[RegionId]) {
+        let d = &mut self.ops[op.index()];
+        assert_eq!(d.num_regions as usize, regions.len(), "region count of an installed body");
+        d.nested = Some(Box::new(nested));
+        let s = d.regions_start as usize;
+        self.region_lists[s..s + regions.len()].copy_from_slice(regions);
+    }
+
     /// Creates a value defined by nothing (a parser placeholder for a use
     /// before definition). It must be replaced with RAUW before verification.
     pub(crate) fn create_placeholder(&mut self, ty: Type) -> Value {

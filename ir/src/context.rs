@@ -262,11 +262,24 @@ impl Context {
         self.op_infos[name.0 as usize].read().def
     }
 
+    /// The compiled declarative format of a registered op, if it has one.
+    #[inline]
+    pub fn op_format(&self, name: OpName) -> Option<&'static crate::ods::format::Format> {
+        self.op_infos[name.0 as usize].read().format
+    }
+
     /// Registers an op definition (and its dialect).
+    ///
+    /// # Panics
+    /// If the op's declarative format is malformed (a bug in the declaration,
+    /// which the dialect's tests catch).
     pub fn register_op(&self, def: &'static OpDef) {
         let name = self.op_name(def.name);
         self.register_dialect(def.dialect());
-        self.op_infos[name.0 as usize].write().def = Some(def);
+        let format = crate::ods::format::compiled(def).unwrap_or_else(|e| panic!("{e}"));
+        let mut info = self.op_infos[name.0 as usize].write();
+        info.def = Some(def);
+        info.format = format;
     }
 
     /// Registers a dialect namespace (ops and attributes of registered dialects

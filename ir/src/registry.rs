@@ -5,6 +5,7 @@
 //! its ops this way; out-of-tree projects do the same and register them with
 //! [`Context::register_op`](crate::Context::register_op).
 
+use crate::ods::{ArgDef, AttrDef, CustomDirective, RegionDef, ResultNamesFn, TypeRule};
 use crate::parser::{CustomParser, ParseResult};
 use crate::printer::CustomPrinter;
 use crate::{Body, Context, OpId};
@@ -17,11 +18,12 @@ pub struct OpName(pub(crate) u32);
 /// What the context knows about an op name.
 pub(crate) struct OpNameInfo {
     pub(crate) def: Option<&'static OpDef>,
+    pub(crate) format: Option<&'static crate::ods::format::Format>,
 }
 
 impl OpNameInfo {
     pub(crate) fn unregistered(_name: &str) -> Self {
-        OpNameInfo { def: None }
+        OpNameInfo { def: None, format: None }
     }
 }
 
@@ -56,6 +58,9 @@ impl Traits {
     pub const MEMORY_EFFECTS: Traits = Traits(1 << 10);
     /// Whether ops with this trait return to their parent (e.g. `func.return`).
     pub const RETURN_LIKE: Traits = Traits(1 << 11);
+    /// Single-block regions whose terminator may be left out of the custom
+    /// form when it has no operands (`scf.yield` in `scf.for`).
+    pub const SINGLE_BLOCK_IMPLICIT_TERMINATOR: Traits = Traits(1 << 12);
 
     /// Whether all of `other`'s bits are set.
     #[inline]
@@ -94,6 +99,28 @@ pub struct OpDef {
     pub parse: Option<ParseFn>,
     /// Custom syntax printer.
     pub print: Option<PrintFn>,
+    /// Whether the fields below declare the op's signature completely; the
+    /// generic verifier ([`crate::ods::verify`]) checks declared ops against them.
+    pub declared: bool,
+    /// Operand groups, in order.
+    pub operands: &'static [ArgDef],
+    /// Result groups, in order.
+    pub results: &'static [ArgDef],
+    /// Inherent attributes (kept in the op's properties).
+    pub attributes: &'static [AttrDef],
+    /// Regions, in order.
+    pub regions: &'static [RegionDef],
+    /// Successor names, in order.
+    pub successors: &'static [&'static str],
+    /// Declarative assembly format in MLIR's notation; used when `parse` and
+    /// `print` are not given.
+    pub format: Option<&'static str>,
+    /// How the format finds types that the syntax leaves out.
+    pub type_rules: &'static [TypeRule],
+    /// `custom<Name>(...)` directives the format uses.
+    pub custom_directives: &'static [CustomDirective],
+    /// Names suggested for the op's results when printing (`%c0`, `%cst`).
+    pub result_names: Option<ResultNamesFn>,
 }
 
 impl OpDef {
@@ -109,6 +136,25 @@ impl OpDef {
             verify: None,
             parse: None,
             print: None,
+            declared: false,
+            operands: &[],
+            results: &[],
+            attributes: &[],
+            regions: &[],
+            successors: &[],
+            format: None,
+            type_rules: &[],
+            custom_directives: &[],
+            result_names: None,
+        }
+    }
+
+    /// Like [`OpDef::new`], for an op whose signature (operands, results,
+    /// attributes, regions, successors) is declared in full.
+    pub const fn declared(name: &'static str) -> OpDef {
+        OpDef {
+            declared: true,
+            ..OpDef::new(name)
         }
     }
 

@@ -126,11 +126,28 @@ impl<'a> Verifier<'a> {
                         return Err(self.err(op, format!("expects parent op {one_of}{list}")));
                     }
                 }
+                if def.declared {
+                    crate::ods::verify::verify_declared(ctx, body, op, def).map_err(Box::new)?;
+                }
                 if let Some(f) = def.verify {
                     f(ctx, body, op).map_err(Box::new)?;
                 }
                 if def.has(Traits::SYMBOL_TABLE) {
                     self.verify_symbol_table(op)?;
+                }
+            }
+        }
+        // As MLIR, on entering the op: no branch may target the entry block of one of its
+        // regions (successors are on the last op of a block, checked below).
+        let rb = body.regions_body(op);
+        for &r in body.regions(op) {
+            if let Some(entry) = rb.entry_block(r) {
+                let branches_to_entry = rb
+                    .region_blocks(r)
+                    .any(|b| rb.last_op(b).is_some_and(|t| rb.successors(t).contains(&entry)));
+                if branches_to_entry {
+                    let msg = "entry block of region may not have predecessors".to_string();
+                    return Err(Box::new(Diagnostic::error(body.op_loc(op).source_pos(ctx), msg)));
                 }
             }
         }
@@ -174,7 +191,8 @@ impl<'a> Verifier<'a> {
     fn verify_region(&mut self, r: RegionId, owner: Option<&'static OpDef>) -> VResult {
         let body = self.body;
         let needs_terminator = owner.is_some_and(|d| !d.has(Traits::NO_TERMINATOR));
-        let graph = owner.is_some_and(|d| d.has(Traits::GRAPH_REGION));
+        // As MLIR's `mayBeGraphRegion`: the regions of unregistered ops may be graph regions.
+        let graph = owner.is_none_or(|d| d.has(Traits::GRAPH_REGION));
         if owner.is_some_and(|d| d.has(Traits::SINGLE_BLOCK)) && body.region_blocks(r).nth(1).is_some() {
             return Err(self.region_error(r, "expects region to have 0 or 1 blocks"));
         }
@@ -203,6 +221,10 @@ impl<'a> Verifier<'a> {
                         .is_some_and(|d| d.has(Traits::TERMINATOR))
                 {
                     return Err(self.err(op, "must be the last operation in the parent block".into()));
+                }
+                if Some(op) != last && !body.successors(op).is_empty() {
+                    let msg = "operation with block successors must terminate its parent block";
+                    return Err(Box::new(Diagnostic::error(body.op_loc(op).source_pos(self.ctx), msg)));
                 }
                 self.verify_op(op)?;
                 for (i, v) in body.operands(op).enumerate() {
@@ -260,15 +282,17 @@ impl<'a> Verifier<'a> {
         let graph = if nested {
             self.region_owner(def_region)
                 .1
-                .is_some_and(|d| d.has(Traits::GRAPH_REGION))
+                .is_none_or(|d| d.has(Traits::GRAPH_REGION))
         } else {
             user_region_is_graph
         };
-        if graph {
-            return true;
-        }
+        // As MLIR, a graph region only lets uses and definitions of one block come in any
+        // order; across blocks the dominator tree decides.
         let a_block = body.op_block(a).expect("ancestor is in a block");
         if a_block == def_block {
+            if graph {
+                return true;
+            }
             return match body.defining_op(v) {
                 None => true,
                 Some(d) => d != a && self.order[d.index()] < self.order[a.index()],

@@ -588,18 +588,18 @@ fn float_type() -> impl Strategy<Value = &'static str> {
 
 /// Builtin types (no dialect types: those print as written).
 fn type_strategy() -> impl Strategy<Value = String> {
-    // No 0 dimensions: `tensor<0xf32>` does not parse in lf (known_bug_zero_dimension_hex).
+    // 0 dimensions too: `tensor<0xf32>` is `0`, `x`, `f32`, not the hex integer `0xf32`.
     let dims = prop::collection::vec(
-        prop_oneof![(1i64..5).prop_map(|d| d.to_string()), Just("?".to_string())],
+        prop_oneof![(0i64..5).prop_map(|d| d.to_string()), Just("?".to_string())],
         0..3,
     );
     let static_dims = prop::collection::vec((1i64..5).prop_map(|d| d.to_string()), 1..3);
-    // Element types that mlir-opt accepts in shaped types (lf-opt accepts more, see
-    // known_bug_invalid_element_types).
+    // Element types, with a few that both reject in shaped types and complex.
     let scalar = prop_oneof![
-        int_type().prop_map(str::to_string),
-        float_type().prop_map(str::to_string),
-        float_type().prop_map(|f| format!("complex<{f}>")),
+        6 => int_type().prop_map(str::to_string),
+        6 => float_type().prop_map(str::to_string),
+        6 => float_type().prop_map(|f| format!("complex<{f}>")),
+        1 => prop::sample::select(&["none", "complex<index>", "tuple<>", "tensor<2xf32>", "!t.x"][..]).prop_map(str::to_string),
     ];
     let leaf = prop_oneof![
         scalar.clone(),
@@ -621,11 +621,12 @@ fn type_strategy() -> impl Strategy<Value = String> {
                 .collect();
             format!("vector<{dims}{e}>")
         }),
-        (dims, float_type(), 0u32..3).prop_map(|(d, e, space)| {
-            let space = if space == 0 {
-                String::new()
-            } else {
-                format!(", {space}")
+        (dims, float_type(), 0u32..5).prop_map(|(d, e, space)| {
+            let space = match space {
+                0 => String::new(),
+                3 => ", #t.space".to_string(),
+                4 => ", [1]".to_string(),
+                _ => format!(", {space}"),
             };
             format!(
                 "memref<{}{e}{space}>",
@@ -733,8 +734,14 @@ fn float_literal(full: bool) -> BoxedStrategy<String> {
         ][..],
     );
     let non_finite = prop::sample::select(
-        // Not f64: `[0x7FF0000000000000 : f64]` loses its type (known_bug_hex_f64_in_array).
-        &["0x7F800000 : f32", "0xFF800000 : f32", "0x7FC00000 : f32"][..],
+        &[
+            "0x7F800000 : f32",
+            "0xFF800000 : f32",
+            "0x7FC00000 : f32",
+            "0x7FF0000000000000 : f64",
+            "0xFFF0000000000000 : f64",
+            "0x7FF8000000000000 : f64",
+        ][..],
     );
     if !full {
         return prop_oneof![
@@ -857,9 +864,9 @@ fn attr_strategy(full_floats: bool) -> impl Strategy<Value = String> {
                         )
                     }
                 }),
-            // A splat of one element prints unlike mlir-opt (known_bug_single_element_dense).
-            (2usize..5, prop::collection::vec(-50i64..50, 1..4)).prop_map(|(n, vs)| {
-                if vs.len() == 1 {
+            // A one-element list (`dense<[5]> : tensor<1xi32>`) prints as a splat.
+            (1usize..5, prop::collection::vec(-50i64..50, 1..4)).prop_map(|(n, vs)| {
+                if vs.len() == 1 && n > 1 {
                     format!("dense<{}> : tensor<{n}xi32>", vs[0])
                 } else {
                     let n = vs.len();
@@ -984,7 +991,6 @@ fn attr_inputs(attrs: &[&str]) -> Vec<(&'static str, String)> {
 /// `-1.0914759482282118E+56`); lf-opt rounds to six digits and else prints Rust's shortest
 /// repr (`6.000000e-08`, `-1.0914759482282118E56`). See `ir/src/floatfmt.rs`.
 #[test]
-#[ignore = "lf bug: float attributes print unlike mlir-opt (APFloat::toString), e.g. 0.1 : f16, 6.0e-8 : f32"]
 fn known_bug_float_printing() {
     compare_all(
         "known_bug_float_printing",
@@ -1002,13 +1008,11 @@ fn known_bug_float_printing() {
 
 /// The generator with every float value and type.
 #[test]
-#[ignore = "lf bug: float attributes print unlike mlir-opt (see known_bug_float_printing)"]
 fn known_bug_float_printing_generated() {
     generated("known_bug_float_printing_generated", true, 48);
 }
 
 #[test]
-#[ignore = "lf bug: a dense splat of one element prints as a list: dense<[0]> : tensor<1xi32> (mlir-opt: dense<0>)"]
 fn known_bug_single_element_dense() {
     compare_all(
         "known_bug_single_element_dense",
@@ -1022,7 +1026,6 @@ fn known_bug_single_element_dense() {
 }
 
 #[test]
-#[ignore = "lf bug: a 0 dimension before a type or dim starting with a hex digit does not parse: tensor<0xf32>"]
 fn known_bug_zero_dimension_hex() {
     compare_all(
         "known_bug_zero_dimension_hex",
@@ -1036,7 +1039,6 @@ fn known_bug_zero_dimension_hex() {
 }
 
 #[test]
-#[ignore = "lf bug: [0xFFF0000000000000 : f64] prints without its type and reads back as an integer"]
 fn known_bug_hex_f64_in_array() {
     compare_all(
         "known_bug_hex_f64_in_array",
@@ -1047,7 +1049,6 @@ fn known_bug_hex_f64_in_array() {
 /// lf-opt accepts element types and memory spaces that mlir-opt rejects ("invalid tensor
 /// element type", "unsupported memory space Attribute").
 #[test]
-#[ignore = "lf bug: invalid element types and memory spaces are accepted: tensor<4xnone>, complex<index>, ..."]
 fn known_bug_invalid_element_types() {
     compare_all(
         "known_bug_invalid_element_types",
@@ -1072,7 +1073,6 @@ fn known_bug_invalid_element_types() {
 /// check dominance in them (`mayBeGraphRegion`); lf-opt does, and rejects a use before
 /// its definition there.
 #[test]
-#[ignore = "lf bug: dominance is checked in regions of unregistered ops (mlir-opt does not)"]
 fn known_bug_unregistered_op_dominance() {
     compare_all(
         "known_bug_unregistered_op_dominance",

@@ -439,58 +439,7 @@ struct KnownBug {
 /// The lf bugs that this suite found. A failure that matches one is listed (`KNOWN LF BUG`
 /// on stderr) instead of failing the test; the `#[ignore]`d `known_bug_*` tests reproduce
 /// each. Once a bug is fixed, its test passes: delete its entry and its `#[ignore]`.
-const KNOWN_BUGS: &[KnownBug] = &[
-    KnownBug {
-        id: "dense_shape_overflow",
-        what: "parse_dense_elements (ir/src/parser/attrs.rs) multiplies the dimensions of a shaped type \
-               without overflow check: `dense<1> : tensor<9999999999x9999999999xi8>` panics \
-               (attempt to multiply with overflow), exit 2; mlir-opt accepts it",
-        matches: |case, msg| {
-            msg.contains("attempt to multiply with overflow") && case.input.windows(6).any(|w| w == b"dense<")
-        },
-    },
-    KnownBug {
-        id: "print_exceeds_nesting_limit",
-        what: "an input just within the nesting limit (512) prints deeper than that and the print does not \
-               parse back: the implicit `module {` adds a level to 512 nested regions or attributes, and the \
-               printer parenthesizes chains like `d0 floordiv 2 floordiv 2 ...` in affine maps",
-        matches: |_, msg| msg.contains("the print does not parse back") && msg.contains("nesting too deep"),
-    },
-    KnownBug {
-        id: "entry_block_predecessors",
-        what: "the verifier accepts a branch to the entry block of a region (mlir-opt: 'entry block of region \
-               may not have predecessors'); the print omits the entry block's label, so `^bb0` is undefined \
-               when read back",
-        matches: |_, msg| msg.contains("the print does not parse back") && msg.contains("undefined block"),
-    },
-    KnownBug {
-        id: "hex_f64_type_elided_in_array",
-        what: "a non-finite f64 in an array, `[0xFFF0000000000000 : f64]`, prints without its type \
-               (`[0xFFF0000000000000]`, mlir-opt keeps `: f64`), which reads back as an i64 integer",
-        matches: |case, msg| {
-            msg.contains("!= print(x)")
-                && case
-                    .input
-                    .windows(5)
-                    .any(|w| w.eq_ignore_ascii_case(b"0x7ff") || w.eq_ignore_ascii_case(b"0xfff"))
-        },
-    },
-    KnownBug {
-        id: "min_int_affine_constant",
-        what: "an affine expression that folds to i64::MIN prints as `-9223372036854775808`, which the \
-               parser rejects ('constant too large for index'); mlir-opt 22 does the same (copied \
-               behaviour, listed so that the suite does not depend on mlir-opt being installed)",
-        matches: |_, msg| msg.contains("the print does not parse back") && msg.contains("constant too large for index"),
-    },
-    KnownBug {
-        id: "deferred_location_aliases",
-        what: "a location alias used before its definition (`loc(#loc)` ... `#loc = loc(\"x\"(#loc1))`) whose \
-               definition refers to another alias not yet defined, or to itself, is accepted (mlir-opt: \
-               'undefined symbol alias id') and prints an internal placeholder `#lf.deferred_locloc1` \
-               that does not parse back",
-        matches: |_, msg| msg.contains("lf.deferred_loc"),
-    },
-];
+const KNOWN_BUGS: &[KnownBug] = &[];
 
 // ---------------------------------------------------------------------------------------
 // Running many cases
@@ -1538,14 +1487,13 @@ fn aliases() {
     run_cases("aliases", &cases, None, true);
 }
 
-/// Runs the cases of one known bug without tolerating it: passes once it is fixed.
+/// Runs the cases of one known bug without tolerating it: passes once it is fixed. A fixed
+/// bug's test stays as a regression test (without `#[ignore]` and `KNOWN_BUGS` entry).
 fn known_bug(id: &str, cases: Vec<Case>) {
-    assert!(KNOWN_BUGS.iter().any(|b| b.id == id), "no known bug {id}");
     run_cases(id, &cases, None, false);
 }
 
 #[test]
-#[ignore = "lf bug dense_shape_overflow: dense<> of a shape with more than i64::MAX elements panics"]
 fn known_bug_dense_shape_overflow() {
     known_bug(
         "dense_shape_overflow",
@@ -1558,7 +1506,6 @@ fn known_bug_dense_shape_overflow() {
 }
 
 #[test]
-#[ignore = "lf bug print_exceeds_nesting_limit: input at the nesting limit prints deeper, print does not parse back"]
 fn known_bug_print_exceeds_nesting_limit() {
     known_bug(
         "print_exceeds_nesting_limit",
@@ -1574,7 +1521,6 @@ fn known_bug_print_exceeds_nesting_limit() {
 }
 
 #[test]
-#[ignore = "lf bug entry_block_predecessors: a branch to the entry block verifies and prints an undefined ^bb0"]
 fn known_bug_entry_block_predecessors() {
     known_bug(
         "entry_block_predecessors",
@@ -1586,7 +1532,6 @@ fn known_bug_entry_block_predecessors() {
 }
 
 #[test]
-#[ignore = "lf bug deferred_location_aliases: forward location aliases print #lf.deferred_loc placeholders"]
 fn known_bug_deferred_location_aliases() {
     let op = "\"t.a\"() : () -> ()";
     known_bug(
@@ -1609,7 +1554,6 @@ fn known_bug_deferred_location_aliases() {
 }
 
 #[test]
-#[ignore = "lf bug hex_f64_type_elided_in_array: [0xFFF0000000000000 : f64] prints as [0xFFF0000000000000]"]
 fn known_bug_hex_f64_type_elided_in_array() {
     known_bug(
         "hex_f64_type_elided_in_array",
@@ -1621,7 +1565,6 @@ fn known_bug_hex_f64_type_elided_in_array() {
 }
 
 #[test]
-#[ignore = "lf (and mlir-opt) bug min_int_affine_constant: an affine constant i64::MIN prints unparsable"]
 fn known_bug_min_int_affine_constant() {
     known_bug(
         "min_int_affine_constant",
@@ -1632,11 +1575,10 @@ fn known_bug_min_int_affine_constant() {
     );
 }
 
-/// 100k blocks: lf-opt finds each block's predecessors by a linear search
-/// (`OpPrinter::block_header`, ir/src/printer/mod.rs), so printing is quadratic in the
-/// number of blocks: 40k blocks take 8 s in a debug build (mlir-opt: 0.2 s).
+/// 100k blocks: lf-opt used to find each block's predecessors by a linear search
+/// (`OpPrinter::block_header`, ir/src/printer/mod.rs), so printing was quadratic in the
+/// number of blocks: 40k blocks took 8 s in a debug build (mlir-opt: 0.2 s).
 #[test]
-#[ignore = "lf bug quadratic_block_printing: printing n blocks takes O(n^2) (100k blocks > 10 s)"]
 fn known_bug_quadratic_block_printing() {
     run_cases(
         "blocks",

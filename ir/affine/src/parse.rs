@@ -16,8 +16,11 @@ use crate::set::IntegerSet;
 
 /// The deepest nesting of parentheses, negations and `symbol(...)` the
 /// parser accepts; deeper input is rejected with "nesting too deep" instead
-/// of overflowing the stack.
-pub const MAX_NESTING: u32 = 256;
+/// of overflowing the stack. It equals [`MAX_EXPR_DEPTH`]: the print of an
+/// expression nests at most one less than its depth (MLIR parenthesises
+/// chains such as `((d0 floordiv 2) floordiv 2) floordiv 2`), so whatever
+/// the parser builds it can read back from its print.
+pub const MAX_NESTING: u32 = MAX_EXPR_DEPTH;
 
 /// The deepest expression tree the parser builds (a sum of `n` distinct
 /// terms is `n` deep); beyond it parsing fails with "nesting too deep". This
@@ -372,6 +375,12 @@ impl<'a> Parser<'a> {
             }),
             Tok::Minus => self.nested(|p| {
                 p.advance();
+                // `-9223372036854775808` is i64::MIN, which the printer writes for a
+                // constant that folds to it (MLIR rejects it: lf reads back its own print).
+                if p.tok.kind == Tok::Integer && integer_value(p.spelling()) == Some(1 << 63) {
+                    p.advance();
+                    return Ok(AffineExpr::constant(i64::MIN));
+                }
                 let operand = p.parse_operand(after_op)?;
                 p.check_depth(operand.neg(), start)
             }),

@@ -476,9 +476,10 @@ fn error_offsets() {
         err("(d0) -> (99999999999999999999)"),
         (9, "constant too large for index".into())
     );
+    // i64::MIN, as the printer writes it, reads back (MLIR rejects it).
     assert_eq!(
-        err("(d0) -> (-9223372036854775808)"),
-        (10, "constant too large for index".into())
+        map("(d0) -> (-9223372036854775808)").to_string(),
+        "(d0) -> (-9223372036854775808)"
     );
     assert_eq!(err("(d0) -> (d0 é)"), (11, "expected ')' in affine map range".into()));
     assert_eq!(err(""), (0, "expected '(' in dimensional identifier list".into()));

@@ -154,9 +154,12 @@ impl<'a> Parser<'a> {
         if !name.contains('.') && !glued_angle {
             if let Some(a) = self.attr_aliases.get(name) {
                 let a = *a;
+                self.use_alias(true, name)?;
                 self.bump();
                 return Ok(a);
             }
+            // As MLIR, the error points just after the alias.
+            self.bump();
             return Err(self.error_here(format!("undefined symbol alias id '{name}'")));
         }
         let (dialect, rest) = name.split_once('.').unwrap_or((name, ""));
@@ -379,7 +382,16 @@ impl<'a> Parser<'a> {
         if tshape.contains(&DYNAMIC) {
             return Err(self.error_at(ty_tok, "elements literal type must have static shape"));
         }
-        let count: i64 = tshape.iter().product();
+        // The element count; a shape whose count overflows i64 saturates (only a splat can
+        // match it, as in MLIR).
+        let count: i64 = if tshape.contains(&0) {
+            0
+        } else {
+            tshape
+                .iter()
+                .try_fold(1i64, |acc, &d| acc.checked_mul(d))
+                .unwrap_or(i64::MAX)
+        };
         if let Some(h) = hex {
             return self.dense_from_hex(h, ty, element, count, lit_tok);
         }
@@ -577,7 +589,22 @@ impl<'a> Parser<'a> {
             return Ok(None);
         }
         self.bump();
-        let a = self.parse_location_body_in_parens()?;
+        // `loc(#alias)` with the alias defined later in the file: resolved at the end.
+        let a = if self.at(T::LParen) && self.lexer.clone().next_token().kind == T::HashIdent {
+            self.bump();
+            let name = &self.text()[1..];
+            let a = if self.attr_aliases.contains_key(name) || name.contains('.') {
+                self.parse_location_body()?
+            } else {
+                let placeholder = self.deferred_loc_placeholder(name);
+                self.bump();
+                placeholder
+            };
+            self.expect(T::RParen, "')' in location")?;
+            a
+        } else {
+            self.parse_location_body_in_parens()?
+        };
         Ok(Some(Location::from_attr(self.ctx, a)))
     }
 
@@ -649,13 +676,14 @@ impl<'a> Parser<'a> {
                     if !ctx.attr_data(a).is_location() {
                         return Err(self.error_here("expected location, but found non-location attribute alias"));
                     }
+                    self.use_alias(true, name)?;
                     self.bump();
                     return Ok(a);
                 }
-                // A location alias defined later in the file: resolved at the end.
-                let placeholder = self.deferred_loc_placeholder(name);
+                // As MLIR, an alias inside a location must be defined before (only an op's or
+                // block argument's `loc(#alias)` may refer forward); the error points after it.
                 self.bump();
-                Ok(placeholder)
+                Err(self.error_here(format!("undefined symbol alias id '{name}'")))
             }
             _ => Err(self.error_here("expected location instance")),
         }
@@ -674,7 +702,7 @@ impl<'a> Parser<'a> {
     }
 
     fn deferred_loc_placeholder(&mut self, name: &'a str) -> Attribute {
-        if let Some(a) = self.deferred_locs.get(name) {
+        if let Some((a, _)) = self.deferred_locs.get(name) {
             return *a;
         }
         let ctx = self.ctx;
@@ -682,7 +710,7 @@ impl<'a> Parser<'a> {
             dialect: ctx.intern(DEFERRED_LOC_DIALECT),
             body: name.into(),
         });
-        self.deferred_locs.insert(name, a);
+        self.deferred_locs.insert(name, (a, self.tok));
         a
     }
 }

@@ -6,8 +6,11 @@
 //! [`MAX_NESTING`] so that no input can overflow the stack.
 
 mod attrs;
+mod custom_affine;
+mod custom_funcscf;
 pub mod lexer;
 mod ops;
+mod parallel;
 mod scope;
 pub mod spec;
 mod types;
@@ -18,6 +21,7 @@ use crate::{Attribute, Body, Context, Ident, Location, OpId, Type};
 use lexer::{Lexer, Token, TokenKind};
 use lf_diag::{Diagnostic, SourcePos};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 /// How deep regions, types and attributes may nest.
 pub const MAX_NESTING: u32 = 512;
@@ -42,7 +46,36 @@ pub struct OwnedOp {
 pub struct ParseOptions {
     /// The line number of the first line of `src` (for split input files).
     pub first_line: u32,
+    /// Called now and then with a byte range of `src` that the parser has
+    /// gone past (lf-opt lets the OS drop those pages of its mapped input).
+    pub on_progress: Option<ProgressHook>,
+    /// Threads parsing the regions of isolated-from-above ops (functions) in
+    /// parallel with the rest; 0 or 1 parses everything on the calling
+    /// thread. The result, errors included, is the same for any number.
+    pub threads: usize,
 }
+
+/// A callback told which part of the source the parser is done with:
+/// `hook(from, to)` means the parser will not need bytes `from..to` again,
+/// except to look up names defined there (so the bytes must stay readable).
+#[derive(Clone)]
+pub struct ProgressHook(std::sync::Arc<dyn Fn(usize, usize) + Send + Sync>);
+
+impl ProgressHook {
+    /// Wraps a callback.
+    pub fn new(f: impl Fn(usize, usize) + Send + Sync + 'static) -> Self {
+        ProgressHook(std::sync::Arc::new(f))
+    }
+}
+
+impl std::fmt::Debug for ProgressHook {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ProgressHook")
+    }
+}
+
+/// How many bytes the parser advances between two calls of the progress hook.
+const PROGRESS_STEP: u32 = 4 << 20;
 
 /// Parses a whole source buffer into a top-level op. Ops that are not a single
 /// `builtin.module` are wrapped into an implicit one, as mlir-opt does.
@@ -52,11 +85,47 @@ pub fn parse_source(ctx: &Context, src: &str, file_name: &str) -> ParseResult<Ow
 
 /// [`parse_source`] with options.
 pub fn parse_source_with(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptions) -> ParseResult<OwnedOp> {
-    let mut p = Parser::new(ctx, src, file_name, opts);
     if src.len() >= u32::MAX as usize {
+        let p = Parser::new(ctx, src, file_name, opts);
         return Err(p.error_here("input files of 4 GiB or more are not supported"));
     }
-    p.parse_top_level()
+    if opts.threads > 1 {
+        return parallel::parse(ctx, src, file_name, opts);
+    }
+    Parser::new(ctx, src, file_name, opts).parse_top_level()
+}
+
+/// Results of parsing text that repeats verbatim in the generic form, by the
+/// text itself: operation names, properties dictionaries (`<{...}>`) and
+/// trailing function types (`: (index) -> f32`). Parsing the same text again
+/// gives the same uniqued value (aliases cannot be redefined), so a hit skips
+/// the lexing, parsing and uniquing. Keys are owned copies, so the memo never
+/// keeps pages of the source alive.
+///
+/// Props and types also record how deep their parse nested (relative to where
+/// it started, aliases expanded): a hit is used only where it would not reach
+/// a new maximum depth, so nesting limits and their errors stay exact.
+#[derive(Default)]
+pub(crate) struct Memo {
+    pub(crate) op_names: FxHashMap<Box<str>, crate::OpName>,
+    pub(crate) props: FxHashMap<Box<str>, (Attribute, u32)>,
+    pub(crate) fn_types: FxHashMap<Box<str>, (Type, u32)>,
+}
+
+impl Memo {
+    /// Longest text memoized.
+    pub(crate) const MAX_LEN: usize = 256;
+    /// Entries per table before it is emptied (bounds its memory on inputs
+    /// where nothing repeats).
+    pub(crate) const MAX_ENTRIES: usize = 1 << 16;
+
+    /// Inserts into a memo table, emptying it first when it is full.
+    pub(crate) fn insert<T>(table: &mut FxHashMap<Box<str>, T>, key: &str, value: T) {
+        if table.len() >= Self::MAX_ENTRIES {
+            table.clear();
+        }
+        table.insert(key.into(), value);
+    }
 }
 
 /// The parser state shared by all parts of the grammar.
@@ -68,13 +137,31 @@ pub(crate) struct Parser<'a> {
     line_offset: u32,
     lexer: Lexer<'a>,
     pub(crate) tok: Token,
-    pub(crate) attr_aliases: FxHashMap<&'a str, Attribute>,
-    pub(crate) type_aliases: FxHashMap<&'a str, Type>,
+    // Alias tables are shared (copy on write) with the tasks of a parallel parse.
+    pub(crate) attr_aliases: Arc<FxHashMap<&'a str, Attribute>>,
+    pub(crate) type_aliases: Arc<FxHashMap<&'a str, Type>>,
     pub(crate) depth: u32,
+    /// The deepest nesting reached so far (aliases counted expanded, as they print), and
+    /// the token where it was first reached.
+    pub(crate) max_depth: (u32, Token),
+    /// The nesting depth of each alias's value (`true` for attribute aliases): a use at
+    /// depth `d` prints `d - 1 + depth` deep.
+    pub(crate) alias_depths: Arc<FxHashMap<(bool, &'a str), u32>>,
     pub(crate) bodies: Vec<Body>,
     pub(crate) scopes: Vec<scope::IsolatedScope<'a>>,
-    pub(crate) deferred_locs: FxHashMap<&'a str, Attribute>,
+    /// Placeholders of location aliases used before their definition, with their first use.
+    pub(crate) deferred_locs: FxHashMap<&'a str, (Attribute, Token)>,
     pub(crate) default_dialects: Vec<&'static str>,
+    on_progress: Option<ProgressHook>,
+    /// Memo of generic-form op pieces that repeat verbatim (see [`Memo`]).
+    pub(crate) memo: Memo,
+    /// Start of the range the progress hook is told about next (`u32::MAX`
+    /// until the first operation).
+    progress_from: u32,
+    /// Offset past which the progress hook is called next.
+    progress_next: u32,
+    /// The hand-off to the worker threads of a parallel parse.
+    pub(crate) par: Option<parallel::Par<'a>>,
 }
 
 impl<'a> Parser<'a> {
@@ -89,13 +176,52 @@ impl<'a> Parser<'a> {
             line_offset: opts.first_line.saturating_sub(1),
             lexer,
             tok,
-            attr_aliases: FxHashMap::default(),
-            type_aliases: FxHashMap::default(),
+            attr_aliases: Arc::default(),
+            type_aliases: Arc::default(),
             depth: 0,
+            max_depth: (0, tok),
+            alias_depths: Arc::default(),
             bodies: Vec::new(),
             scopes: Vec::new(),
             deferred_locs: FxHashMap::default(),
             default_dialects: Vec::new(),
+            on_progress: opts.on_progress.clone(),
+            memo: Memo::default(),
+            progress_from: u32::MAX,
+            progress_next: 0,
+            par: None,
+        }
+    }
+
+    /// Tells the progress hook (if any) about the text parsed since the last
+    /// call; cheap enough to call before every operation.
+    #[inline]
+    pub(crate) fn note_progress(&mut self) {
+        if self.tok.start >= self.progress_next {
+            self.note_progress_slow();
+        }
+    }
+
+    #[cold]
+    fn note_progress_slow(&mut self) {
+        let here = self.tok.start;
+        self.progress_next = here.saturating_add(PROGRESS_STEP);
+        if self.progress_from == u32::MAX {
+            // Text before the first operation (alias definitions) stays.
+            self.progress_from = here;
+            return;
+        }
+        if let Some(h) = &self.on_progress {
+            // Keep a margin behind the current token for look-backs, and
+            // the text of regions that worker threads still parse.
+            let mut to = here.saturating_sub(1 << 16);
+            if let Some(oldest) = self.par.as_ref().and_then(|p| p.oldest_pending()) {
+                to = to.min(oldest);
+            }
+            if to > self.progress_from {
+                (h.0)(self.progress_from as usize, to as usize);
+                self.progress_from = to;
+            }
         }
     }
 
@@ -192,6 +318,25 @@ impl<'a> Parser<'a> {
         self.bump();
     }
 
+    /// Whether a memoized parse that nested `rel` levels deeper than here
+    /// may be reused: it must not reach a new maximum depth.
+    #[inline]
+    pub(crate) fn memo_hit_ok(&self, rel: u32) -> bool {
+        self.depth + rel <= self.max_depth.0
+    }
+
+    /// Runs `f` and returns its result with how many levels deeper than the
+    /// current depth it nested (for [`Memo`]).
+    pub(crate) fn with_rel_depth<T>(&mut self, f: impl FnOnce(&mut Self) -> ParseResult<T>) -> ParseResult<(T, u32)> {
+        let outer = std::mem::replace(&mut self.max_depth, (0, self.tok));
+        let r = f(self);
+        let inner = self.max_depth.0;
+        if inner <= outer.0 {
+            self.max_depth = outer;
+        }
+        Ok((r?, inner.saturating_sub(self.depth)))
+    }
+
     // ------------------------------------------------------------ errors
 
     /// The source position of the current token.
@@ -247,6 +392,26 @@ impl<'a> Parser<'a> {
         self.depth += 1;
         if self.depth > MAX_NESTING {
             return Err(self.error_here(format!("nesting too deep (more than {MAX_NESTING} levels)")));
+        }
+        if self.depth > self.max_depth.0 {
+            self.max_depth = (self.depth, self.tok);
+        }
+        Ok(())
+    }
+
+    /// Accounts for the use of an alias (attribute alias when `is_attr`) named `name` at
+    /// the current depth: the printer writes its value in place, so the value's nesting
+    /// counts from here.
+    pub(crate) fn use_alias(&mut self, is_attr: bool, name: &str) -> ParseResult<()> {
+        let inner = self.alias_depths.get(&(is_attr, name)).copied().unwrap_or(1);
+        let depth = self.depth.saturating_sub(1) + inner;
+        if depth > MAX_NESTING {
+            return Err(self.error_here(format!(
+                "nesting too deep (more than {MAX_NESTING} levels with aliases expanded)"
+            )));
+        }
+        if depth > self.max_depth.0 {
+            self.max_depth = (depth, self.tok);
         }
         Ok(())
     }

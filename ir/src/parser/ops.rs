@@ -4,12 +4,13 @@
 use super::attrs::DEFERRED_LOC_DIALECT;
 use super::lexer::{Token, TokenKind as T};
 use super::scope::{Definition, ForwardRef, IsolatedScope, SourcePosLite};
-use super::{OwnedOp, ParseError, ParseResult, Parser};
+use super::{Memo, OwnedOp, ParseError, ParseResult, Parser};
 use crate::attrs::AttrData;
 use crate::body::OperationState;
 use crate::registry::{OpDef, Traits};
 use crate::{Attribute, BlockId, Body, Context, Ident, Location, OpId, RegionId, Type, Value};
 use lf_diag::{Diagnostic, SourcePos};
+use std::sync::Arc;
 
 /// A result name being bound: `%name` or `%name:count`.
 struct ResultName<'a> {
@@ -33,6 +34,8 @@ pub struct UnresolvedOperand<'a> {
 pub(crate) struct PendingOp {
     pub(crate) state: OperationState,
     pub(crate) attrs: Vec<(Ident, Attribute)>,
+    /// Properties set one by one by custom parsers.
+    pub(crate) props: Vec<(Ident, Attribute)>,
     pub(crate) isolated: bool,
 }
 
@@ -47,7 +50,10 @@ impl<'a> Parser<'a> {
         self.scopes.last_mut().expect("scope").push_region();
         loop {
             match self.tok.kind {
-                T::Eof => break,
+                T::Eof => {
+                    self.install_spawned()?;
+                    break;
+                }
                 T::HashIdent if self.next_is_equal() => self.parse_alias_def(true)?,
                 T::BangIdent if self.next_is_equal() => self.parse_alias_def(false)?,
                 T::FileMetadataBegin => {
@@ -60,6 +66,23 @@ impl<'a> Parser<'a> {
             }
         }
         self.scopes.last_mut().expect("scope").pop_region();
+        let (max_depth, deepest) = self.max_depth;
+        let wrapped = {
+            let body = self.body();
+            let mut ops = body.block_ops(block);
+            let first = ops.next();
+            !(first.is_some_and(|op| body.op_name(op) == ctx.op_name("builtin.module")) && ops.next().is_none())
+        };
+        if wrapped && max_depth >= super::MAX_NESTING {
+            // The implicit module adds a level: its print would not parse back.
+            return Err(self.error_at(
+                deepest,
+                format!(
+                    "nesting too deep (more than {} levels inside the implicit module)",
+                    super::MAX_NESTING - 1
+                ),
+            ));
+        }
         self.check_forward_refs()?;
         self.resolve_deferred_locs()?;
         let mut body = self.bodies.pop().expect("top body");
@@ -104,19 +127,23 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         self.expect(T::Equal, "'=' in alias definition")?;
+        // The nesting of the value, on its own: it counts where the alias is used.
+        let outer_max = std::mem::replace(&mut self.max_depth, (0, self.tok));
         if is_attr {
             if self.attr_aliases.contains_key(name) {
                 return Err(self.error_at(tok, format!("redefinition of attribute alias id '{name}'")));
             }
             let a = self.parse_attribute()?;
-            self.attr_aliases.insert(name, a);
+            Arc::make_mut(&mut self.attr_aliases).insert(name, a);
         } else {
             if self.type_aliases.contains_key(name) {
                 return Err(self.error_at(tok, format!("redefinition of type alias id '{name}'")));
             }
             let t = self.parse_type()?;
-            self.type_aliases.insert(name, t);
+            Arc::make_mut(&mut self.type_aliases).insert(name, t);
         }
+        let (inner, _) = std::mem::replace(&mut self.max_depth, outer_max);
+        Arc::make_mut(&mut self.alias_depths).insert((is_attr, name), inner);
         Ok(())
     }
 
@@ -124,19 +151,31 @@ impl<'a> Parser<'a> {
         if self.deferred_locs.is_empty() {
             return Ok(());
         }
-        let mut table = Vec::new();
-        for (name, placeholder) in &self.deferred_locs {
+        let mut table: rustc_hash::FxHashMap<Attribute, Attribute> = rustc_hash::FxHashMap::default();
+        let mut uses: Vec<_> = self
+            .deferred_locs
+            .iter()
+            .map(|(name, (p, tok))| (tok.start, *tok, *name, *p))
+            .collect();
+        // As MLIR, the first use (in the file) of a bad alias is reported.
+        uses.sort_unstable_by_key(|u| u.0);
+        for (_, tok, name, placeholder) in uses {
             match self.attr_aliases.get(name) {
-                Some(a) if self.ctx.attr_data(*a).is_location() => table.push((*placeholder, *a)),
-                Some(_) => return Err(self.error_here(format!("expected location, but '#{name}' is not a location"))),
-                None => return Err(self.error_here(format!("operation location alias was never defined: '#{name}'"))),
+                Some(a) if self.ctx.attr_data(*a).is_location() => {
+                    table.insert(placeholder, *a);
+                }
+                Some(a) => {
+                    let found = crate::printer::attr_to_string(self.ctx, *a);
+                    return Err(self.error_at(tok, format!("expected location, but found '{found}'")));
+                }
+                None => return Err(self.error_at(tok, "operation location alias was never defined")),
             }
         }
         let ctx = self.ctx;
         let fix = |l: Location| -> Location {
             match l {
-                Location::Attr(a) => match table.iter().find(|(p, _)| *p == a) {
-                    Some((_, r)) => Location::from_attr(ctx, *r),
+                Location::Attr(a) => match table.get(&a) {
+                    Some(r) => Location::from_attr(ctx, *r),
                     None => l,
                 },
                 other => other,
@@ -179,6 +218,7 @@ impl<'a> Parser<'a> {
 
     /// Parses one operation (generic or custom) and returns it detached.
     pub(crate) fn parse_operation(&mut self) -> ParseResult<OpId> {
+        self.note_progress();
         let start_tok = self.tok;
         let mut results: Vec<ResultName<'a>> = Vec::new();
         if self.at(T::PercentIdent) {
@@ -368,22 +408,32 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_generic_op(&mut self, loc: Location) -> ParseResult<OpId> {
-        let ctx = self.ctx;
-        let name_tok = self.tok;
-        let name = self.string_value()?;
-        if name.is_empty() {
-            return Err(self.error_here("empty operation name is invalid"));
-        }
-        self.bump();
-        let op_name = ctx.op_name(&name);
+        let ctx: &'a Context = self.ctx;
+        let raw_name = self.text();
+        let op_name = match self.memo.op_names.get(raw_name) {
+            Some(&n) => {
+                self.bump();
+                n
+            }
+            None => {
+                let name = self.string_value()?;
+                if name.is_empty() {
+                    return Err(self.error_here("empty operation name is invalid"));
+                }
+                self.bump();
+                let n = ctx.op_name(&name);
+                Memo::insert(&mut self.memo.op_names, raw_name, n);
+                n
+            }
+        };
         let def = ctx.op_def(op_name);
         // Like MLIR, point just after the name.
-        let _ = name_tok;
-        self.check_op_allowed(&name, def, self.tok)?;
+        self.check_op_allowed(ctx.op_name_str(op_name), def, self.tok)?;
         let isolated = def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
         let mut pending = PendingOp {
             state: OperationState::new(op_name, loc),
             attrs: Vec::new(),
+            props: Vec::new(),
             isolated,
         };
 
@@ -403,33 +453,70 @@ impl<'a> Parser<'a> {
             self.expect(T::RSquare, "']' to end successor list")?;
         }
         if self.at(T::Less) {
-            self.bump();
-            let props = self.parse_attribute()?;
-            if !matches!(ctx.attr_data(props), AttrData::Dictionary(_)) {
-                return Err(self.error_here("expected a dictionary attribute for properties"));
-            }
-            self.expect(T::Greater, "'>' to close properties")?;
-            pending.state.props = Some(props);
-        }
-        if self.at(T::LParen) {
-            self.bump();
-            loop {
-                let r = self.parse_region_for(&mut pending, &[])?;
-                pending.state.regions.push(r);
-                if !self.eat(T::Comma) {
-                    break;
+            let start = self.tok.start as usize;
+            let key = self.props_key(start);
+            let hit = key
+                .and_then(|k| self.memo.props.get(k).copied())
+                .filter(|&(_, rel)| self.memo_hit_ok(rel));
+            match hit {
+                Some((props, _)) => {
+                    self.skip_raw_to(start + key.map_or(0, str::len));
+                    pending.state.props = Some(props);
+                }
+                None => {
+                    self.bump();
+                    let (props, rel) = self.with_rel_depth(|p| p.parse_attribute())?;
+                    if !matches!(ctx.attr_data(props), AttrData::Dictionary(_)) {
+                        return Err(self.error_here("expected a dictionary attribute for properties"));
+                    }
+                    if let Some(k) = key {
+                        if self.at(T::Greater) && self.tok.end as usize == start + k.len() {
+                            Memo::insert(&mut self.memo.props, k, (props, rel));
+                        }
+                    }
+                    self.expect(T::Greater, "'>' to close properties")?;
+                    pending.state.props = Some(props);
                 }
             }
-            self.expect(T::RParen, "')' to end region list")?;
+        }
+        let mut spawned = None;
+        if self.at(T::LParen) {
+            spawned = self.spawn_regions(&mut pending);
+            if spawned.is_none() {
+                self.parse_region_list(&mut pending)?;
+            }
         }
         if self.at(T::LBrace) {
             pending.attrs = self.parse_attr_dict_entries()?;
         }
         self.expect(T::Colon, "':' followed by operation type")?;
         let ty_tok = self.tok;
-        let fty = self.parse_type()?;
+        // The function type usually ends the line: memoize it by the rest of the line.
+        let start = ty_tok.start as usize;
+        let eol = memchr::memchr(b'\n', &self.src.as_bytes()[start..]).map_or(self.src.len(), |i| start + i);
+        let key = &self.src[start..eol];
+        let memo_ok = key.len() <= Memo::MAX_LEN;
+        let hit = self
+            .memo
+            .fn_types
+            .get(key)
+            .copied()
+            .filter(|&(_, rel)| memo_ok && self.memo_hit_ok(rel));
+        let fty = match hit {
+            Some((t, _)) => {
+                self.skip_raw_to(eol);
+                t
+            }
+            None => {
+                let (t, rel) = self.with_rel_depth(|p| p.parse_type())?;
+                if memo_ok && self.tok.start as usize >= eol {
+                    Memo::insert(&mut self.memo.fn_types, key, (t, rel));
+                }
+                t
+            }
+        };
         let (inputs, results) = match ctx.type_data(fty) {
-            crate::types::TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
+            crate::types::TypeData::Function { inputs, results } => (inputs, results),
             _ => return Err(self.error_at(ty_tok, "expected function type")),
         };
         if inputs.len() != operands.len() {
@@ -451,11 +538,50 @@ impl<'a> Parser<'a> {
         if let Some(l) = self.parse_optional_trailing_loc()? {
             pending.state.loc = l;
         }
-        Ok(self.finish_op(pending))
+        let op = self.finish_op(pending);
+        if let Some(task) = spawned {
+            self.note_spawned(op, task);
+        }
+        Ok(op)
+    }
+
+    /// Parses `( region (, region)* )` of a generic op (at the `(`).
+    pub(crate) fn parse_region_list(&mut self, pending: &mut PendingOp) -> ParseResult<()> {
+        self.bump();
+        loop {
+            let r = self.parse_region_for(pending, &[])?;
+            pending.state.regions.push(r);
+            if !self.eat(T::Comma) {
+                break;
+            }
+        }
+        self.expect(T::RParen, "')' to end region list")
+    }
+
+    /// The text of a properties dictionary `<{...}>` starting at `start`, up
+    /// to the first `}>` on the line, if it may be memoized.
+    fn props_key(&self, start: usize) -> Option<&'a str> {
+        let src: &'a str = self.src;
+        let rest = &src.as_bytes()[start..src.len().min(start + Memo::MAX_LEN + 1)];
+        if !rest.starts_with(b"<{") {
+            return None;
+        }
+        let end = memchr::memmem::find(rest, b"}>")? + 2;
+        let key = &src[start..start + end];
+        (!key.contains('\n')).then_some(key)
     }
 
     /// Creates the op from what was parsed, in the current body.
     pub(crate) fn finish_op(&mut self, mut pending: PendingOp) -> OpId {
+        if let Some(def) = self.ctx.op_def(pending.state.name).filter(|d| d.declared) {
+            crate::ods::normalize_properties(self.ctx, def, &mut pending.state.props, &mut pending.props, &mut pending.attrs);
+        } else if !pending.props.is_empty() {
+            let mut entries = std::mem::take(&mut pending.props);
+            if let Some(p) = pending.state.props {
+                entries.extend_from_slice(self.ctx.attr_data(p).dict_entries());
+            }
+            pending.state.props = Some(self.ctx.dict_attr(entries));
+        }
         if !pending.attrs.is_empty() {
             pending.state.attrs = Some(self.ctx.dict_attr(std::mem::take(&mut pending.attrs)));
         }
@@ -495,22 +621,28 @@ impl<'a> Parser<'a> {
                 .unwrap_or_default();
             return Err(self.error_here(format!("custom op '{text}' is unknown{tried}")));
         };
-        let Some(parse) = def.parse else {
+        let format = ctx.op_format(ctx.op_name(def.name));
+        let parse = def.parse;
+        if parse.is_none() && format.is_none() {
             return Err(self.error_at(
                 tok,
                 format!("op '{}' has no custom syntax; use the generic form", def.name),
             ));
-        };
+        }
         self.bump();
         let op_name = ctx.op_name(def.name);
         let isolated = def.has(Traits::ISOLATED_FROM_ABOVE);
         let pending = PendingOp {
             state: OperationState::new(op_name, loc),
             attrs: Vec::new(),
+            props: Vec::new(),
             isolated,
         };
         let mut cp = CustomParser { p: self, pending, def };
-        parse(&mut cp)?;
+        match parse {
+            Some(parse) => parse(&mut cp)?,
+            None => crate::ods::format::parse_with_format(&mut cp, format.expect("checked above"))?,
+        }
         let mut pending = cp.pending;
         if let Some(l) = self.parse_optional_trailing_loc()? {
             pending.state.loc = l;
@@ -546,7 +678,7 @@ impl<'a> Parser<'a> {
             let nested = pending.state.nested.take().map(|b| *b).unwrap_or_default();
             self.bodies.push(nested);
             self.scopes.push(IsolatedScope::default());
-            let r = self.parse_region(entry_args);
+            let r = self.parse_region(entry_args).and_then(|r| self.install_spawned().map(|()| r));
             let r = match r {
                 Ok(r) => {
                     self.check_forward_refs()?;
@@ -716,9 +848,9 @@ impl<'a> Parser<'a> {
 
 /// The API custom op parsers use. It wraps the parser and the op being built.
 pub struct CustomParser<'p, 'a> {
-    p: &'p mut Parser<'a>,
-    pending: PendingOp,
-    def: &'static OpDef,
+    pub(crate) p: &'p mut Parser<'a>,
+    pub(crate) pending: PendingOp,
+    pub(crate) def: &'static OpDef,
 }
 
 impl<'p, 'a> CustomParser<'p, 'a> {
@@ -889,5 +1021,182 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     /// Undoes [`CustomParser::push_default_dialect`].
     pub fn pop_default_dialect(&mut self) {
         self.p.default_dialects.pop();
+    }
+
+    /// Parses a possibly empty comma-separated list of operand references.
+    pub fn parse_operand_list(&mut self) -> ParseResult<Vec<UnresolvedOperand<'a>>> {
+        let mut v = Vec::new();
+        if !self.p.at(T::PercentIdent) {
+            return Ok(v);
+        }
+        loop {
+            v.push(self.p.parse_operand_ref()?);
+            if !self.p.at(T::Comma) || !self.next_is_operand() {
+                break;
+            }
+            self.p.bump();
+        }
+        Ok(v)
+    }
+
+    fn next_is_operand(&self) -> bool {
+        let rest = &self.p.src[self.p.tok.end as usize..];
+        rest.trim_start().starts_with('%')
+    }
+
+    /// Parses a possibly empty comma-separated list of types.
+    pub fn parse_type_list(&mut self) -> ParseResult<Vec<Type>> {
+        let mut v = Vec::new();
+        let Some(first) = self.p.parse_optional_type()? else {
+            return Ok(v);
+        };
+        v.push(first);
+        while self.p.eat(T::Comma) {
+            v.push(self.p.parse_type()?);
+        }
+        Ok(v)
+    }
+
+    /// Parses `(inputs) -> results` and returns both lists.
+    pub fn parse_function_type_parts(&mut self) -> ParseResult<(Vec<Type>, Vec<Type>)> {
+        self.p.expect(T::LParen, "'('")?;
+        let inputs = self.p.parse_type_list_until_rparen()?;
+        self.p.expect(T::Arrow, "'->'")?;
+        let results = self.p.parse_function_result_types()?;
+        Ok((inputs, results))
+    }
+
+    /// The token kind of a punctuation literal of a format, if it is one.
+    fn punct_kind(text: &str) -> Option<T> {
+        Some(match text {
+            "(" => T::LParen,
+            ")" => T::RParen,
+            "{" => T::LBrace,
+            "}" => T::RBrace,
+            "[" => T::LSquare,
+            "]" => T::RSquare,
+            "<" => T::Less,
+            ">" => T::Greater,
+            "," => T::Comma,
+            "=" => T::Equal,
+            ":" => T::Colon,
+            "::" => T::ColonColon,
+            "?" => T::Question,
+            "+" => T::Plus,
+            "-" => T::Minus,
+            "*" => T::Star,
+            "->" => T::Arrow,
+            "|" => T::Vertical,
+            "..." => T::Ellipsis,
+            _ => return None,
+        })
+    }
+
+    /// Whether the next token is the literal `text` (keyword or punctuation).
+    pub fn at_literal(&self, text: &str) -> bool {
+        match Self::punct_kind(text) {
+            Some(k) => self.p.at(k),
+            None => self.p.at_keyword(text),
+        }
+    }
+
+    /// Consumes the literal `text` or fails with MLIR's "expected '...'".
+    pub fn parse_literal(&mut self, text: &str) -> ParseResult<()> {
+        let ok = match Self::punct_kind(text) {
+            Some(k) => self.p.eat(k),
+            None => self.p.eat_keyword(text),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.p.error_here(format!("expected '{text}'")))
+        }
+    }
+
+    /// Consumes the literal `text` if it is next.
+    pub fn parse_optional_literal(&mut self, text: &str) -> bool {
+        match Self::punct_kind(text) {
+            Some(k) => self.p.eat(k),
+            None => self.p.eat_keyword(text),
+        }
+    }
+
+    /// Whether the next token can start a type.
+    pub fn at_type_start(&self) -> bool {
+        match self.p.tok.kind {
+            T::BangIdent | T::LParen => true,
+            T::BareIdent => {
+                let t = self.p.text();
+                matches!(
+                    t,
+                    "index" | "f16" | "bf16" | "f32" | "f64" | "none" | "memref" | "tensor" | "vector" | "tuple" | "complex"
+                ) || super::types::int_type_width(t).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the next token can start an attribute.
+    pub fn at_attribute_start(&self) -> bool {
+        matches!(
+            self.p.tok.kind,
+            T::HashIdent
+                | T::AtIdent
+                | T::Integer
+                | T::Float
+                | T::String
+                | T::Minus
+                | T::LSquare
+                | T::LBrace
+                | T::BareIdent
+        )
+    }
+
+    /// Sets an inherent attribute (a property) of the op.
+    pub fn set_prop(&mut self, name: &str, value: Attribute) {
+        let id = self.p.ctx.intern(name);
+        self.pending.props.retain(|(k, _)| *k != id);
+        self.pending.props.push((id, value));
+    }
+
+    /// The current token's text (for custom parsers that need to look at it).
+    pub fn peek_text(&self) -> &'a str {
+        self.p.text()
+    }
+
+    /// Consumes a bare identifier and returns it, or fails.
+    pub fn parse_bare_ident(&mut self, what: &str) -> ParseResult<&'a str> {
+        if !self.p.at(T::BareIdent) {
+            return Err(self.p.error_here(format!("expected {what}")));
+        }
+        let t = self.p.text();
+        self.p.bump();
+        Ok(t)
+    }
+
+    /// Parses an integer literal (with an optional `-`).
+    pub fn parse_integer(&mut self) -> ParseResult<i128> {
+        let neg = self.p.eat(T::Minus);
+        if !self.p.at(T::Integer) {
+            return Err(self.p.error_here("expected integer value"));
+        }
+        let text = self.p.text();
+        let v = if let Some(h) = text.strip_prefix("0x") {
+            i128::from_str_radix(h, 16)
+        } else {
+            text.parse::<i128>()
+        }
+        .map_err(|_| self.p.error_here("integer value too large"))?;
+        self.p.bump();
+        Ok(if neg { -v } else { v })
+    }
+
+    /// Parses a region whose entry arguments come from `args` (used by ops
+    /// such as `scf.for`, whose induction variable is declared outside).
+    pub fn parse_region_with_args(
+        &mut self,
+        args: &[(UnresolvedOperand<'a>, Type, Location)],
+    ) -> ParseResult<RegionId> {
+        self.parse_region(args)
     }
 }

@@ -75,7 +75,11 @@ impl<'a> Parser<'a> {
                     "complex" => {
                         self.bump();
                         self.expect(T::Less, "'<' in complex type")?;
+                        let elem_tok = self.tok;
                         let e = self.parse_type()?;
+                        if !matches!(ctx.type_data(e), TypeData::Integer { .. } | TypeData::Float(_)) {
+                            return Err(self.error_at(elem_tok, "invalid element type for complex"));
+                        }
                         self.expect(T::Greater, "'>' in complex type")?;
                         Ok(ctx.get_type(TypeData::Complex(e)))
                     }
@@ -123,6 +127,7 @@ impl<'a> Parser<'a> {
         let text = &self.text()[1..];
         if let Some(t) = self.type_aliases.get(text) {
             let t = *t;
+            self.use_alias(false, text)?;
             self.bump();
             return Ok(t);
         }
@@ -232,6 +237,8 @@ impl<'a> Parser<'a> {
                     let v: i64 = self.text().parse().map_err(|_| self.error_here("invalid dimension"))?;
                     (v, false)
                 }
+                // As in MLIR, `0xf32` (lexed as a hex integer) is `0`, `x`, `f32` here.
+                T::Integer => (0, false),
                 T::Question if allow_dynamic => (DYNAMIC, false),
                 T::LSquare if allow_scalable => {
                     self.bump();
@@ -251,7 +258,11 @@ impl<'a> Parser<'a> {
             dims.push(dim);
             scalable.push(sc);
             // Expect an `x`, possibly glued to what follows (`4xf32`).
-            let after = self.tok.end as usize;
+            let after = if self.at(T::Integer) && self.text().starts_with("0x") {
+                self.tok.start as usize + 1
+            } else {
+                self.tok.end as usize
+            };
             let b = self.src.as_bytes();
             if b.get(after) == Some(&b'x') {
                 self.reset_to(after + 1);
@@ -268,14 +279,17 @@ impl<'a> Parser<'a> {
     }
 
     fn parse_memref_type(&mut self) -> ParseResult<Type> {
+        let memref_tok = self.tok;
         self.bump();
         self.expect(T::Less, "'<' in memref type")?;
         let ctx = self.ctx;
         if self.at(T::Star) {
             self.expect_x_after_star()?;
+            let elem_tok = self.tok;
             let element = self.parse_type()?;
+            self.check_element_type(element, elem_tok, false)?;
             let memory_space = if self.eat(T::Comma) {
-                self.parse_memory_space()?
+                self.parse_memory_space(memref_tok)?
             } else {
                 None
             };
@@ -283,7 +297,9 @@ impl<'a> Parser<'a> {
             return Ok(ctx.get_type(TypeData::UnrankedMemRef { element, memory_space }));
         }
         let (shape, _) = self.parse_dimension_list(true, false)?;
+        let elem_tok = self.tok;
         let element = self.parse_type()?;
+        self.check_element_type(element, elem_tok, false)?;
         let mut layout = None;
         let mut memory_space = None;
         if self.eat(T::Comma) {
@@ -292,9 +308,10 @@ impl<'a> Parser<'a> {
             if is_layout(ctx.attr_data(a)) {
                 layout = self.normalize_layout(a, shape.len(), tok)?;
                 if self.eat(T::Comma) {
-                    memory_space = self.parse_memory_space()?;
+                    memory_space = self.parse_memory_space(memref_tok)?;
                 }
             } else {
+                self.check_memory_space(a, memref_tok)?;
                 memory_space = normalize_memory_space(ctx, a);
             }
         }
@@ -317,9 +334,53 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn parse_memory_space(&mut self) -> ParseResult<Option<Attribute>> {
+    fn parse_memory_space(&mut self, memref_tok: super::lexer::Token) -> ParseResult<Option<Attribute>> {
         let a = self.parse_attribute()?;
+        self.check_memory_space(a, memref_tok)?;
         Ok(normalize_memory_space(self.ctx, a))
+    }
+
+    /// MLIR's `isSupportedMemorySpace`: integers, strings, dictionaries and attributes of
+    /// registered dialects other than builtin (registered in lf, or in mlir-opt: those of
+    /// unregistered dialects are builtin opaque attributes there); the error points at
+    /// `memref`.
+    fn check_memory_space(&self, a: Attribute, memref_tok: super::lexer::Token) -> ParseResult<()> {
+        let ok = match self.ctx.attr_data(a) {
+            AttrData::Integer { .. } | AttrData::String { .. } | AttrData::Dictionary(_) => true,
+            AttrData::Dialect { dialect, .. } => {
+                let d = self.ctx.ident_str(*dialect);
+                self.ctx.is_dialect_registered(d) || MLIR_DIALECTS.contains(&d)
+            }
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(self.error_at(memref_tok, "unsupported memory space Attribute"))
+        }
+    }
+
+    /// MLIR's element type rules of tensors (`TensorType::isValidElementType`) and, when
+    /// `!tensor`, of memrefs (`MemRefType::isValidElementType`).
+    fn check_element_type(&self, element: Type, tok: super::lexer::Token, tensor: bool) -> ParseResult<()> {
+        let ok = match self.ctx.type_data(element) {
+            TypeData::Integer { .. }
+            | TypeData::Index
+            | TypeData::Float(_)
+            | TypeData::Complex(_)
+            | TypeData::Vector { .. } => true,
+            TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. } => !tensor,
+            // Types of other dialects: any in a tensor; in a memref, those of registered
+            // dialects (unregistered ones lack MLIR's `MemRefElementTypeInterface`).
+            TypeData::Dialect { dialect, .. } => tensor || self.ctx.is_dialect_registered(self.ctx.ident_str(*dialect)),
+            _ => false,
+        };
+        if ok {
+            Ok(())
+        } else {
+            let what = if tensor { "tensor" } else { "memref" };
+            Err(self.error_at(tok, format!("invalid {what} element type")))
+        }
     }
 
     fn normalize_layout(&self, a: Attribute, rank: usize, tok: super::lexer::Token) -> ParseResult<Option<Attribute>> {
@@ -344,12 +405,16 @@ impl<'a> Parser<'a> {
         let ctx = self.ctx;
         if self.at(T::Star) {
             self.expect_x_after_star()?;
+            let elem_tok = self.tok;
             let element = self.parse_type()?;
+            self.check_element_type(element, elem_tok, true)?;
             self.expect(T::Greater, "'>' in tensor type")?;
             return Ok(ctx.get_type(TypeData::UnrankedTensor { element }));
         }
         let (shape, _) = self.parse_dimension_list(true, false)?;
+        let elem_tok = self.tok;
         let element = self.parse_type()?;
+        self.check_element_type(element, elem_tok, true)?;
         let encoding = if self.eat(T::Comma) {
             Some(self.parse_attribute()?)
         } else {
@@ -385,8 +450,60 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// The dialects mlir-opt 22 registers besides builtin: their attributes may be memory
+/// spaces even where lf does not register the dialect (`#gpu.address_space<workgroup>`).
+const MLIR_DIALECTS: &[&str] = &[
+    "acc",
+    "affine",
+    "amdgpu",
+    "amx",
+    "arith",
+    "arm_neon",
+    "arm_sme",
+    "arm_sve",
+    "async",
+    "bufferization",
+    "cf",
+    "complex",
+    "dlti",
+    "emitc",
+    "func",
+    "gpu",
+    "index",
+    "irdl",
+    "linalg",
+    "llvm",
+    "math",
+    "memref",
+    "ml_program",
+    "mpi",
+    "nvgpu",
+    "nvvm",
+    "omp",
+    "pdl",
+    "pdl_interp",
+    "ptr",
+    "quant",
+    "rocdl",
+    "scf",
+    "shape",
+    "shard",
+    "smt",
+    "sparse_tensor",
+    "spirv",
+    "tensor",
+    "tosa",
+    "transform",
+    "ub",
+    "vector",
+    "wasmssa",
+    "x86vector",
+    "xegpu",
+    "xevm",
+];
+
 /// `i32` → (Signless, Ok(32)); `si8`, `ui16`; `None` if not an integer type keyword.
-fn int_type_width(t: &str) -> Option<(Signedness, Result<u32, String>)> {
+pub(crate) fn int_type_width(t: &str) -> Option<(Signedness, Result<u32, String>)> {
     let (s, digits) = if let Some(d) = t.strip_prefix("si") {
         (Signedness::Signed, d)
     } else if let Some(d) = t.strip_prefix("ui") {

@@ -5,6 +5,7 @@
 //! is flushed to the writer in large chunks.
 
 mod aliases;
+mod custom_funcscf;
 mod names;
 mod syntax;
 
@@ -42,7 +43,7 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 /// Prints `op` of `body` (usually the top-level module) with its alias
 /// definitions, followed by a newline, to `w`.
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
-    let names = Names::compute(body, op, opts.generic);
+    let names = Names::compute((!opts.generic).then_some(ctx), body, op, opts.generic);
     let aliases = Aliases::collect(ctx, body, op, opts.debuginfo);
     let mut p = OpPrinter {
         ctx,
@@ -166,15 +167,23 @@ impl<'a> OpPrinter<'a> {
         let custom = if self.opts.generic {
             None
         } else {
-            def.and_then(|d| d.print)
+            def.and_then(|d| match d.print {
+                Some(print) => Some(Ok(print)),
+                None => self.ctx.op_format(body.op_name(op)).map(Err),
+            })
         };
         match custom {
-            Some(print) => {
+            Some(how) => {
                 let name = self.ctx.op_name_str(body.op_name(op));
                 let short = name.strip_prefix("builtin.").unwrap_or(name);
                 self.out.push_str(short);
                 let mut cp = CustomPrinter { p: self, body };
-                let _ = print(&mut cp, op);
+                match how {
+                    Ok(print) => {
+                        let _ = print(&mut cp, op);
+                    }
+                    Err(format) => crate::ods::format::print_with_format(&mut cp, op, format),
+                }
             }
             None => self.print_generic(body, op),
         }
@@ -283,7 +292,7 @@ impl<'a> OpPrinter<'a> {
                 self.indent -= 2;
                 self.newline();
                 self.indent += 2;
-                self.block_header(body, b, i == 0, &preds);
+                self.block_header(body, b, i == 0, &preds[i].1);
             }
             let last = body.last_op(b);
             for o in body.block_ops(b) {
@@ -309,7 +318,7 @@ impl<'a> OpPrinter<'a> {
                 .is_none_or(|a| self.ctx.attr_data(a).dict_entries().is_empty())
     }
 
-    fn block_header(&mut self, body: &Body, b: BlockId, entry: bool, preds: &[(BlockId, Vec<BlockId>)]) {
+    fn block_header(&mut self, body: &Body, b: BlockId, entry: bool, preds: &[BlockId]) {
         self.names.write_block(&mut self.out, body, b);
         let args = body.block_args(b);
         if !args.is_empty() {
@@ -333,11 +342,7 @@ impl<'a> OpPrinter<'a> {
             self.out.push(')');
         }
         self.out.push(':');
-        let mut ps: Vec<BlockId> = preds
-            .iter()
-            .find(|(x, _)| *x == b)
-            .map(|(_, p)| p.clone())
-            .unwrap_or_default();
+        let mut ps: Vec<BlockId> = preds.to_vec();
         if ps.is_empty() {
             if !entry {
                 self.out.push_str("  // no predecessors");
@@ -361,17 +366,18 @@ impl<'a> OpPrinter<'a> {
     }
 }
 
-/// For each block of a region, the blocks whose ops branch to it (with repeats).
+/// For each block of a region, in order, the blocks whose ops branch to it (with repeats).
 fn predecessors(body: &Body, r: RegionId) -> Vec<(BlockId, Vec<BlockId>)> {
     let mut out: Vec<(BlockId, Vec<BlockId>)> = body.region_blocks(r).map(|b| (b, Vec::new())).collect();
     if out.len() <= 1 {
         return out;
     }
+    let index: rustc_hash::FxHashMap<BlockId, usize> = out.iter().enumerate().map(|(i, (b, _))| (*b, i)).collect();
     for b in body.region_blocks(r) {
         for o in body.block_ops(b) {
             for s in body.successors(o) {
-                if let Some(e) = out.iter_mut().find(|(x, _)| x == s) {
-                    e.1.push(b);
+                if let Some(&i) = index.get(s) {
+                    out[i].1.push(b);
                 }
             }
         }
@@ -381,8 +387,8 @@ fn predecessors(body: &Body, r: RegionId) -> Vec<(BlockId, Vec<BlockId>)> {
 
 /// The API custom op printers use.
 pub struct CustomPrinter<'p, 'a> {
-    p: &'p mut OpPrinter<'a>,
-    body: &'p Body,
+    pub(crate) p: &'p mut OpPrinter<'a>,
+    pub(crate) body: &'p Body,
 }
 
 impl<'p, 'a> CustomPrinter<'p, 'a> {
@@ -430,6 +436,75 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
         self.p.out.push_str(if with_keyword { " attributes {" } else { " {" });
         let s = self.p.syntax();
         s.dict_entries(&mut self.p.out, entries, elide);
+        self.p.out.push('}');
+    }
+
+    /// Writes values separated by `, `.
+    pub fn value_list(&mut self, values: &[Value]) {
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.p.out.push_str(", ");
+            }
+            self.value(*v);
+        }
+    }
+
+    /// Writes types separated by `, `.
+    pub fn type_list(&mut self, types: &[Type]) {
+        for (i, t) in types.iter().enumerate() {
+            if i > 0 {
+                self.p.out.push_str(", ");
+            }
+            self.ty(*t);
+        }
+    }
+
+    /// Writes `(inputs) -> results` as MLIR's `printFunctionalType` does.
+    pub fn functional_type(&mut self, inputs: &[Type], results: &[Type]) {
+        self.p.out.push('(');
+        self.type_list(inputs);
+        self.p.out.push_str(") -> ");
+        let s = self.p.syntax();
+        s.result_types(&mut self.p.out, results);
+    }
+
+    /// Writes the op's attribute dictionary for a declared op: its inherent
+    /// attributes (properties) that are not in `elide` and not equal to their
+    /// default, and its discardable attributes, sorted by name, as
+    /// ` {...}` (or ` attributes {...}`); nothing if none remain.
+    pub fn attr_dict_with_props(&mut self, op: OpId, elide: &[&str], with_keyword: bool) {
+        let ctx = self.p.ctx;
+        let def = ctx.op_def(self.body.op_name(op));
+        let mut entries: Vec<(crate::Ident, Attribute)> = Vec::new();
+        if let Some(p) = self.body.op_props(op) {
+            for &(k, v) in ctx.attr_data(p).dict_entries() {
+                let name = ctx.ident_str(k);
+                if elide.contains(&name) {
+                    continue;
+                }
+                let is_default = def
+                    .and_then(|d| d.attributes.iter().find(|a| a.name == name))
+                    .and_then(|a| a.default)
+                    .is_some_and(|d| d(ctx) == v);
+                if !is_default {
+                    entries.push((k, v));
+                }
+            }
+        }
+        if let Some(a) = self.body.op_attrs(op) {
+            for &(k, v) in ctx.attr_data(a).dict_entries() {
+                if !elide.contains(&ctx.ident_str(k)) {
+                    entries.push((k, v));
+                }
+            }
+        }
+        if entries.is_empty() {
+            return;
+        }
+        entries.sort_by(|a, b| ctx.ident_str(a.0).cmp(ctx.ident_str(b.0)));
+        self.p.out.push_str(if with_keyword { " attributes {" } else { " {" });
+        let s = self.p.syntax();
+        s.dict_entries(&mut self.p.out, &entries, &[]);
         self.p.out.push('}');
     }
 

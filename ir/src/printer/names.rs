@@ -7,10 +7,51 @@
 //! the generic form the counters never go back (unique ids), as in MLIR.
 
 use crate::entity::NONE;
-use crate::{BlockId, Body, OpId, RegionId, Value, ValueDef};
-use rustc_hash::FxHashMap;
+use crate::{BlockId, Body, Context, OpId, RegionId, Value, ValueDef};
+use rustc_hash::{FxHashMap, FxHashSet};
 
 const ARG_BIT: u32 = 1 << 31;
+/// Marks an index into [`Names::strings`] (a name suggested by the op).
+const NAME_BIT: u32 = 1 << 30;
+
+/// Names in use, per region scope (a child scope sees its parents' names).
+#[derive(Default)]
+struct NameScopes {
+    scopes: Vec<(usize, FxHashSet<String>)>,
+}
+
+impl NameScopes {
+    fn used(&self, mut scope: usize, name: &str) -> bool {
+        loop {
+            let (parent, names) = &self.scopes[scope];
+            if names.contains(name) {
+                return true;
+            }
+            if *parent == usize::MAX {
+                return false;
+            }
+            scope = *parent;
+        }
+    }
+
+    /// MLIR's `uniqueValueName`: the name itself, or `name_N` with the next
+    /// conflict id that is free.
+    fn unique(&mut self, scope: usize, name: &str, next_conflict: &mut u32) -> String {
+        let out = if !self.used(scope, name) {
+            name.to_string()
+        } else {
+            loop {
+                let probe = format!("{name}_{next_conflict}");
+                *next_conflict += 1;
+                if !self.used(scope, &probe) {
+                    break probe;
+                }
+            }
+        };
+        self.scopes[scope].1.insert(out.clone());
+        out
+    }
+}
 
 #[derive(Default)]
 struct BodyNames {
@@ -22,6 +63,7 @@ struct BodyNames {
 #[derive(Default)]
 pub struct Names {
     bodies: FxHashMap<usize, BodyNames>,
+    strings: Vec<String>,
 }
 
 fn key(b: &Body) -> usize {
@@ -29,20 +71,27 @@ fn key(b: &Body) -> usize {
 }
 
 impl Names {
-    /// Numbers everything nested in `op` of `body`.
-    pub fn compute(body: &Body, op: OpId, unique: bool) -> Names {
+    /// Numbers everything nested in `op` of `body`. With `ctx` (custom form),
+    /// ops may suggest names for their results (`%c0`, `%cst`).
+    pub fn compute(ctx: Option<&Context>, body: &Body, op: OpId, unique: bool) -> Names {
         let mut names = Names::default();
-        let mut stack: Vec<(&Body, RegionId, u32, u32)> = Vec::new();
+        let mut scopes = NameScopes::default();
+        scopes.scopes.push((usize::MAX, FxHashSet::default()));
+        // (body, region, next value, next arg, next conflict id, parent scope)
+        let mut stack: Vec<(&Body, RegionId, u32, u32, u32, usize)> = Vec::new();
         let rb = body.regions_body(op);
         for &r in body.regions(op) {
-            stack.push((rb, r, 0, 0));
+            stack.push((rb, r, 0, 0, 0, 0));
         }
-        let (mut next_value, mut next_arg) = (0u32, 0u32);
-        while let Some((b, region, v, a)) = stack.pop() {
+        let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
+        while let Some((b, region, v, a, c, parent_scope)) = stack.pop() {
             if !unique {
                 next_value = v;
                 next_arg = a;
+                next_conflict = c;
             }
+            scopes.scopes.push((parent_scope, FxHashSet::default()));
+            let scope = scopes.scopes.len() - 1;
             let bn = names.bodies.entry(key(b)).or_insert_with(|| BodyNames {
                 values: vec![NONE; b.values.len()],
                 blocks: vec![NONE; b.blocks.len()],
@@ -60,9 +109,22 @@ impl Names {
                     }
                 }
                 for o in b.block_ops(blk) {
-                    if b.num_results(o) > 0 {
-                        bn.values[b.result(o, 0).index()] = next_value;
-                        next_value += 1;
+                    if b.num_results(o) == 0 {
+                        continue;
+                    }
+                    let hint = ctx
+                        .and_then(|c| c.op_def(b.op_name(o)).and_then(|d| d.result_names).map(|f| f(c, b, o)))
+                        .flatten();
+                    match hint {
+                        Some(h) if b.num_results(o) == 1 => {
+                            let name = scopes.unique(scope, &sanitize(&h), &mut next_conflict);
+                            bn.values[b.result(o, 0).index()] = NAME_BIT | names.strings.len() as u32;
+                            names.strings.push(name);
+                        }
+                        _ => {
+                            bn.values[b.result(o, 0).index()] = next_value;
+                            next_value += 1;
+                        }
                     }
                 }
             }
@@ -70,7 +132,7 @@ impl Names {
                 for o in b.block_ops(blk) {
                     let orb = b.regions_body(o);
                     for &r in b.regions(o) {
-                        stack.push((orb, r, next_value, next_arg));
+                        stack.push((orb, r, next_value, next_arg, next_conflict, scope));
                     }
                 }
             }
@@ -91,6 +153,9 @@ impl Names {
             let _ = write!(out, "%<<UNKNOWN SSA VALUE>>");
         } else if raw & ARG_BIT != 0 {
             let _ = write!(out, "%arg{}", raw & !ARG_BIT);
+        } else if raw & NAME_BIT != 0 {
+            out.push('%');
+            out.push_str(&self.strings[(raw & !NAME_BIT) as usize]);
         } else {
             let _ = write!(out, "%{raw}");
         }
@@ -109,6 +174,9 @@ impl Names {
             .unwrap_or(NONE);
         if raw == NONE {
             out.push_str("%<<UNKNOWN SSA VALUE>>");
+        } else if raw & NAME_BIT != 0 {
+            out.push('%');
+            out.push_str(&self.strings[(raw & !NAME_BIT) as usize]);
         } else {
             let _ = write!(out, "%{raw}");
         }
@@ -136,4 +204,21 @@ impl Names {
             .and_then(|n| n.blocks.get(b.index()).copied())
             .unwrap_or(NONE)
     }
+}
+
+/// MLIR's `sanitizeIdentifier` for SSA names: characters that cannot appear
+/// in a name become `_`, and a leading digit gets a `_` in front.
+fn sanitize(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 1);
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        out.push('_');
+    }
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() || "$._-".contains(c) {
+            out.push(c);
+        } else {
+            out.push('_');
+        }
+    }
+    out
 }

@@ -253,12 +253,10 @@ impl SyntaxWriter<'_> {
                     DenseValues::Int(v) => v.len(),
                     DenseValues::Float(v) => v.len(),
                 };
-                let total: i64 = shape.iter().product();
-                if n == 1 && total != 1 {
+                // A single stored value is a splat (also of one element, as MLIR prints it).
+                if n == 1 {
                     self.dense_scalars(out, values, elem, 0, 1);
-                } else if total == 0 {
-                } else if shape.is_empty() {
-                    self.dense_scalars(out, values, elem, 0, 1);
+                } else if n == 0 || shape.contains(&0) {
                 } else {
                     self.dense_nested(out, values, elem, &shape, 0);
                 }
@@ -315,7 +313,14 @@ impl SyntaxWriter<'_> {
             AttrData::Integer { value, ty } if *ty == c.i64 => {
                 let _ = write!(out, "{value}");
             }
-            AttrData::Float { bits, ty } if *ty == c.f64 => out.push_str(&format_float(FloatKind::F64, *bits)),
+            // As MLIR, the type stays after a value printed in hex (it would read back as an integer).
+            AttrData::Float { bits, ty } if *ty == c.f64 => {
+                let text = format_float(FloatKind::F64, *bits);
+                out.push_str(&text);
+                if text.starts_with("0x") {
+                    out.push_str(" : f64");
+                }
+            }
             _ => self.attr(out, a),
         }
     }

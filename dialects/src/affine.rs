@@ -1,0 +1,1073 @@
+//! The `affine` dialect: loops, conditionals and memory accesses whose
+//! bounds, conditions and subscripts are affine functions of loop induction
+//! variables and symbols, with MLIR 22's syntax, properties and verifier
+//! messages.
+//!
+//! Dimension and symbol operands follow MLIR's rules (see [`is_valid_dim`]
+//! and [`is_valid_symbol`]), with one documented relaxation: inside a GPU
+//! kernel (an op nested in `gpu.launch` or `gpu.func`), the results of
+//! `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim`, and
+//! affine combinations of them, are valid dimensions.
+
+use crate::support::{element_type, op_error};
+use lf_ir::affine::{AffineMap, IntegerSet};
+use lf_ir::attrs::AttrData;
+use lf_ir::diag::Diagnostic;
+use lf_ir::ods::constraints::*;
+use lf_ir::ods::{operand_group_range, prop, segment_sizes_attr, ArgDef, AttrDef, RegionDef, TypeRule};
+use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
+use lf_ir::printer::{type_to_string, CustomPrinter};
+use lf_ir::{Attribute, Body, Context, OpDef, OpId, RegionId, Traits, Type, TypeData, Value, ValueDef};
+
+/// Introduction of the op reference.
+pub const INTRO: &str = "The `affine` dialect: `affine.for` loops and `affine.if` \
+conditionals whose bounds and conditions are affine maps and integer sets of loop \
+induction variables and symbols, and memory accesses (`affine.load`, `affine.store`) whose \
+subscripts are affine expressions of them. Syntax, properties and verifier messages follow \
+MLIR 22.\n\n**Dimensions and symbols.** An operand bound to a map dimension must be a valid \
+dimension: a loop induction variable of `affine.for`/`affine.parallel`, a value defined at \
+the top level of an affine scope (a function), the result of `affine.apply` of valid \
+dimensions, or of `memref.dim` of a top-level memref. An operand bound to a symbol must be a \
+valid symbol: a top-level value, a constant, or `affine.apply`/`memref.dim` of symbols.\n\n\
+**lf's relaxation.** Inside a GPU kernel (an op nested in `gpu.launch` or `gpu.func`), the \
+results of `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` (and \
+`affine.apply` of them) are also valid dimensions, so that kernels can index memory with \
+`affine.load %A[%tx + %bx * 32]`. MLIR rejects such IR (\"operand cannot be used as a \
+dimension id\"); lf accepts it.";
+
+// ------------------------------------------------------------ dims and symbols
+
+fn op_name<'c>(ctx: &'c Context, body: &Body, op: OpId) -> &'c str {
+    ctx.op_name_str(body.op_name(op))
+}
+
+/// Whether an op opens an affine scope (its regions' top-level values are symbols).
+fn is_affine_scope(ctx: &Context, body: &Body, op: OpId) -> bool {
+    matches!(op_name(ctx, body, op), "func.func" | "gpu.func" | "builtin.module")
+        || ctx
+            .op_def(body.op_name(op))
+            .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+}
+
+/// The region of the closest affine scope holding `op` (`None`: the body's root region).
+fn affine_scope_region(ctx: &Context, body: &Body, op: OpId) -> Option<RegionId> {
+    let mut cur = op;
+    loop {
+        let b = body.op_block(cur)?;
+        let r = body.block_region(b)?;
+        match body.region_parent(r) {
+            None => return Some(r),
+            Some(parent) if is_affine_scope(ctx, body, parent) => return Some(r),
+            Some(parent) => cur = parent,
+        }
+    }
+}
+
+fn value_region(body: &Body, v: Value) -> Option<RegionId> {
+    match body.value_def(v) {
+        ValueDef::OpResult { op, .. } => body.op_block(op).and_then(|b| body.block_region(b)),
+        ValueDef::BlockArg { block, .. } => body.block_region(block),
+    }
+}
+
+/// Whether `v` is defined directly in the scope region `scope`, or at a body's root.
+fn is_top_level(body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    let Some(r) = value_region(body, v) else {
+        return false;
+    };
+    Some(r) == scope || body.region_parent(r).is_none()
+}
+
+fn is_index(ctx: &Context, body: &Body, v: Value) -> bool {
+    ctx.type_data(body.value_type(v)).is_index()
+}
+
+fn is_induction_var(ctx: &Context, body: &Body, v: Value) -> bool {
+    let ValueDef::BlockArg { block, .. } = body.value_def(v) else {
+        return false;
+    };
+    let Some(parent) = body.block_region(block).and_then(|r| body.region_parent(r)) else {
+        return false;
+    };
+    matches!(op_name(ctx, body, parent), "affine.for" | "affine.parallel")
+}
+
+/// Whether `op` is inside a GPU kernel (`gpu.launch` or `gpu.func`).
+fn in_gpu_kernel(ctx: &Context, body: &Body, op: OpId) -> bool {
+    let mut cur = body.parent_op(op);
+    while let Some(p) = cur {
+        if matches!(op_name(ctx, body, p), "gpu.launch" | "gpu.func") {
+            return true;
+        }
+        cur = body.parent_op(p);
+    }
+    // At the root of an isolated body: a `gpu.func` body starts with the
+    // kernel's own ops; we cannot see the owner, so look at the ids used.
+    false
+}
+
+/// MLIR's `isValidSymbol(value, region)`: a top-level value of the affine
+/// scope, a constant, or `affine.apply`/`memref.dim` of valid symbols.
+pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    if !is_index(ctx, body, v) {
+        return false;
+    }
+    if is_top_level(body, v, scope) {
+        return true;
+    }
+    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
+        return false;
+    };
+    let def = ctx.op_def(body.op_name(op));
+    if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
+        return true;
+    }
+    match op_name(ctx, body, op) {
+        "affine.apply" => body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope)),
+        "memref.dim" | "tensor.dim" => {
+            let src = body.operand(op, 0);
+            is_top_level(body, src, scope)
+        }
+        _ => false,
+    }
+}
+
+/// MLIR's `isValidDim(value, region)`, with lf's GPU relaxation: a valid
+/// symbol, an induction variable, `affine.apply` of valid dimensions,
+/// `memref.dim` of a top-level memref, or (inside a GPU kernel) a GPU id.
+pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    if !is_index(ctx, body, v) {
+        return false;
+    }
+    if is_valid_symbol(ctx, body, v, scope) || is_induction_var(ctx, body, v) {
+        return true;
+    }
+    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
+        return false;
+    };
+    match op_name(ctx, body, op) {
+        "affine.apply" => body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope)),
+        "memref.dim" | "tensor.dim" => is_top_level(body, body.operand(op, 0), scope),
+        "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" => {
+            in_gpu_kernel(ctx, body, op) || body.parent_op(op).is_none()
+        }
+        _ => false,
+    }
+}
+
+/// MLIR's `verifyDimAndSymbolIdentifiers`: `operands` bind `num_dims`
+/// dimensions then symbols.
+fn verify_dims_and_symbols(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    operands: &[Value],
+    num_dims: usize,
+) -> Result<(), Diagnostic> {
+    let scope = affine_scope_region(ctx, body, op);
+    for (i, v) in operands.iter().enumerate() {
+        if i < num_dims {
+            if !is_valid_dim(ctx, body, *v, scope) {
+                return Err(op_error(ctx, body, op, "operand cannot be used as a dimension id"));
+            }
+        } else if !is_valid_symbol(ctx, body, *v, scope) {
+            return Err(op_error(ctx, body, op, "operand cannot be used as a symbol"));
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------ helpers
+
+fn map_of(ctx: &Context, a: Option<Attribute>) -> Option<&AffineMap> {
+    match ctx.attr_data(a?) {
+        AttrData::AffineMap(m) => Some(m),
+        _ => None,
+    }
+}
+
+fn set_of(ctx: &Context, a: Option<Attribute>) -> Option<&IntegerSet> {
+    match ctx.attr_data(a?) {
+        AttrData::IntegerSet(s) => Some(s),
+        _ => None,
+    }
+}
+
+fn map_attr(ctx: &Context, m: AffineMap) -> Attribute {
+    ctx.get_attr(AttrData::AffineMap(m))
+}
+
+/// Parses `(%d, ...)[%s, ...]` (the brackets optional).
+fn parse_dim_and_symbol_list<'a>(
+    p: &mut CustomParser<'_, 'a>,
+) -> ParseResult<(Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>)> {
+    let mut dims = Vec::new();
+    if p.parse_optional_literal("(") {
+        dims = p.parse_operand_list()?;
+        p.parse_literal(")")?;
+    }
+    let mut syms = Vec::new();
+    if p.parse_optional_literal("[") {
+        syms = p.parse_operand_list()?;
+        p.parse_literal("]")?;
+    }
+    Ok((dims, syms))
+}
+
+/// Prints `(%d, ...)` and, if there are symbols, `[%s, ...]`.
+fn print_dim_and_symbol_list(p: &mut CustomPrinter<'_, '_>, operands: &[Value], num_dims: usize) {
+    let num_dims = num_dims.min(operands.len());
+    p.write("(");
+    p.value_list(&operands[..num_dims]);
+    p.write(")");
+    if operands.len() > num_dims {
+        p.write("[");
+        p.value_list(&operands[num_dims..]);
+        p.write("]");
+    }
+}
+
+/// Prints the results of `map` with its dimensions and symbols named by `operands`
+/// (`%i + 1, symbol(%n)`), as MLIR's `printAffineMapOfSSAIds`.
+fn print_map_of_ssa_ids(p: &mut CustomPrinter<'_, '_>, map: &AffineMap, operands: &[Value]) {
+    let nd = map.num_dims() as usize;
+    for (i, e) in map.results().iter().enumerate() {
+        if i > 0 {
+            p.write(", ");
+        }
+        let mut s = String::new();
+        let _ = lf_ir::affine::print_affine_expr_with(&mut s, e, &mut |out: &mut String, pos, is_sym| {
+            out.push_str(if is_sym { "\u{1}S" } else { "\u{1}D" });
+            out.push_str(&pos.to_string());
+            out.push('\u{2}');
+            Ok(())
+        });
+        // Substitute the placeholders with value names.
+        let mut rest = s.as_str();
+        while let Some(k) = rest.find('\u{1}') {
+            p.write(&rest[..k]);
+            let is_sym = rest.as_bytes()[k + 1] == b'S';
+            let end = rest[k..].find('\u{2}').map_or(rest.len(), |e| k + e);
+            let pos: usize = rest[k + 2..end].parse().unwrap_or(0);
+            let idx = if is_sym { nd + pos } else { pos };
+            if is_sym {
+                p.write("symbol(");
+            }
+            if let Some(v) = operands.get(idx) {
+                p.value(*v);
+            }
+            if is_sym {
+                p.write(")");
+            }
+            rest = &rest[(end + 1).min(rest.len())..];
+        }
+        p.write(rest);
+    }
+}
+
+fn index_ty(p: &CustomParser<'_, '_>) -> Type {
+    p.ctx().common().index
+}
+
+fn add_index_operands<'a>(p: &mut CustomParser<'_, 'a>, refs: &[UnresolvedOperand<'a>]) -> ParseResult<()> {
+    let t = index_ty(p);
+    for r in refs {
+        p.add_operand(*r, t)?;
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------ affine.apply / min / max
+
+fn parse_map_op(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let a = p.parse_attribute()?;
+    let Some(m) = map_of(p.ctx(), Some(a)).cloned() else {
+        return Err(p.error("expected affine map"));
+    };
+    let (dims, syms) = parse_dim_and_symbol_list(p)?;
+    if dims.len() != m.num_dims() as usize {
+        return Err(p.error("dimension operand count does not equal affine map dimension count"));
+    }
+    if syms.len() != m.num_symbols() as usize {
+        return Err(p.error("symbol operand count does not equal affine map symbol count"));
+    }
+    p.set_prop("map", a);
+    add_index_operands(p, &dims)?;
+    add_index_operands(p, &syms)?;
+    p.parse_optional_attr_dict()?;
+    let t = index_ty(p);
+    p.add_result_types(&[t]);
+    Ok(())
+}
+
+fn print_map_op(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let body = p.body();
+    let a = prop(ctx, body, op, "map");
+    p.write(" ");
+    if let Some(a) = a {
+        p.attr(a);
+    }
+    let nd = map_of(ctx, a).map_or(0, |m| m.num_dims() as usize);
+    let ops: Vec<Value> = body.operands(op).collect();
+    print_dim_and_symbol_list(p, &ops, nd);
+    p.attr_dict_with_props(op, &["map"], false);
+    Ok(())
+}
+
+fn verify_map_op(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let Some(m) = map_of(ctx, prop(ctx, body, op, "map")) else {
+        return Ok(());
+    };
+    let ops: Vec<Value> = body.operands(op).collect();
+    if ops.len() != m.num_inputs() as usize {
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "operand count and affine map dimension and symbol count must match",
+        ));
+    }
+    let is_apply = op_name(ctx, body, op) == "affine.apply";
+    if is_apply && m.num_results() != 1 {
+        return Err(op_error(ctx, body, op, "mapping must produce one value"));
+    }
+    if !is_apply && m.num_results() == 0 {
+        return Err(op_error(ctx, body, op, "affine map expect at least one result"));
+    }
+    verify_dims_and_symbols(ctx, body, op, &ops, m.num_dims() as usize)
+}
+
+static MAP_OPERANDS: &[ArgDef] = &[ArgDef::variadic("mapOperands", &INDEX)];
+static INDEX_RESULT: &[ArgDef] = &[ArgDef::one("result", &INDEX)];
+static MAP_ATTR: &[AttrDef] = &[AttrDef::required("map", &AFFINE_MAP_ATTR)];
+
+/// `affine.apply`.
+pub static APPLY: OpDef = OpDef {
+    summary: "affine apply operation",
+    description: "Applies a one-result affine map to dimension and symbol operands.\n\n\
+        ```mlir\n%r = affine.apply affine_map<(d0)[s0] -> (d0 * 2 + s0)>(%i)[%n]\n```",
+    traits: Traits::PURE,
+    operands: MAP_OPERANDS,
+    results: INDEX_RESULT,
+    attributes: MAP_ATTR,
+    parse: Some(parse_map_op),
+    print: Some(print_map_op),
+    verify: Some(verify_map_op),
+    ..OpDef::declared("affine.apply")
+};
+
+/// `affine.min`.
+pub static MIN: OpDef = OpDef {
+    summary: "min operation",
+    description: "The minimum of the results of an affine map.\n\n\
+        ```mlir\n%r = affine.min affine_map<(d0)[s0] -> (1000, d0 + 512, s0)>(%i)[%n]\n```",
+    traits: Traits::PURE,
+    operands: MAP_OPERANDS,
+    results: INDEX_RESULT,
+    attributes: MAP_ATTR,
+    parse: Some(parse_map_op),
+    print: Some(print_map_op),
+    verify: Some(verify_map_op),
+    ..OpDef::declared("affine.min")
+};
+
+/// `affine.max`.
+pub static MAX: OpDef = OpDef {
+    summary: "max operation",
+    description: "The maximum of the results of an affine map.\n\n\
+        ```mlir\n%r = affine.max affine_map<(d0) -> (d0, 0)>(%i)\n```",
+    traits: Traits::PURE,
+    operands: MAP_OPERANDS,
+    results: INDEX_RESULT,
+    attributes: MAP_ATTR,
+    parse: Some(parse_map_op),
+    print: Some(print_map_op),
+    verify: Some(verify_map_op),
+    ..OpDef::declared("affine.max")
+};
+
+// ------------------------------------------------------------ loads and stores
+
+/// Parses `%A[exprs]`; adds the memref and map operands, sets `map`, and
+/// returns the memref type after `:` (and the vector type after `,` when `vector`).
+fn parse_affine_access(p: &mut CustomParser<'_, '_>, vector: bool) -> ParseResult<(Type, Option<Type>)> {
+    let m = p.parse_operand()?;
+    p.parse_literal("[")?;
+    let (map, dims, syms) = p.parse_affine_map_of_ssa_ids(']')?;
+    p.parse_optional_attr_dict()?;
+    p.parse_literal(":")?;
+    let t = p.parse_type()?;
+    if !matches!(p.ctx().type_data(t), TypeData::MemRef { .. }) {
+        return Err(p.error("expected memref type"));
+    }
+    let vt = if vector {
+        p.parse_literal(",")?;
+        Some(p.parse_type()?)
+    } else {
+        None
+    };
+    p.add_operand(m, t)?;
+    add_index_operands(p, &dims)?;
+    add_index_operands(p, &syms)?;
+    let a = map_attr(p.ctx(), map);
+    p.set_prop("map", a);
+    Ok((t, vt))
+}
+
+fn parse_load(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let (t, _) = parse_affine_access(p, false)?;
+    let e = p.ctx().type_data(t).element_type().expect("memref");
+    p.add_result_types(&[e]);
+    Ok(())
+}
+
+fn parse_vector_load(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let (_, vt) = parse_affine_access(p, true)?;
+    p.add_result_types(&[vt.expect("vector")]);
+    Ok(())
+}
+
+fn parse_store_like(p: &mut CustomParser<'_, '_>, vector: bool) -> ParseResult<()> {
+    let v = p.parse_operand()?;
+    p.parse_literal(",")?;
+    // The value is the first operand: parse the rest, then put the value first.
+    let mark = p.num_pending_operands();
+    let (t, vt) = parse_affine_access(p, vector)?;
+    let vty = match vt {
+        Some(vt) => vt,
+        None => p.ctx().type_data(t).element_type().expect("memref"),
+    };
+    p.insert_operand(mark, v, vty)?;
+    Ok(())
+}
+
+fn print_affine_access(p: &mut CustomPrinter<'_, '_>, op: OpId, first: usize, vector: Option<Type>) {
+    let ctx = p.ctx();
+    let body = p.body();
+    let ops: Vec<Value> = body.operands(op).collect();
+    p.value(ops[first]);
+    p.write("[");
+    if let Some(m) = map_of(ctx, prop(ctx, body, op, "map")) {
+        print_map_of_ssa_ids(p, m, &ops[first + 1..]);
+    }
+    p.write("]");
+    p.attr_dict_with_props(op, &["map"], false);
+    p.write(" : ");
+    p.ty(body.value_type(ops[first]));
+    if let Some(v) = vector {
+        p.write(", ");
+        p.ty(v);
+    }
+}
+
+fn print_load(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    p.write(" ");
+    print_affine_access(p, op, 0, None);
+    Ok(())
+}
+
+fn print_vector_load(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    p.write(" ");
+    let vt = p.body().value_type(p.body().result(op, 0));
+    print_affine_access(p, op, 0, Some(vt));
+    Ok(())
+}
+
+fn print_store(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    p.write(" ");
+    let v = p.body().operand(op, 0);
+    p.value(v);
+    p.write(", ");
+    print_affine_access(p, op, 1, None);
+    Ok(())
+}
+
+fn print_vector_store(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    p.write(" ");
+    let v = p.body().operand(op, 0);
+    p.value(v);
+    p.write(", ");
+    let vt = p.body().value_type(v);
+    print_affine_access(p, op, 1, Some(vt));
+    Ok(())
+}
+
+/// MLIR's `verifyMemoryOpIndexing`.
+fn verify_access(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> Result<(), Diagnostic> {
+    let err = |m: &str| Err(op_error(ctx, body, op, m));
+    let Some(map) = map_of(ctx, prop(ctx, body, op, "map")) else {
+        return Ok(());
+    };
+    let mt = body.value_type(body.operand(op, memref_index));
+    let rank = ctx.type_data(mt).shape().map_or(0, <[i64]>::len);
+    if map.num_results() != rank {
+        return err("affine map num results must equal memref rank");
+    }
+    let idx: Vec<Value> = body.operands(op).skip(memref_index + 1).collect();
+    if map.num_inputs() as usize != idx.len() {
+        return err("expects as many subscripts as affine map inputs");
+    }
+    let scope = affine_scope_region(ctx, body, op);
+    for v in &idx {
+        if !is_index(ctx, body, *v) {
+            return err("index to load must have 'index' type");
+        }
+        if !is_valid_dim(ctx, body, *v, scope) {
+            return err("index must be a dimension or symbol identifier");
+        }
+    }
+    Ok(())
+}
+
+static LOAD_OPERANDS: &[ArgDef] = &[ArgDef::one("memref", &ANY_MEMREF), ArgDef::variadic("indices", &INDEX)];
+static STORE_OPERANDS: &[ArgDef] = &[
+    ArgDef::one("value", &ANY_TYPE),
+    ArgDef::one("memref", &ANY_MEMREF),
+    ArgDef::variadic("indices", &INDEX),
+];
+
+/// `affine.load`.
+pub static LOAD: OpDef = OpDef {
+    summary: "affine load operation",
+    description: "Reads an element of a memref at subscripts that are affine expressions of \
+        dimensions (loop induction variables, top-level values) and symbols (written \
+        `symbol(%n)`). The expressions are kept as the `map` property; its operands follow \
+        the memref.\n\n```mlir\n%v = affine.load %A[%i + 1, %j * 2 + symbol(%n)] : memref<100x100xf32>\n```",
+    traits: Traits::MEMORY_EFFECTS,
+    operands: LOAD_OPERANDS,
+    results: &[ArgDef::one("result", &ANY_TYPE)],
+    attributes: MAP_ATTR,
+    type_rules: &[TypeRule::Derived {
+        target: "result",
+        source: "memref",
+        derive: element_type,
+        description: "result type matches element type of 'memref'",
+    }],
+    parse: Some(parse_load),
+    print: Some(print_load),
+    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 0)),
+    ..OpDef::declared("affine.load")
+};
+
+/// `affine.store`.
+pub static STORE: OpDef = OpDef {
+    summary: "affine store operation",
+    description: "Writes `value` to a memref element at affine subscripts (as in \
+        `affine.load`).\n\n```mlir\naffine.store %v, %A[%i, %j + 1] : memref<100x100xf32>\n```",
+    traits: Traits::MEMORY_EFFECTS,
+    operands: STORE_OPERANDS,
+    attributes: MAP_ATTR,
+    type_rules: &[TypeRule::Derived {
+        target: "value",
+        source: "memref",
+        derive: element_type,
+        description: "value type matches element type of 'memref'",
+    }],
+    parse: Some(|p| parse_store_like(p, false)),
+    print: Some(print_store),
+    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 1)),
+    ..OpDef::declared("affine.store")
+};
+
+/// `affine.vector_load`.
+pub static VECTOR_LOAD: OpDef = OpDef {
+    summary: "affine vector load operation",
+    description: "Reads a vector of consecutive elements starting at affine subscripts.\n\n\
+        ```mlir\n%v = affine.vector_load %A[%i, %j * 8] : memref<100x100xf32>, vector<8xf32>\n```",
+    traits: Traits::MEMORY_EFFECTS,
+    operands: LOAD_OPERANDS,
+    results: &[ArgDef::one("result", &ANY_VECTOR)],
+    attributes: MAP_ATTR,
+    parse: Some(parse_vector_load),
+    print: Some(print_vector_load),
+    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 0)),
+    ..OpDef::declared("affine.vector_load")
+};
+
+/// `affine.vector_store`.
+pub static VECTOR_STORE: OpDef = OpDef {
+    summary: "affine vector store operation",
+    description: "Writes a vector to consecutive elements starting at affine subscripts.\n\n\
+        ```mlir\naffine.vector_store %v, %A[%i, %j * 8] : memref<100x100xf32>, vector<8xf32>\n```",
+    traits: Traits::MEMORY_EFFECTS,
+    operands: &[
+        ArgDef::one("value", &ANY_VECTOR),
+        ArgDef::one("memref", &ANY_MEMREF),
+        ArgDef::variadic("indices", &INDEX),
+    ],
+    attributes: MAP_ATTR,
+    parse: Some(|p| parse_store_like(p, true)),
+    print: Some(print_vector_store),
+    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 1)),
+    ..OpDef::declared("affine.vector_store")
+};
+
+// ------------------------------------------------------------ affine.yield
+
+/// `affine.yield`.
+pub static YIELD: OpDef = OpDef {
+    summary: "Yield values to parent operation",
+    description: "Ends the body of `affine.for`, `affine.if` and `affine.parallel`, passing \
+        values to the parent (loop-carried values, results). Without operands it may be left \
+        out of the custom form.\n\n```mlir\naffine.yield %sum : f32\n```",
+    traits: Traits::TERMINATOR.with(Traits::PURE).with(Traits::RETURN_LIKE),
+    parents: &["affine.for", "affine.if", "affine.parallel"],
+    operands: &[ArgDef::variadic("operands", &ANY_TYPE)],
+    format: Some("attr-dict ($operands^ `:` type($operands))?"),
+    ..OpDef::declared("affine.yield")
+};
+
+// ------------------------------------------------------------ affine.for
+
+/// One parsed loop bound: the map and its dimension and symbol operands.
+type Bound<'a> = (AffineMap, Vec<UnresolvedOperand<'a>>);
+
+fn parse_bound<'a>(p: &mut CustomParser<'_, 'a>, is_lower: bool) -> ParseResult<Bound<'a>> {
+    let kw = if is_lower { "max" } else { "min" };
+    let has_kw = p.parse_optional_keyword(kw);
+    if !has_kw {
+        if let Some(r) = p.parse_optional_operand()? {
+            return Ok((AffineMap::new(0, 1, vec![lf_ir::affine::AffineExpr::symbol(0)]), vec![r]));
+        }
+        if p.at(lf_ir::parser::lexer::TokenKind::Integer) || p.at(lf_ir::parser::lexer::TokenKind::Minus) {
+            let v = p.parse_integer()?;
+            return Ok((AffineMap::get_constant_map(v as i64), Vec::new()));
+        }
+    }
+    let a = p.parse_attribute()?;
+    let Some(m) = map_of(p.ctx(), Some(a)).cloned() else {
+        return Err(p.error("expected valid affine map representation for loop bounds"));
+    };
+    let (dims, syms) = parse_dim_and_symbol_list(p)?;
+    if dims.len() != m.num_dims() as usize {
+        return Err(p.error("dim operand count and affine map dim count must match"));
+    }
+    if syms.len() != m.num_symbols() as usize {
+        return Err(p.error("symbol operand count and affine map symbol count must match"));
+    }
+    if m.num_results() > 1 && !has_kw {
+        return Err(p.error(format!(
+            "{} loop bound affine map with multiple results requires '{kw}' prefix",
+            if is_lower { "lower" } else { "upper" }
+        )));
+    }
+    if m.num_results() == 0 {
+        return Err(p.error("expected a map with at least one result"));
+    }
+    let mut ops = dims;
+    ops.extend(syms);
+    Ok((m, ops))
+}
+
+fn parse_for(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let ctx = p.ctx();
+    let index = ctx.common().index;
+    let iv = p.parse_operand()?;
+    p.parse_literal("=")?;
+    let (lb_map, lb_ops) = parse_bound(p, true)?;
+    p.parse_keyword("to")?;
+    let (ub_map, ub_ops) = parse_bound(p, false)?;
+    let mut step = 1i128;
+    if p.parse_optional_keyword("step") {
+        step = p.parse_integer()?;
+        if step <= 0 {
+            return Err(p.error("expected step to be representable as a positive signed integer"));
+        }
+    }
+    let (mut args, mut inits, mut types) = (Vec::new(), Vec::new(), Vec::new());
+    if p.parse_optional_keyword("iter_args") {
+        p.parse_literal("(")?;
+        if !p.parse_optional_literal(")") {
+            loop {
+                args.push(p.parse_operand()?);
+                p.parse_literal("=")?;
+                inits.push(p.parse_operand()?);
+                if !p.parse_optional_literal(",") {
+                    break;
+                }
+            }
+            p.parse_literal(")")?;
+        }
+        p.parse_literal("->")?;
+        if p.parse_optional_literal("(") {
+            types = p.parse_type_list()?;
+            p.parse_literal(")")?;
+        } else {
+            types.push(p.parse_type()?);
+        }
+        if types.len() != args.len() {
+            return Err(p.error("mismatch between the number of loop-carried values and results"));
+        }
+    }
+    add_index_operands(p, &lb_ops)?;
+    add_index_operands(p, &ub_ops)?;
+    for (r, t) in inits.iter().zip(&types) {
+        p.add_operand(*r, *t)?;
+    }
+    p.set_prop("lowerBoundMap", map_attr(ctx, lb_map));
+    p.set_prop("upperBoundMap", map_attr(ctx, ub_map));
+    p.set_prop("step", ctx.integer_attr(step, index));
+    p.set_prop(
+        "operandSegmentSizes",
+        segment_sizes_attr(ctx, &[lb_ops.len(), ub_ops.len(), inits.len()]),
+    );
+    p.add_result_types(&types);
+    let mut entry = vec![(iv, index, p.operand_loc(&iv))];
+    for (a, t) in args.iter().zip(&types) {
+        entry.push((*a, *t, p.operand_loc(a)));
+    }
+    let r = p.parse_region(&entry)?;
+    p.ensure_terminator(r, "affine.yield");
+    p.parse_optional_attr_dict()?;
+    Ok(())
+}
+
+fn print_bound(p: &mut CustomPrinter<'_, '_>, map: &AffineMap, a: Attribute, operands: &[Value], prefix: &str) {
+    if map.num_results() == 1 {
+        let e = &map.results()[0];
+        if map.num_dims() == 0 && map.num_symbols() == 0 {
+            if let Some(c) = e.as_constant() {
+                p.write(&c.to_string());
+                return;
+            }
+        }
+        if map.num_dims() == 0 && map.num_symbols() == 1 && e.as_symbol().is_some() {
+            if let Some(v) = operands.first() {
+                p.value(*v);
+                return;
+            }
+        }
+    } else {
+        p.write(prefix);
+        p.write(" ");
+    }
+    p.attr(a);
+    print_dim_and_symbol_list(p, operands, map.num_dims() as usize);
+}
+
+fn group(ctx: &Context, body: &Body, op: OpId, g: usize) -> Vec<Value> {
+    let def = ctx.op_def(body.op_name(op)).expect("registered");
+    operand_group_range(ctx, body, op, def, g)
+        .map(|i| body.operand(op, i))
+        .collect()
+}
+
+fn entry_args(body: &Body, op: OpId, index: usize) -> Vec<Value> {
+    let rb = body.regions_body(op);
+    rb.entry_block(body.region(op, index))
+        .map(|b| rb.block_args(b).to_vec())
+        .unwrap_or_default()
+}
+
+fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let body = p.body();
+    let args = entry_args(body, op, 0);
+    p.write(" ");
+    if let Some(iv) = args.first() {
+        p.value(*iv);
+    }
+    p.write(" = ");
+    for (k, (name, prefix)) in [("lowerBoundMap", "max"), ("upperBoundMap", "min")].iter().enumerate() {
+        if k == 1 {
+            p.write(" to ");
+        }
+        let a = prop(ctx, body, op, name);
+        if let (Some(a), Some(m)) = (a, map_of(ctx, a)) {
+            let ops = group(ctx, body, op, k);
+            print_bound(p, m, a, &ops, prefix);
+        }
+    }
+    if let Some(s) = prop(ctx, body, op, "step").and_then(|a| int_value(ctx, a)) {
+        if s != 1 {
+            p.write(&format!(" step {s}"));
+        }
+    }
+    let inits = group(ctx, body, op, 2);
+    if !inits.is_empty() {
+        p.write(" iter_args(");
+        for (i, (a, v)) in args.iter().skip(1).zip(&inits).enumerate() {
+            if i > 0 {
+                p.write(", ");
+            }
+            p.value(*a);
+            p.write(" = ");
+            p.value(*v);
+        }
+        p.write(") -> (");
+        let tys: Vec<Type> = inits.iter().map(|v| body.value_type(*v)).collect();
+        p.type_list(&tys);
+        p.write(")");
+    }
+    p.write(" ");
+    p.region(op, 0, false, !inits.is_empty());
+    p.attr_dict_with_props(
+        op,
+        &["lowerBoundMap", "upperBoundMap", "step", "operandSegmentSizes"],
+        false,
+    );
+    Ok(())
+}
+
+fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let err = |m: String| Err(op_error(ctx, body, op, m));
+    if let Some(s) = prop(ctx, body, op, "step").and_then(|a| int_value(ctx, a)) {
+        if s <= 0 {
+            return err(format!("expected step to be representable as a positive signed integer"));
+        }
+    }
+    for (k, name) in ["lowerBoundMap", "upperBoundMap"].iter().enumerate() {
+        let Some(m) = map_of(ctx, prop(ctx, body, op, name)) else {
+            continue;
+        };
+        let ops = group(ctx, body, op, k);
+        if ops.len() != m.num_inputs() as usize {
+            return err(format!(
+                "{} bound operand count does not equal map dimension and symbol count",
+                if k == 0 { "lower" } else { "upper" }
+            ));
+        }
+        if m.num_results() == 0 {
+            return err(format!(
+                "{} loop bound affine map must have at least one result",
+                if k == 0 { "lower" } else { "upper" }
+            ));
+        }
+        verify_dims_and_symbols(ctx, body, op, &ops, m.num_dims() as usize)?;
+    }
+    let inits = group(ctx, body, op, 2);
+    let args = entry_args(body, op, 0);
+    if body.num_results(op) != inits.len() {
+        return err("mismatch between the number of loop-carried values and results".into());
+    }
+    if args.len() != inits.len() + 1 {
+        return err("mismatch between the number of basic block args and results".into());
+    }
+    let rb = body.regions_body(op);
+    if let Some(iv) = args.first() {
+        if !ctx.type_data(rb.value_type(*iv)).is_index() {
+            return err("expected body first argument to be an index argument for the induction variable".into());
+        }
+    }
+    check_yield(ctx, body, op, 0, &body.results(op).map(|v| body.value_type(v)).collect::<Vec<_>>())
+}
+
+/// Checks the `affine.yield` ending region `index` against the op's results.
+fn check_yield(ctx: &Context, body: &Body, op: OpId, index: usize, results: &[Type]) -> Result<(), Diagnostic> {
+    let rb = body.regions_body(op);
+    let Some(b) = rb.entry_block(body.region(op, index)) else {
+        return Ok(());
+    };
+    let Some(t) = rb.last_op(b) else {
+        return Ok(());
+    };
+    if op_name(ctx, rb, t) != "affine.yield" {
+        return Ok(());
+    }
+    let tys: Vec<Type> = rb.operands(t).map(|v| rb.value_type(v)).collect();
+    let parent = op_name(ctx, body, op);
+    if tys.len() != results.len() {
+        return Err(op_error(
+            ctx,
+            rb,
+            t,
+            format!("parent of yield must have same number of results as the yield operands"),
+        ))
+        .or_else(|e: Diagnostic| {
+            let _ = parent;
+            Err(e)
+        });
+    }
+    for (a, r) in tys.iter().zip(results) {
+        if a != r {
+            return Err(op_error(
+                ctx,
+                rb,
+                t,
+                format!(
+                    "types mismatch between yield op: {} and its parent: {}",
+                    type_to_string(ctx, *a),
+                    type_to_string(ctx, *r)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `affine.for`.
+pub static FOR: OpDef = OpDef {
+    summary: "for operation",
+    description: "A loop from a lower to an upper bound (exclusive) with a positive constant \
+        `step`. Each bound is a constant, an SSA symbol, or an affine map applied to \
+        dimension and symbol operands; a map with several results needs `max` (lower bound) \
+        or `min` (upper bound). `iter_args` carry values through iterations; the body ends \
+        with `affine.yield`, left out when it yields nothing.\n\n```mlir\n\
+        affine.for %i = 0 to 10 {\n  affine.for %j = #map(%i) to min #ub(%i)[%n] step 2 {\n  }\n}\n\
+        %s = affine.for %i = 0 to %n iter_args(%acc = %zero) -> (f32) {\n  \
+        %x = affine.load %A[%i] : memref<?xf32>\n  %t = arith.addf %acc, %x : f32\n  \
+        affine.yield %t : f32\n}\n```",
+    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    operands: &[
+        ArgDef::variadic("lowerBoundOperands", &INDEX),
+        ArgDef::variadic("upperBoundOperands", &INDEX),
+        ArgDef::variadic("inits", &ANY_TYPE),
+    ],
+    results: &[ArgDef::variadic("results", &ANY_TYPE)],
+    attributes: &[
+        AttrDef::required("lowerBoundMap", &AFFINE_MAP_ATTR),
+        AttrDef::required("upperBoundMap", &AFFINE_MAP_ATTR),
+        AttrDef::required("step", &INDEX_ATTR),
+    ],
+    regions: &[RegionDef {
+        name: "region",
+        single_block: true,
+        may_be_empty: false,
+    }],
+    parse: Some(parse_for),
+    print: Some(print_for),
+    verify: Some(verify_for),
+    ..OpDef::declared("affine.for")
+};
+
+// ------------------------------------------------------------ affine.if
+
+fn parse_if(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let a = p.parse_attribute()?;
+    let Some(s) = set_of(p.ctx(), Some(a)).cloned() else {
+        return Err(p.error("expected integer set"));
+    };
+    let (dims, syms) = parse_dim_and_symbol_list(p)?;
+    if dims.len() != s.num_dims() as usize {
+        return Err(p.error("dim operand count and integer set dim count must match"));
+    }
+    if syms.len() != s.num_symbols() as usize {
+        return Err(p.error("symbol operand count and integer set symbol count must match"));
+    }
+    p.set_prop("condition", a);
+    add_index_operands(p, &dims)?;
+    add_index_operands(p, &syms)?;
+    let mut types = Vec::new();
+    if p.parse_optional_literal("->") {
+        if p.parse_optional_literal("(") {
+            types = p.parse_type_list()?;
+            p.parse_literal(")")?;
+        } else {
+            types.push(p.parse_type()?);
+        }
+    }
+    p.add_result_types(&types);
+    let r = p.parse_region(&[])?;
+    p.ensure_terminator(r, "affine.yield");
+    if p.parse_optional_keyword("else") {
+        let r = p.parse_region(&[])?;
+        p.ensure_terminator(r, "affine.yield");
+    } else {
+        p.add_empty_region();
+    }
+    p.parse_optional_attr_dict()?;
+    Ok(())
+}
+
+fn print_if(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let body = p.body();
+    let a = prop(ctx, body, op, "condition");
+    p.write(" ");
+    if let Some(a) = a {
+        p.attr(a);
+    }
+    let nd = set_of(ctx, a).map_or(0, |s| s.num_dims() as usize);
+    let ops: Vec<Value> = body.operands(op).collect();
+    print_dim_and_symbol_list(p, &ops, nd);
+    let results: Vec<Type> = body.results(op).map(|v| body.value_type(v)).collect();
+    if !results.is_empty() {
+        p.write(" -> ");
+        let single_plain = results.len() == 1 && !matches!(ctx.type_data(results[0]), TypeData::Function { .. });
+        if single_plain {
+            p.ty(results[0]);
+        } else {
+            p.write("(");
+            p.type_list(&results);
+            p.write(")");
+        }
+    }
+    p.write(" ");
+    p.region(op, 0, false, !results.is_empty());
+    let rb = body.regions_body(op);
+    if body.num_regions(op) > 1 && !rb.region_is_empty(body.region(op, 1)) {
+        p.write(" else ");
+        p.region(op, 1, false, !results.is_empty());
+    }
+    p.attr_dict_with_props(op, &["condition"], false);
+    Ok(())
+}
+
+fn verify_if(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let Some(s) = set_of(ctx, prop(ctx, body, op, "condition")) else {
+        return Err(op_error(ctx, body, op, "requires an integer set attribute named 'condition'"));
+    };
+    let ops: Vec<Value> = body.operands(op).collect();
+    if ops.len() != s.num_inputs() as usize {
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "operand count and condition integer set dimension and symbol count must match",
+        ));
+    }
+    verify_dims_and_symbols(ctx, body, op, &ops, s.num_dims() as usize)?;
+    let results: Vec<Type> = body.results(op).map(|v| body.value_type(v)).collect();
+    check_yield(ctx, body, op, 0, &results)?;
+    let rb = body.regions_body(op);
+    if !results.is_empty() && rb.region_is_empty(body.region(op, 1)) {
+        return Err(op_error(ctx, body, op, "must have an else block if defining values"));
+    }
+    check_yield(ctx, body, op, 1, &results)
+}
+
+/// `affine.if`.
+pub static IF: OpDef = OpDef {
+    summary: "if-then-else operation",
+    description: "Runs the `then` region if the integer set `condition` holds for the \
+        dimension and symbol operands, else the optional `else` region. With results, both \
+        regions end with `affine.yield` of the result values.\n\n```mlir\n\
+        affine.if affine_set<(d0)[s0] : (d0 - 10 >= 0, s0 - d0 >= 0)>(%i)[%n] {\n  \
+        affine.store %v, %A[%i] : memref<?xf32>\n}\n\
+        %r = affine.if #set(%i) -> f32 {\n  affine.yield %a : f32\n} else {\n  affine.yield %b : f32\n}\n```",
+    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    operands: &[ArgDef::variadic("operands", &INDEX)],
+    results: &[ArgDef::variadic("results", &ANY_TYPE)],
+    attributes: &[AttrDef::required("condition", &INTEGER_SET_ATTR)],
+    regions: &[
+        RegionDef {
+            name: "thenRegion",
+            single_block: true,
+            may_be_empty: false,
+        },
+        RegionDef {
+            name: "elseRegion",
+            single_block: true,
+            may_be_empty: true,
+        },
+    ],
+    parse: Some(parse_if),
+    print: Some(print_if),
+    verify: Some(verify_if),
+    ..OpDef::declared("affine.if")
+};
+
+/// Every op of the dialect.
+pub static OPS: &[&OpDef] = &[
+    &APPLY,
+    &FOR,
+    &IF,
+    &LOAD,
+    &MAX,
+    &MIN,
+    &STORE,
+    &VECTOR_LOAD,
+    &VECTOR_STORE,
+    &YIELD,
+];

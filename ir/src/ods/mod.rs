@@ -1,0 +1,379 @@
+//! Op declarations (lf's counterpart of MLIR's ODS).
+//!
+//! An op is declared once, as a `static` [`OpDef`](crate::OpDef): besides its
+//! name, docs, traits and hooks it lists its operand and result groups
+//! ([`ArgDef`]), its inherent attributes ([`AttrDef`], stored as properties),
+//! its regions and successors, and optionally a declarative assembly format in
+//! MLIR's notation (`$lhs `,` $rhs attr-dict `:` type($result)`). From that
+//! one declaration lf derives:
+//!
+//! - the custom syntax parser and printer ([`format`]), when the op gives a
+//!   format and no hand-written hooks;
+//! - the generic verifier ([`verify`]): operand/result counts and type
+//!   constraints, required attributes, region and successor counts, with
+//!   MLIR's messages;
+//! - named accessors for operand groups ([`operand_group`]);
+//! - the op reference in `docs/dialects/` ([`doc`]).
+
+pub mod constraints;
+pub mod doc;
+pub mod format;
+pub mod verify;
+
+use crate::attrs::AttrData;
+use crate::{Attribute, Body, Context, OpDef, OpId, Type, Value};
+use std::ops::Range;
+
+/// How many values an operand or result group holds.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Arity {
+    /// Exactly one.
+    Single,
+    /// Zero or one.
+    Optional,
+    /// Any number.
+    Variadic,
+}
+
+/// A type constraint: a predicate with the description MLIR's messages use.
+#[derive(Debug)]
+pub struct TypeConstraint {
+    /// What the constraint accepts, as in "must be `summary`, but got 'f32'".
+    pub summary: &'static str,
+    /// The predicate.
+    pub check: fn(&Context, Type) -> bool,
+    /// The one type the constraint allows, if it allows exactly one (`index`,
+    /// `i1`); the format engine uses it when the syntax omits the type.
+    pub build: Option<fn(&Context) -> Type>,
+}
+
+/// A named operand or result group.
+#[derive(Debug)]
+pub struct ArgDef {
+    /// The name used in formats, docs and accessors.
+    pub name: &'static str,
+    /// How many values the group holds.
+    pub arity: Arity,
+    /// The constraint on each value's type.
+    pub constraint: &'static TypeConstraint,
+}
+
+impl ArgDef {
+    /// One value.
+    pub const fn one(name: &'static str, constraint: &'static TypeConstraint) -> ArgDef {
+        ArgDef {
+            name,
+            arity: Arity::Single,
+            constraint,
+        }
+    }
+    /// Zero or one value.
+    pub const fn optional(name: &'static str, constraint: &'static TypeConstraint) -> ArgDef {
+        ArgDef {
+            name,
+            arity: Arity::Optional,
+            constraint,
+        }
+    }
+    /// Any number of values.
+    pub const fn variadic(name: &'static str, constraint: &'static TypeConstraint) -> ArgDef {
+        ArgDef {
+            name,
+            arity: Arity::Variadic,
+            constraint,
+        }
+    }
+}
+
+/// Parses the custom form of an attribute used as a format variable
+/// (`$predicate`), e.g. an enum case written as a bare keyword.
+pub type AttrParseFn = fn(&mut crate::parser::CustomParser<'_, '_>) -> crate::parser::ParseResult<Attribute>;
+/// Prints the custom form of an attribute used as a format variable.
+pub type AttrPrintFn = fn(&mut crate::printer::CustomPrinter<'_, '_>, Attribute);
+
+/// An attribute constraint.
+#[derive(Debug)]
+pub struct AttrConstraint {
+    /// What the constraint accepts ("attribute 'x' failed to satisfy constraint: `summary`").
+    pub summary: &'static str,
+    /// The predicate.
+    pub check: fn(&Context, Attribute) -> bool,
+    /// Custom parser when the attribute appears as a format variable
+    /// (default: a full attribute).
+    pub parse: Option<AttrParseFn>,
+    /// Custom printer when the attribute appears as a format variable.
+    pub print: Option<AttrPrintFn>,
+    /// Whether the attribute is a `unit` flag (a format anchor that prints nothing).
+    pub is_unit: bool,
+}
+
+/// An inherent attribute (stored in the op's properties).
+#[derive(Debug)]
+pub struct AttrDef {
+    /// The name.
+    pub name: &'static str,
+    /// The constraint.
+    pub constraint: &'static AttrConstraint,
+    /// Whether the op may lack it.
+    pub optional: bool,
+    /// The value an absent attribute takes (printed in the generic form, as
+    /// MLIR materializes default-valued properties).
+    pub default: Option<fn(&Context) -> Attribute>,
+}
+
+impl AttrDef {
+    /// A required attribute.
+    pub const fn required(name: &'static str, constraint: &'static AttrConstraint) -> AttrDef {
+        AttrDef {
+            name,
+            constraint,
+            optional: false,
+            default: None,
+        }
+    }
+    /// An optional attribute.
+    pub const fn optional(name: &'static str, constraint: &'static AttrConstraint) -> AttrDef {
+        AttrDef {
+            name,
+            constraint,
+            optional: true,
+            default: None,
+        }
+    }
+    /// An attribute with a default value.
+    pub const fn with_default(
+        name: &'static str,
+        constraint: &'static AttrConstraint,
+        default: fn(&Context) -> Attribute,
+    ) -> AttrDef {
+        AttrDef {
+            name,
+            constraint,
+            optional: true,
+            default: Some(default),
+        }
+    }
+}
+
+/// A region of an op.
+#[derive(Debug)]
+pub struct RegionDef {
+    /// The name used in formats and docs.
+    pub name: &'static str,
+    /// Whether the region must have exactly one block.
+    pub single_block: bool,
+    /// Whether the region may be empty (`AnyRegion` vs `SizedRegion<1>`).
+    pub may_be_empty: bool,
+}
+
+/// How the format engine finds a type the custom syntax leaves out.
+#[derive(Debug)]
+pub enum TypeRule {
+    /// The named operands/results all have one type (MLIR's `AllTypesMatch`,
+    /// `SameOperandsAndResultType`, `SameTypeOperands`).
+    AllMatch(&'static [&'static str]),
+    /// `target`'s type (every value of the group) is computed from `source`'s
+    /// (the first value of that group).
+    Derived {
+        /// The operand or result group whose type is computed.
+        target: &'static str,
+        /// The group it is computed from.
+        source: &'static str,
+        /// The computation (`None`: the source type does not allow one, an error).
+        derive: fn(&Context, Type) -> Option<Type>,
+        /// What the rule says, for the verifier's message ("failed to verify that ...").
+        description: &'static str,
+    },
+}
+
+/// Suggests names for an op's results when printing (`%c0`, `%cst`), like
+/// MLIR's `OpAsmOpInterface::getAsmResultNames`. Returns one name per
+/// result group start; `None` keeps the number.
+pub type ResultNamesFn = fn(&Context, &Body, OpId) -> Option<String>;
+
+/// A `custom<Name>(...)` directive of a declarative format.
+#[derive(Debug)]
+pub struct CustomDirective {
+    /// The directive's name (`DynamicIndexList`).
+    pub name: &'static str,
+    /// Parses it; `args` are the format's arguments (`$offsets`, `$static_offsets`).
+    pub parse: format::CustomParseFn,
+    /// Prints it.
+    pub print: format::CustomPrintFn,
+}
+
+/// The range of operand indices of group `index` of an op.
+///
+/// With one non-single group, the segment sizes follow from the operand
+/// count; with more, from the `operandSegmentSizes` property (MLIR's
+/// `AttrSizedOperandSegments`).
+pub fn operand_group_range(ctx: &Context, body: &Body, op: OpId, def: &OpDef, index: usize) -> Range<usize> {
+    group_range(
+        ctx,
+        body.op_props(op),
+        "operandSegmentSizes",
+        def.operands,
+        body.num_operands(op),
+        index,
+    )
+}
+
+/// The range of result indices of group `index` of an op.
+pub fn result_group_range(ctx: &Context, body: &Body, op: OpId, def: &OpDef, index: usize) -> Range<usize> {
+    group_range(
+        ctx,
+        body.op_props(op),
+        "resultSegmentSizes",
+        def.results,
+        body.num_results(op),
+        index,
+    )
+}
+
+/// The segment sizes of all groups, or `None` if they cannot be determined.
+pub(crate) fn segment_sizes(
+    ctx: &Context,
+    props: Option<Attribute>,
+    prop_name: &str,
+    groups: &[ArgDef],
+    total: usize,
+) -> Option<Vec<usize>> {
+    let non_single = groups.iter().filter(|g| g.arity != Arity::Single).count();
+    if non_single <= 1 {
+        let fixed = groups.len() - non_single;
+        let rest = total.checked_sub(fixed)?;
+        return Some(
+            groups
+                .iter()
+                .map(|g| match g.arity {
+                    Arity::Single => 1,
+                    Arity::Optional if rest > 1 => usize::MAX,
+                    _ => rest,
+                })
+                .collect::<Vec<_>>(),
+        )
+        .filter(|v| v.iter().all(|&n| n != usize::MAX));
+    }
+    let sizes = prop_i32_array(ctx, props, prop_name)?;
+    if sizes.len() != groups.len() || sizes.iter().any(|&s| s < 0) {
+        return None;
+    }
+    let v: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
+    (v.iter().sum::<usize>() == total).then_some(v)
+}
+
+fn group_range(
+    ctx: &Context,
+    props: Option<Attribute>,
+    prop_name: &str,
+    groups: &[ArgDef],
+    total: usize,
+    index: usize,
+) -> Range<usize> {
+    match segment_sizes(ctx, props, prop_name, groups, total) {
+        Some(sizes) => {
+            let start: usize = sizes[..index].iter().sum();
+            start..start + sizes[index]
+        }
+        None => 0..0,
+    }
+}
+
+/// The values of operand group `name` of an op (empty if the op has no such group).
+pub fn operand_group(ctx: &Context, body: &Body, op: OpId, name: &str) -> Vec<Value> {
+    let Some(def) = ctx.op_def(body.op_name(op)) else {
+        return Vec::new();
+    };
+    let Some(i) = def.operands.iter().position(|g| g.name == name) else {
+        return Vec::new();
+    };
+    operand_group_range(ctx, body, op, def, i)
+        .map(|k| body.operand(op, k))
+        .collect()
+}
+
+/// An entry of a dictionary attribute.
+pub fn dict_get(ctx: &Context, dict: Option<Attribute>, name: &str) -> Option<Attribute> {
+    let d = dict?;
+    ctx.attr_data(d)
+        .dict_entries()
+        .iter()
+        .find(|(k, _)| ctx.ident_str(*k) == name)
+        .map(|(_, v)| *v)
+}
+
+/// The inherent attribute `name` of an op (from its properties).
+pub fn prop(ctx: &Context, body: &Body, op: OpId, name: &str) -> Option<Attribute> {
+    dict_get(ctx, body.op_props(op), name)
+}
+
+/// A discardable attribute of an op.
+pub fn discardable_attr(ctx: &Context, body: &Body, op: OpId, name: &str) -> Option<Attribute> {
+    dict_get(ctx, body.op_attrs(op), name)
+}
+
+fn prop_i32_array(ctx: &Context, props: Option<Attribute>, name: &str) -> Option<Vec<i64>> {
+    let a = dict_get(ctx, props, name)?;
+    match ctx.attr_data(a) {
+        AttrData::DenseArray {
+            values: crate::DenseValues::Int(values),
+            ..
+        } => values.iter().map(|&v| i64::try_from(v).ok()).collect(),
+        _ => None,
+    }
+}
+
+/// `array<i32: ...>`, the form of `operandSegmentSizes`.
+pub fn segment_sizes_attr(ctx: &Context, sizes: &[usize]) -> Attribute {
+    ctx.get_attr(AttrData::DenseArray {
+        element: ctx.common().i32,
+        values: crate::DenseValues::Int(sizes.iter().map(|&s| s as i128).collect()),
+    })
+}
+
+/// Puts a declared op's inherent attributes into its properties, as MLIR
+/// does on creation: entries of the attribute dictionary named like a
+/// declared attribute move to the properties (unless `<{...}>` already set
+/// them, which wins), properties set by a custom parser are merged in, and
+/// absent default-valued attributes take their default.
+pub(crate) fn normalize_properties(
+    ctx: &Context,
+    def: &OpDef,
+    props: &mut Option<Attribute>,
+    set_props: &mut Vec<(crate::Ident, Attribute)>,
+    attrs: &mut Vec<(crate::Ident, Attribute)>,
+) {
+    if def.attributes.is_empty() && set_props.is_empty() && def.operands.iter().filter(|g| g.arity != Arity::Single).count() <= 1 {
+        return;
+    }
+    let mut entries: Vec<(crate::Ident, Attribute)> = match props {
+        Some(p) => ctx.attr_data(*p).dict_entries().to_vec(),
+        None => Vec::new(),
+    };
+    for (k, v) in set_props.drain(..) {
+        if !entries.iter().any(|(e, _)| *e == k) {
+            entries.push((k, v));
+        }
+    }
+    let is_inherent = |name: &str| {
+        def.attributes.iter().any(|a| a.name == name) || name == "operandSegmentSizes" || name == "resultSegmentSizes"
+    };
+    attrs.retain(|(k, v)| {
+        if !is_inherent(ctx.ident_str(*k)) {
+            return true;
+        }
+        if !entries.iter().any(|(e, _)| e == k) {
+            entries.push((*k, *v));
+        }
+        false
+    });
+    for a in def.attributes {
+        if let Some(d) = a.default {
+            let k = ctx.intern(a.name);
+            if !entries.iter().any(|(e, _)| *e == k) {
+                entries.push((k, d(ctx)));
+            }
+        }
+    }
+    *props = if entries.is_empty() { None } else { Some(ctx.dict_attr(entries)) };
+}

@@ -1,0 +1,166 @@
+//! The verifier every declared op gets from its declaration, with MLIR's
+//! messages: counts of operands, results, regions and successors; type and
+//! attribute constraints; the type rules.
+
+use super::{dict_get, operand_group_range, result_group_range, segment_sizes, ArgDef, Arity, TypeRule};
+use crate::printer::type_to_string;
+use crate::registry::Traits;
+use crate::{Body, Context, OpDef, OpId, Type};
+use lf_diag::Diagnostic;
+
+/// Checks an op against its declaration. Runs before the op's own `verify` hook.
+pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
+    let err = |msg: String| Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'{}' op {msg}", def.name));
+    // Counts (MLIR's NOperands / NResults / NRegions traits).
+    count_check(def.operands, body.num_operands(op), "operand").map_err(err)?;
+    count_check(def.results, body.num_results(op), "result").map_err(err)?;
+    let nreg = body.num_regions(op);
+    if nreg != def.regions.len() {
+        return Err(err(match def.regions.len() {
+            0 => "requires zero regions".into(),
+            1 => "requires one region".into(),
+            n => format!("expected {n} regions"),
+        }));
+    }
+    let nsucc = body.successors(op).len();
+    if nsucc != def.successors.len() {
+        let n = def.successors.len();
+        let plural = if n == 1 { "" } else { "s" };
+        return Err(err(format!("requires {n} successor{plural} but found {nsucc}")));
+    }
+    if def.has(Traits::SAME_OPERANDS_AND_RESULT_TYPE) {
+        let mut tys = body.operands(op).chain(body.results(op)).map(|v| body.value_type(v));
+        if let Some(first) = tys.next() {
+            if tys.any(|t| t != first) {
+                return Err(err("requires the same type for all operands and results".into()));
+            }
+        }
+    }
+    // Segment sizes.
+    for (groups, total, prop_name) in [
+        (def.operands, body.num_operands(op), "operandSegmentSizes"),
+        (def.results, body.num_results(op), "resultSegmentSizes"),
+    ] {
+        if segment_sizes(ctx, body.op_props(op), prop_name, groups, total).is_none() {
+            let non_single = groups.iter().filter(|g| g.arity != Arity::Single).count();
+            if non_single > 1 && dict_get(ctx, body.op_props(op), prop_name).is_none() {
+                return Err(err(format!("requires attribute '{prop_name}'")));
+            }
+            return Err(err(format!(
+                "'{prop_name}' attribute does not match the number of {}s",
+                if prop_name.starts_with("operand") { "operand" } else { "result" }
+            )));
+        }
+    }
+    // Attributes.
+    for a in def.attributes {
+        match dict_get(ctx, body.op_props(op), a.name) {
+            None if !a.optional => return Err(err(format!("requires attribute '{}'", a.name))),
+            Some(v) if !(a.constraint.check)(ctx, v) => {
+                return Err(err(format!(
+                    "attribute '{}' failed to satisfy constraint: {}",
+                    a.name, a.constraint.summary
+                )));
+            }
+            _ => {}
+        }
+    }
+    // Operand and result types.
+    for (g, arg) in def.operands.iter().enumerate() {
+        for i in operand_group_range(ctx, body, op, def, g) {
+            let t = body.value_type(body.operand(op, i));
+            check_type(ctx, arg, t).map_err(|s| err(format!("operand #{i} must be {s}")))?;
+        }
+    }
+    for (g, arg) in def.results.iter().enumerate() {
+        for i in result_group_range(ctx, body, op, def, g) {
+            let t = body.value_type(body.result(op, i));
+            check_type(ctx, arg, t).map_err(|s| err(format!("result #{i} must be {s}")))?;
+        }
+    }
+    // Type rules.
+    for rule in def.type_rules {
+        match rule {
+            TypeRule::AllMatch(names) => {
+                let tys: Vec<Type> = names.iter().flat_map(|n| group_types(ctx, body, op, def, n)).collect();
+                if tys.windows(2).any(|w| w[0] != w[1]) {
+                    return Err(err(format!("failed to verify that all of {{{}}} have same type", names.join(", "))));
+                }
+            }
+            TypeRule::Derived {
+                target,
+                source,
+                derive,
+                description,
+            } => {
+                let Some(s) = group_types(ctx, body, op, def, source).first().copied() else {
+                    continue;
+                };
+                let want = derive(ctx, s);
+                for t in group_types(ctx, body, op, def, target) {
+                    if want != Some(t) {
+                        return Err(err(format!("failed to verify that {description}")));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_type(ctx: &Context, arg: &ArgDef, t: Type) -> Result<(), String> {
+    if (arg.constraint.check)(ctx, t) {
+        return Ok(());
+    }
+    let prefix = if arg.arity == Arity::Variadic { "variadic of " } else { "" };
+    Err(format!(
+        "{prefix}{}, but got '{}'",
+        arg.constraint.summary,
+        type_to_string(ctx, t)
+    ))
+}
+
+fn group_types(ctx: &Context, body: &Body, op: OpId, def: &OpDef, name: &str) -> Vec<Type> {
+    if let Some(g) = def.operands.iter().position(|a| a.name == name) {
+        return operand_group_range(ctx, body, op, def, g)
+            .map(|i| body.value_type(body.operand(op, i)))
+            .collect();
+    }
+    if let Some(g) = def.results.iter().position(|a| a.name == name) {
+        return result_group_range(ctx, body, op, def, g)
+            .map(|i| body.value_type(body.result(op, i)))
+            .collect();
+    }
+    Vec::new()
+}
+
+/// MLIR's messages for a wrong number of operands or results.
+fn count_check(groups: &[ArgDef], n: usize, what: &str) -> Result<(), String> {
+    let fixed = groups.iter().filter(|g| g.arity == Arity::Single).count();
+    let optional = groups.iter().filter(|g| g.arity == Arity::Optional).count();
+    let variadic = groups.iter().any(|g| g.arity == Arity::Variadic);
+    if variadic {
+        if n < fixed {
+            return Err(format!("expected {fixed} or more {what}s, but found {n}"));
+        }
+        return Ok(());
+    }
+    if optional > 0 {
+        if n < fixed || n > fixed + optional {
+            return Err(format!(
+                "expected between {fixed} and {} {what}s, but found {n}",
+                fixed + optional
+            ));
+        }
+        return Ok(());
+    }
+    if n == fixed {
+        return Ok(());
+    }
+    Err(match fixed {
+        0 => format!("requires zero {what}s"),
+        1 if what == "operand" => "requires a single operand".into(),
+        1 => "requires one result".into(),
+        _ => format!("expected {fixed} {what}s, but found {n}"),
+    })
+}

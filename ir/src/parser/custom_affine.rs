@@ -1,0 +1,140 @@
+//! Parser primitives for the `affine` and `memref` dialects: affine
+//! expressions of SSA ids (`affine.load %A[%i + 1, symbol(%n)]`) and
+//! attributes whose type the syntax leaves out (`memref.global`'s
+//! `= dense<...>`).
+
+use super::lexer::TokenKind as T;
+use super::ops::{CustomParser, UnresolvedOperand};
+use super::{ParseOptions, ParseResult, Parser};
+use crate::affine::AffineMap;
+use crate::{Attribute, Type};
+use lf_diag::Diagnostic;
+
+/// An affine map parsed from expressions of SSA ids, with the operands bound
+/// to its dimensions and symbols.
+pub type SsaAffineMap<'a> = (AffineMap, Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>);
+
+impl<'p, 'a> CustomParser<'p, 'a> {
+    /// Parses comma-separated affine expressions of SSA ids up to and
+    /// including `closing` (`]` or `)`), the opening bracket having been
+    /// consumed: MLIR's `parseAffineMapOfSSAIds`. Each distinct SSA id
+    /// becomes a dimension (or a symbol when written `symbol(%x)`), in order
+    /// of first use; returns the map and the operands of its dimensions and
+    /// symbols.
+    pub fn parse_affine_map_of_ssa_ids(&mut self, closing: char) -> ParseResult<SsaAffineMap<'a>> {
+        let start = self.p.tok.start as usize;
+        let text = &self.p.src[start..];
+        let (map, dims, syms, consumed) = match crate::affine::parse_affine_exprs_of_ssa_ids(text, closing) {
+            Ok(r) => r,
+            Err(e) => {
+                let pos = self.p.pos_of_offset(start + e.offset);
+                return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
+            }
+        };
+        let end = start + consumed;
+        // Collect the operand references of the consumed text, with their tokens.
+        let mut refs: Vec<UnresolvedOperand<'a>> = Vec::new();
+        let mut lx = self.p.lexer.clone();
+        let line_start = start - (self.p.tok.col as usize - 1);
+        lx.reset(start, self.p.tok.line, line_start);
+        loop {
+            let tok = lx.next_token();
+            if tok.kind == T::Eof || tok.start as usize >= end {
+                break;
+            }
+            if tok.kind == T::PercentIdent {
+                let name = &self.p.src[tok.start as usize + 1..tok.end as usize];
+                refs.push(UnresolvedOperand { name, number: 0, tok });
+            } else if tok.kind == T::HashIdent {
+                if let Some(last) = refs.last_mut() {
+                    if last.tok.end == tok.start {
+                        last.number = self.p.src[tok.start as usize + 1..tok.end as usize].parse().unwrap_or(0);
+                    }
+                }
+            }
+        }
+        let spell = |r: &UnresolvedOperand<'a>| {
+            if r.number == 0 && !self.p.src[r.tok.end as usize..].starts_with("#0") {
+                format!("%{}", r.name)
+            } else {
+                format!("%{}#{}", r.name, r.number)
+            }
+        };
+        let find = |name: &String| -> Option<UnresolvedOperand<'a>> { refs.iter().find(|r| spell(r) == *name).copied() };
+        let mut dim_ops = Vec::with_capacity(dims.len());
+        for d in &dims {
+            dim_ops.push(find(d).ok_or_else(|| self.p.error_here(format!("cannot find operand {d}")))?);
+        }
+        let mut sym_ops = Vec::with_capacity(syms.len());
+        for s in &syms {
+            sym_ops.push(find(s).ok_or_else(|| self.p.error_here(format!("cannot find operand {s}")))?);
+        }
+        // Move the main lexer past the consumed text.
+        let (line, _) = (self.p.tok.line, ());
+        self.p.lexer.reset(start, line, line_start);
+        self.p.lexer.advance_to(end);
+        self.p.bump();
+        Ok((map, dim_ops, sym_ops))
+    }
+
+    /// Parses an attribute written without its type, giving it type `ty`
+    /// (`dense<[1.0, 2.0]>` in `memref.global`, typed `tensor<2xf32>`).
+    pub fn parse_attribute_of_type(&mut self, ty: Type) -> ParseResult<Attribute> {
+        let start = self.p.tok.start as usize;
+        let src = self.p.src;
+        // The attribute's text: up to the end of its balanced `<...>`/`[...]`.
+        let bytes = src.as_bytes();
+        let mut i = start;
+        let mut depth = 0i32;
+        let mut in_str = false;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if in_str {
+                if c == b'\\' {
+                    i += 1;
+                } else if c == b'"' {
+                    in_str = false;
+                }
+            } else {
+                match c {
+                    b'"' => in_str = true,
+                    b'<' | b'[' | b'(' => depth += 1,
+                    b'>' | b']' | b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            i += 1;
+                            break;
+                        }
+                    }
+                    b' ' | b'\n' | b'\t' | b'{' | b',' if depth == 0 => break,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        let text = format!("{} : {}", &src[start..i], crate::printer::type_to_string(self.p.ctx, ty));
+        let attr = {
+            let mut sub = Parser::new(self.p.ctx, &text, "", &ParseOptions::default());
+            sub.parse_attribute().map_err(|e| self.p.error_here(e.message.clone()))?
+        };
+        let line_start = start - (self.p.tok.col as usize - 1);
+        self.p.lexer.reset(start, self.p.tok.line, line_start);
+        self.p.lexer.advance_to(i);
+        self.p.bump();
+        Ok(attr)
+    }
+
+    /// How many operands the op being parsed has so far.
+    pub fn num_pending_operands(&self) -> usize {
+        self.pending.state.operands.len()
+    }
+
+    /// Resolves an operand to a value of type `ty` and inserts it at
+    /// position `index` of the op's operands (for syntaxes that write an
+    /// operand before the type that resolves the ones parsed earlier).
+    pub fn insert_operand(&mut self, index: usize, r: UnresolvedOperand<'a>, ty: Type) -> ParseResult<crate::Value> {
+        let v = self.p.resolve_operand(r, ty)?;
+        self.pending.state.operands.insert(index, v);
+        Ok(v)
+    }
+}

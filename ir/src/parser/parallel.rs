@@ -1,0 +1,394 @@
+//! Function-parallel parsing.
+//!
+//! The regions of an isolated-from-above op (a function) live in a body of
+//! their own and see no name from outside, so they can be parsed on another
+//! thread. When the parser reaches the region list `( {...} )` of such an op
+//! in the generic form, it only finds the matching `)` with the lexer, hands
+//! the span to a worker thread, and goes on with the rest of the file. Before
+//! the body holding those ops is closed, the parsed bodies are installed into
+//! their ops, in program order.
+//!
+//! The result is the same as a sequential parse, whatever the number of
+//! threads: a worker runs the same code on the same text (aliases are shared
+//! read-only; nothing else crosses a body boundary), arena ids of the outer
+//! body follow program order, and the error reported is the first in program
+//! order (a worker's error comes before any later error of the main thread).
+//! If a worker ends its region list anywhere but where the bracket matching
+//! said (which valid input never does), the whole file is parsed again
+//! sequentially.
+
+use super::lexer::{Token, TokenKind as T};
+use super::ops::PendingOp;
+use super::{Memo, OwnedOp, ParseError, ParseOptions, ParseResult, Parser};
+use crate::body::OperationState;
+use crate::entity::NONE;
+use crate::{Attribute, Body, Context, OpId, RegionId, Type};
+use lf_diag::Diagnostic;
+use parking_lot::Mutex;
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::Arc;
+
+/// Region lists queued for the workers before the main thread waits.
+const QUEUE: usize = 64;
+/// Stack of a worker thread (address space; pages are used as touched):
+/// deep nesting recurses.
+const WORKER_STACK: usize = 256 << 20;
+
+/// The region list of one isolated op, to be parsed by a worker.
+pub(crate) struct Task<'a> {
+    idx: usize,
+    /// The `(` opening the region list.
+    open: Token,
+    /// Start of the token after the matching `)`.
+    end: u32,
+    depth: u32,
+    state: OperationState,
+    default_dialects: Vec<&'static str>,
+    attr_aliases: Arc<FxHashMap<&'a str, Attribute>>,
+    type_aliases: Arc<FxHashMap<&'a str, Type>>,
+    alias_depths: Arc<FxHashMap<(bool, &'a str), u32>>,
+}
+
+/// What a worker made of a task.
+enum Outcome<'a> {
+    Done {
+        body: Body,
+        regions: Vec<RegionId>,
+        deferred: FxHashMap<&'a str, (Attribute, Token)>,
+        max_depth: (u32, Token),
+    },
+    Failed(ParseError),
+    /// The region list did not end where the bracket matching said.
+    Mismatch,
+    /// Not parsed (the parse had already failed).
+    Skipped,
+}
+
+/// State shared by the main thread and the workers.
+#[derive(Default)]
+struct Shared {
+    /// Start offsets of the tasks not finished yet, by task number.
+    pending: Mutex<BTreeMap<usize, u32>>,
+    /// Memo tables not in use (each worker takes one per task).
+    memos: Mutex<Vec<Memo>>,
+    /// Set when the result is decided: queued tasks are skipped.
+    stop: AtomicBool,
+}
+
+/// An op whose regions a worker parses.
+struct Spawned {
+    /// `bodies.len()` of the parser when the op was made (which body holds it).
+    level: usize,
+    op: OpId,
+    idx: usize,
+    regions: usize,
+}
+
+/// The main thread's side of a parallel parse.
+pub(crate) struct Par<'a> {
+    tasks: Option<SyncSender<Task<'a>>>,
+    results: Receiver<(usize, Outcome<'a>)>,
+    received: FxHashMap<usize, Outcome<'a>>,
+    shared: Arc<Shared>,
+    next_idx: usize,
+    spawned: Vec<Spawned>,
+    /// Errors of installed tasks, by task number.
+    failed: BTreeMap<usize, ParseError>,
+    mismatch: bool,
+}
+
+/// A task handed out but not yet attached to its op.
+pub(crate) struct SpawnedTask {
+    idx: usize,
+    regions: usize,
+}
+
+impl<'a> Par<'a> {
+    /// Start offset of the oldest region list still being parsed.
+    pub(crate) fn oldest_pending(&self) -> Option<u32> {
+        self.shared.pending.lock().values().next().copied()
+    }
+
+    fn result(&mut self, idx: usize) -> Outcome<'a> {
+        loop {
+            if let Some(r) = self.received.remove(&idx) {
+                return r;
+            }
+            match self.results.recv() {
+                Ok((i, r)) => {
+                    self.received.insert(i, r);
+                }
+                Err(_) => return Outcome::Skipped,
+            }
+        }
+    }
+
+    /// Stops the workers and returns whether the parse must be redone
+    /// sequentially, and the first error of a task, if any.
+    fn finish(mut self) -> (bool, Option<ParseError>) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        self.tasks = None;
+        for (i, r) in self.results.iter() {
+            self.received.insert(i, r);
+        }
+        let mut mismatch = self.mismatch;
+        for (i, r) in self.received.drain() {
+            match r {
+                Outcome::Failed(e) => {
+                    self.failed.insert(i, e);
+                }
+                Outcome::Mismatch => mismatch = true,
+                _ => {}
+            }
+        }
+        (mismatch, self.failed.into_iter().next().map(|(_, e)| e))
+    }
+}
+
+/// Parses with `opts.threads` worker threads; see the module docs.
+pub(crate) fn parse(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptions) -> ParseResult<OwnedOp> {
+    let shared = Arc::new(Shared::default());
+    let (task_tx, task_rx) = sync_channel::<Task<'_>>(QUEUE);
+    let (res_tx, res_rx) = channel::<(usize, Outcome<'_>)>();
+    let task_rx = Mutex::new(task_rx);
+    let (result, redo) = std::thread::scope(|s| {
+        let mut workers = 0;
+        for _ in 0..opts.threads {
+            let (res_tx, task_rx, shared) = (res_tx.clone(), &task_rx, Arc::clone(&shared));
+            let spawned = std::thread::Builder::new()
+                .name("lf-parse".into())
+                .stack_size(WORKER_STACK)
+                .spawn_scoped(s, move || worker(ctx, src, file_name, opts, &shared, task_rx, &res_tx));
+            workers += spawned.is_ok() as usize;
+        }
+        drop(res_tx);
+        let mut p = Parser::new(ctx, src, file_name, opts);
+        if workers > 0 {
+            p.par = Some(Par {
+                tasks: Some(task_tx),
+                results: res_rx,
+                received: FxHashMap::default(),
+                shared: Arc::clone(&shared),
+                next_idx: 0,
+                spawned: Vec::new(),
+                failed: BTreeMap::new(),
+                mismatch: false,
+            });
+        }
+        let r = p.parse_top_level();
+        let (mismatch, task_err) = p.par.take().map_or((false, None), Par::finish);
+        match (r, task_err) {
+            (_, _) if mismatch => (None, true),
+            // A worker's error lies before anything the main thread parsed after it.
+            (Err(_), Some(e)) => (Some(Err(e)), false),
+            (r, _) => (Some(r), false),
+        }
+    });
+    match result {
+        Some(r) if !redo => r,
+        _ => {
+            let sequential = ParseOptions {
+                threads: 1,
+                ..opts.clone()
+            };
+            Parser::new(ctx, src, file_name, &sequential).parse_top_level()
+        }
+    }
+}
+
+fn worker<'a>(
+    ctx: &'a Context,
+    src: &'a str,
+    file_name: &'a str,
+    opts: &ParseOptions,
+    shared: &Shared,
+    tasks: &Mutex<Receiver<Task<'a>>>,
+    results: &Sender<(usize, Outcome<'a>)>,
+) {
+    loop {
+        let task = tasks.lock().recv();
+        let Ok(task) = task else { return };
+        let idx = task.idx;
+        let outcome = if shared.stop.load(Ordering::Relaxed) {
+            Outcome::Skipped
+        } else {
+            run_task(ctx, src, file_name, opts, shared, task)
+        };
+        shared.pending.lock().remove(&idx);
+        if results.send((idx, outcome)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Parses the region list of one task, as the main thread would have.
+fn run_task<'a>(
+    ctx: &'a Context,
+    src: &'a str,
+    file_name: &'a str,
+    opts: &ParseOptions,
+    shared: &Shared,
+    task: Task<'a>,
+) -> Outcome<'a> {
+    let mut p = Parser::new(ctx, src, file_name, opts);
+    let open = task.open;
+    p.lexer.reset(open.start as usize, open.line, open.start as usize - (open.col as usize - 1));
+    p.bump();
+    p.depth = task.depth;
+    p.max_depth = (0, open);
+    p.default_dialects = task.default_dialects;
+    p.attr_aliases = task.attr_aliases;
+    p.type_aliases = task.type_aliases;
+    p.alias_depths = task.alias_depths;
+    p.memo = shared.memos.lock().pop().unwrap_or_default();
+    let mut pending = PendingOp {
+        state: task.state,
+        attrs: Vec::new(),
+        props: Vec::new(),
+        isolated: true,
+    };
+    let r = p.parse_region_list(&mut pending);
+    shared.memos.lock().push(std::mem::take(&mut p.memo));
+    match r {
+        Err(e) => Outcome::Failed(e),
+        Ok(()) if p.tok.start != task.end => Outcome::Mismatch,
+        Ok(()) => Outcome::Done {
+            body: pending.state.nested.map(|b| *b).unwrap_or_default(),
+            regions: pending.state.regions,
+            deferred: std::mem::take(&mut p.deferred_locs),
+            max_depth: p.max_depth,
+        },
+    }
+}
+
+impl<'a> Parser<'a> {
+    /// At the `(` of the region list of an isolated generic op: if this is a
+    /// parallel parse and the list is bracket-balanced, hands it to a worker,
+    /// moves past it and sets up `pending` with placeholder regions.
+    pub(crate) fn spawn_regions(&mut self, pending: &mut PendingOp) -> Option<SpawnedTask> {
+        if !pending.isolated || self.par.is_none() {
+            return None;
+        }
+        let open = self.tok;
+        let mut lx = self.lexer.clone();
+        let (mut depth, mut regions) = (1u32, 0usize);
+        loop {
+            let t = lx.next_token();
+            match t.kind {
+                T::LParen | T::LSquare => depth += 1,
+                T::LBrace => {
+                    regions += (depth == 1) as usize;
+                    depth += 1;
+                }
+                T::RParen | T::RSquare | T::RBrace => {
+                    depth -= 1;
+                    if depth == 0 {
+                        if t.kind != T::RParen {
+                            return None;
+                        }
+                        break;
+                    }
+                }
+                T::Eof | T::Error => return None,
+                _ => {}
+            }
+        }
+        if regions == 0 {
+            return None;
+        }
+        self.lexer = lx;
+        self.bump();
+        let par = self.par.as_mut()?;
+        let idx = par.next_idx;
+        par.next_idx += 1;
+        par.shared.pending.lock().insert(idx, open.start);
+        let task = Task {
+            idx,
+            open,
+            end: self.tok.start,
+            depth: self.depth,
+            state: OperationState::new(pending.state.name, pending.state.loc),
+            default_dialects: self.default_dialects.clone(),
+            attr_aliases: Arc::clone(&self.attr_aliases),
+            type_aliases: Arc::clone(&self.type_aliases),
+            alias_depths: Arc::clone(&self.alias_depths),
+        };
+        if par.tasks.as_ref().is_none_or(|t| t.send(task).is_err()) {
+            // The workers are gone: parse the rest as usual, then redo.
+            par.mismatch = true;
+        }
+        pending.state.regions = vec![RegionId(NONE); regions];
+        pending.state.nested = Some(Box::default());
+        Some(SpawnedTask { idx, regions })
+    }
+
+    fn par_mut(&mut self) -> &mut Par<'a> {
+        self.par.as_mut().expect("parallel parse")
+    }
+
+    /// Records the op made for a spawned region list.
+    pub(crate) fn note_spawned(&mut self, op: OpId, task: SpawnedTask) {
+        let level = self.bodies.len();
+        if let Some(par) = self.par.as_mut() {
+            par.spawned.push(Spawned {
+                level,
+                op,
+                idx: task.idx,
+                regions: task.regions,
+            });
+        }
+    }
+
+    /// Installs the bodies parsed by workers for the ops of the current body,
+    /// in program order; fails with the first task's error.
+    pub(crate) fn install_spawned(&mut self) -> ParseResult<()> {
+        let level = self.bodies.len();
+        let Some(par) = self.par.as_mut() else { return Ok(()) };
+        let first = par.spawned.iter().position(|s| s.level >= level).unwrap_or(par.spawned.len());
+        let mine: Vec<Spawned> = par.spawned.drain(first..).collect();
+        for s in mine {
+            let outcome = self.par.as_mut().expect("parallel parse").result(s.idx);
+            match outcome {
+                Outcome::Done {
+                    body,
+                    regions,
+                    deferred,
+                    max_depth,
+                } => {
+                    if regions.len() != s.regions {
+                        self.par_mut().mismatch = true;
+                        return Err(internal());
+                    }
+                    for (name, (a, tok)) in deferred {
+                        let e = self.deferred_locs.entry(name).or_insert((a, tok));
+                        if tok.start < e.1.start {
+                            *e = (a, tok);
+                        }
+                    }
+                    let (d, tok) = max_depth;
+                    if d > self.max_depth.0 || (d == self.max_depth.0 && tok.start < self.max_depth.1.start) {
+                        self.max_depth = (d, tok);
+                    }
+                    self.body().install_nested(s.op, body, &regions);
+                }
+                Outcome::Failed(e) => {
+                    self.par_mut().failed.insert(s.idx, e);
+                    return Err(internal());
+                }
+                Outcome::Mismatch | Outcome::Skipped => {
+                    self.par_mut().mismatch = true;
+                    return Err(internal());
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Stands for an error that [`parse`] replaces (a task's error, or a redo).
+fn internal() -> ParseError {
+    Box::new(Diagnostic::error(None, "internal: parallel parse".to_string()))
+}
