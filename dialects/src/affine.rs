@@ -335,7 +335,8 @@ fn verify_map_op(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic>
     if !is_apply && m.num_results() == 0 {
         return Err(op_error(ctx, body, op, "affine map expect at least one result"));
     }
-    verify_dims_and_symbols(ctx, body, op, &ops, m.num_dims() as usize)
+    // MLIR does not check the dimension/symbol rules for these ops.
+    Ok(())
 }
 
 static MAP_OPERANDS: &[ArgDef] = &[ArgDef::variadic("mapOperands", &INDEX)];
@@ -508,16 +509,12 @@ fn verify_access(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> R
     if map.num_inputs() as usize != idx.len() {
         return err("expects as many subscripts as affine map inputs");
     }
-    let scope = affine_scope_region(ctx, body, op);
     for v in &idx {
         if !is_index(ctx, body, *v) {
             return err("index to load must have 'index' type");
         }
-        if !is_valid_dim(ctx, body, *v, scope) {
-            return err("index must be a dimension or symbol identifier");
-        }
     }
-    Ok(())
+    verify_dims_and_symbols(ctx, body, op, &idx, map.num_dims() as usize)
 }
 
 static LOAD_OPERANDS: &[ArgDef] = &[ArgDef::one("memref", &ANY_MEMREF), ArgDef::variadic("indices", &INDEX)];
@@ -628,7 +625,10 @@ fn parse_bound<'a>(p: &mut CustomParser<'_, 'a>, is_lower: bool) -> ParseResult<
     let has_kw = p.parse_optional_keyword(kw);
     if !has_kw {
         if let Some(r) = p.parse_optional_operand()? {
-            return Ok((AffineMap::new(0, 1, vec![lf_ir::affine::AffineExpr::symbol(0)]), vec![r]));
+            return Ok((
+                AffineMap::new(0, 1, vec![lf_ir::affine::AffineExpr::symbol(0)]),
+                vec![r],
+            ));
         }
         if p.at(lf_ir::parser::lexer::TokenKind::Integer) || p.at(lf_ir::parser::lexer::TokenKind::Minus) {
             let v = p.parse_integer()?;
@@ -814,7 +814,7 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let err = |m: String| Err(op_error(ctx, body, op, m));
     if let Some(s) = prop(ctx, body, op, "step").and_then(|a| int_value(ctx, a)) {
         if s <= 0 {
-            return err(format!("expected step to be representable as a positive signed integer"));
+            return err("expected step to be representable as a positive signed integer".into());
         }
     }
     for (k, name) in ["lowerBoundMap", "upperBoundMap"].iter().enumerate() {
@@ -850,7 +850,13 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
             return err("expected body first argument to be an index argument for the induction variable".into());
         }
     }
-    check_yield(ctx, body, op, 0, &body.results(op).map(|v| body.value_type(v)).collect::<Vec<_>>())
+    check_yield(
+        ctx,
+        body,
+        op,
+        0,
+        &body.results(op).map(|v| body.value_type(v)).collect::<Vec<_>>(),
+    )
 }
 
 /// Checks the `affine.yield` ending region `index` against the op's results.
@@ -866,18 +872,13 @@ fn check_yield(ctx: &Context, body: &Body, op: OpId, index: usize, results: &[Ty
         return Ok(());
     }
     let tys: Vec<Type> = rb.operands(t).map(|v| rb.value_type(v)).collect();
-    let parent = op_name(ctx, body, op);
     if tys.len() != results.len() {
         return Err(op_error(
             ctx,
             rb,
             t,
-            format!("parent of yield must have same number of results as the yield operands"),
-        ))
-        .or_else(|e: Diagnostic| {
-            let _ = parent;
-            Err(e)
-        });
+            "parent of yield must have same number of results as the yield operands",
+        ));
     }
     for (a, r) in tys.iter().zip(results) {
         if a != r {
@@ -1006,7 +1007,12 @@ fn print_if(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
 
 fn verify_if(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let Some(s) = set_of(ctx, prop(ctx, body, op, "condition")) else {
-        return Err(op_error(ctx, body, op, "requires an integer set attribute named 'condition'"));
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "requires an integer set attribute named 'condition'",
+        ));
     };
     let ops: Vec<Value> = body.operands(op).collect();
     if ops.len() != s.num_inputs() as usize {

@@ -182,7 +182,11 @@ binary_ops!(
         (REMUI, "arith.remui", "unsigned integer division remainder operation"),
         (CEILDIVSI, "arith.ceildivsi", "signed ceil integer division operation"),
         (CEILDIVUI, "arith.ceildivui", "unsigned ceil integer division operation"),
-        (FLOORDIVSI, "arith.floordivsi", "signed floor integer division operation"),
+        (
+            FLOORDIVSI,
+            "arith.floordivsi",
+            "signed floor integer division operation"
+        ),
         (MAXSI, "arith.maxsi", "signed integer maximum operation"),
         (MAXUI, "arith.maxui", "unsigned integer maximum operation"),
         (MINSI, "arith.minsi", "signed integer minimum operation"),
@@ -210,10 +214,26 @@ binary_ops!(
         (MULF, "arith.mulf", "floating point multiplication operation"),
         (DIVF, "arith.divf", "floating point division operation"),
         (REMF, "arith.remf", "floating point division remainder operation"),
-        (MAXIMUMF, "arith.maximumf", "floating-point maximum operation (NaN-propagating)"),
-        (MINIMUMF, "arith.minimumf", "floating-point minimum operation (NaN-propagating)"),
-        (MAXNUMF, "arith.maxnumf", "floating-point maximum operation (IEEE maxNum)"),
-        (MINNUMF, "arith.minnumf", "floating-point minimum operation (IEEE minNum)"),
+        (
+            MAXIMUMF,
+            "arith.maximumf",
+            "floating-point maximum operation (NaN-propagating)"
+        ),
+        (
+            MINIMUMF,
+            "arith.minimumf",
+            "floating-point minimum operation (NaN-propagating)"
+        ),
+        (
+            MAXNUMF,
+            "arith.maxnumf",
+            "floating-point maximum operation (IEEE maxNum)"
+        ),
+        (
+            MINNUMF,
+            "arith.minnumf",
+            "floating-point minimum operation (IEEE minNum)"
+        ),
     ]
 );
 
@@ -389,10 +409,22 @@ fn verify_constant(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnosti
     let r = body.value_type(body.result(op, 0));
     let vt = match ctx.attr_data(v) {
         AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } | AttrData::DenseElements { ty, .. } => *ty,
-        _ => return Err(op_error(ctx, body, op, "value must be an integer, float, or elements attribute")),
+        _ => {
+            return Err(op_error(
+                ctx,
+                body,
+                op,
+                "value must be an integer, float, or elements attribute",
+            ))
+        }
     };
     if vt != r {
-        return Err(op_error(ctx, body, op, "failed to verify that all of {value, result} have same type"));
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "failed to verify that all of {value, result} have same type",
+        ));
     }
     if let TypeData::Integer { signedness, .. } = ctx.type_data(r) {
         if *signedness != lf_ir::Signedness::Signless {
@@ -410,10 +442,7 @@ fn constant_result_name(ctx: &Context, body: &Body, op: OpId) -> Option<String> 
             Some(if *value != 0 { "true" } else { "false" }.to_string())
         }
         AttrData::Integer { value, ty } if ctx.type_data(*ty).is_index() => Some(format!("c{value}")),
-        AttrData::Integer { value, ty } => Some(format!(
-            "c{value}_{}",
-            lf_ir::printer::type_to_string(ctx, *ty)
-        )),
+        AttrData::Integer { value, ty } => Some(format!("c{value}_{}", lf_ir::printer::type_to_string(ctx, *ty))),
         _ => Some("cst".to_string()),
     }
 }
@@ -444,15 +473,69 @@ cast_ops!(
     NO_ATTRS,
     CAST_FORMAT,
     [
-        (EXTSI, "arith.extsi", "integer sign extension operation", &SIGNLESS_FIXED_INTEGER_LIKE, &SIGNLESS_FIXED_INTEGER_LIKE),
-        (EXTUI, "arith.extui", "integer zero extension operation", &SIGNLESS_FIXED_INTEGER_LIKE, &SIGNLESS_FIXED_INTEGER_LIKE),
-        (SITOFP, "arith.sitofp", "cast from integer type to floating-point", &SIGNLESS_FIXED_INTEGER_LIKE, &FLOAT_LIKE),
-        (UITOFP, "arith.uitofp", "cast from unsigned integer type to floating-point", &SIGNLESS_FIXED_INTEGER_LIKE, &FLOAT_LIKE),
-        (FPTOSI, "arith.fptosi", "cast from floating-point type to integer type", &FLOAT_LIKE, &SIGNLESS_FIXED_INTEGER_LIKE),
-        (FPTOUI, "arith.fptoui", "cast from floating-point type to integer type", &FLOAT_LIKE, &SIGNLESS_FIXED_INTEGER_LIKE),
-        (INDEX_CAST, "arith.index_cast", "cast between index and integer types", &SIGNLESS_INTEGER_LIKE, &SIGNLESS_INTEGER_LIKE),
-        (INDEX_CASTUI, "arith.index_castui", "unsigned cast between index and integer types", &SIGNLESS_INTEGER_LIKE, &SIGNLESS_INTEGER_LIKE),
-        (BITCAST, "arith.bitcast", "bitcast between values of equal bit width", &SIGNLESS_INTEGER_OR_FLOAT_LIKE, &SIGNLESS_INTEGER_OR_FLOAT_LIKE),
+        (
+            EXTSI,
+            "arith.extsi",
+            "integer sign extension operation",
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            &SIGNLESS_FIXED_INTEGER_LIKE
+        ),
+        (
+            EXTUI,
+            "arith.extui",
+            "integer zero extension operation",
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            &SIGNLESS_FIXED_INTEGER_LIKE
+        ),
+        (
+            SITOFP,
+            "arith.sitofp",
+            "cast from integer type to floating-point",
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            &FLOAT_LIKE
+        ),
+        (
+            UITOFP,
+            "arith.uitofp",
+            "cast from unsigned integer type to floating-point",
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            &FLOAT_LIKE
+        ),
+        (
+            FPTOSI,
+            "arith.fptosi",
+            "cast from floating-point type to integer type",
+            &FLOAT_LIKE,
+            &SIGNLESS_FIXED_INTEGER_LIKE
+        ),
+        (
+            FPTOUI,
+            "arith.fptoui",
+            "cast from floating-point type to integer type",
+            &FLOAT_LIKE,
+            &SIGNLESS_FIXED_INTEGER_LIKE
+        ),
+        (
+            INDEX_CAST,
+            "arith.index_cast",
+            "cast between index and integer types",
+            &SIGNLESS_INTEGER_LIKE,
+            &SIGNLESS_INTEGER_LIKE
+        ),
+        (
+            INDEX_CASTUI,
+            "arith.index_castui",
+            "unsigned cast between index and integer types",
+            &SIGNLESS_INTEGER_LIKE,
+            &SIGNLESS_INTEGER_LIKE
+        ),
+        (
+            BITCAST,
+            "arith.bitcast",
+            "bitcast between values of equal bit width",
+            &SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+            &SIGNLESS_INTEGER_OR_FLOAT_LIKE
+        ),
     ]
 );
 
@@ -461,7 +544,13 @@ static FASTMATH_OPTIONAL_ONLY: &[AttrDef] = &[AttrDef::optional("fastmath", &FAS
 cast_ops!(
     FASTMATH_OPTIONAL_ONLY,
     "$in (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)",
-    [(EXTF, "arith.extf", "cast from floating-point to wider floating-point", &FLOAT_LIKE, &FLOAT_LIKE)]
+    [(
+        EXTF,
+        "arith.extf",
+        "cast from floating-point to wider floating-point",
+        &FLOAT_LIKE,
+        &FLOAT_LIKE
+    )]
 );
 
 static TRUNCI_ATTRS: &[AttrDef] = &[AttrDef::with_default("overflowFlags", &OVERFLOW_ATTR, overflow_none)];
@@ -469,7 +558,13 @@ static TRUNCI_ATTRS: &[AttrDef] = &[AttrDef::with_default("overflowFlags", &OVER
 cast_ops!(
     TRUNCI_ATTRS,
     "$in (`overflow` `` $overflowFlags^)? attr-dict `:` type($in) `to` type($out)",
-    [(TRUNCI, "arith.trunci", "integer truncation operation", &SIGNLESS_FIXED_INTEGER_LIKE, &SIGNLESS_FIXED_INTEGER_LIKE)]
+    [(
+        TRUNCI,
+        "arith.trunci",
+        "integer truncation operation",
+        &SIGNLESS_FIXED_INTEGER_LIKE,
+        &SIGNLESS_FIXED_INTEGER_LIKE
+    )]
 );
 
 static TRUNCF_ATTRS: &[AttrDef] = &[
@@ -480,7 +575,13 @@ static TRUNCF_ATTRS: &[AttrDef] = &[
 cast_ops!(
     TRUNCF_ATTRS,
     "$in ($roundingmode^)? (`fastmath` `` $fastmath^)? attr-dict `:` type($in) `to` type($out)",
-    [(TRUNCF, "arith.truncf", "cast from floating-point to narrower floating-point", &FLOAT_LIKE, &FLOAT_LIKE)]
+    [(
+        TRUNCF,
+        "arith.truncf",
+        "cast from floating-point to narrower floating-point",
+        &FLOAT_LIKE,
+        &FLOAT_LIKE
+    )]
 );
 
 /// Bit width of a scalar (element) type, `None` for index.
@@ -504,7 +605,12 @@ fn verify_cast(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
         || std::mem::discriminant(ctx.type_data(a)) != std::mem::discriminant(ctx.type_data(r))
             && (ctx.type_data(a).shape().is_some() || ctx.type_data(r).shape().is_some())
     {
-        return Err(op_error(ctx, body, op, "requires the same shape for all operands and results"));
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "requires the same shape for all operands and results",
+        ));
     }
     let (wa, wr) = (scalar_width(ctx, a), scalar_width(ctx, r));
     let incompatible = match name {
@@ -522,7 +628,11 @@ fn verify_cast(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
             ctx,
             body,
             op,
-            format!("operand type '{}' and result type '{}' are cast incompatible", show(a), show(r)),
+            format!(
+                "operand type '{}' and result type '{}' are cast incompatible",
+                show(a),
+                show(r)
+            ),
         ));
     }
     Ok(())
@@ -530,10 +640,52 @@ fn verify_cast(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
 
 /// All ops of the dialect.
 pub static OPS: &[&OpDef] = &[
-    &ADDI, &SUBI, &MULI, &SHLI, &DIVSI, &DIVUI, &REMSI, &REMUI, &CEILDIVSI, &CEILDIVUI, &FLOORDIVSI, &MAXSI, &MAXUI,
-    &MINSI, &MINUI, &ANDI, &ORI, &XORI, &SHRSI, &SHRUI, &ADDF, &SUBF, &MULF, &DIVF, &REMF, &MAXIMUMF, &MINIMUMF,
-    &MAXNUMF, &MINNUMF, &NEGF, &CMPI, &CMPF, &SELECT, &CONSTANT, &EXTSI, &EXTUI, &SITOFP, &UITOFP, &FPTOSI, &FPTOUI,
-    &INDEX_CAST, &INDEX_CASTUI, &BITCAST, &EXTF, &TRUNCI, &TRUNCF,
+    &ADDI,
+    &SUBI,
+    &MULI,
+    &SHLI,
+    &DIVSI,
+    &DIVUI,
+    &REMSI,
+    &REMUI,
+    &CEILDIVSI,
+    &CEILDIVUI,
+    &FLOORDIVSI,
+    &MAXSI,
+    &MAXUI,
+    &MINSI,
+    &MINUI,
+    &ANDI,
+    &ORI,
+    &XORI,
+    &SHRSI,
+    &SHRUI,
+    &ADDF,
+    &SUBF,
+    &MULF,
+    &DIVF,
+    &REMF,
+    &MAXIMUMF,
+    &MINIMUMF,
+    &MAXNUMF,
+    &MINNUMF,
+    &NEGF,
+    &CMPI,
+    &CMPF,
+    &SELECT,
+    &CONSTANT,
+    &EXTSI,
+    &EXTUI,
+    &SITOFP,
+    &UITOFP,
+    &FPTOSI,
+    &FPTOUI,
+    &INDEX_CAST,
+    &INDEX_CASTUI,
+    &BITCAST,
+    &EXTF,
+    &TRUNCI,
+    &TRUNCF,
 ];
 
 /// What the op reference says about the dialect.

@@ -31,7 +31,11 @@ macro_rules! unary_float_ops {
 
 unary_float_ops!(
     (SQRT, "math.sqrt", "sqrt of the specified value"),
-    (RSQRT, "math.rsqrt", "reciprocal of sqrt (1 / sqrt of the specified value)"),
+    (
+        RSQRT,
+        "math.rsqrt",
+        "reciprocal of sqrt (1 / sqrt of the specified value)"
+    ),
     (EXP, "math.exp", "base-e exponential of the specified value"),
     (EXP2, "math.exp2", "base-2 exponential of the specified value"),
     (LOG, "math.log", "base-e logarithm of the specified value"),

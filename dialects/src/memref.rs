@@ -6,7 +6,9 @@ use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
 use lf_ir::ods::format::{CustomArg, FormatState};
-use lf_ir::ods::{operand_group_range, prop, ArgDef, AttrConstraint, AttrDef, CustomDirective, TypeConstraint, TypeRule};
+use lf_ir::ods::{
+    operand_group_range, prop, ArgDef, AttrConstraint, AttrDef, CustomDirective, TypeConstraint, TypeRule,
+};
 use lf_ir::parser::{CustomParser, ParseResult};
 use lf_ir::printer::{type_to_string, CustomPrinter};
 use lf_ir::{Attribute, Body, Context, DenseValues, OpDef, OpId, Traits, Type, TypeData, DYNAMIC};
@@ -27,7 +29,12 @@ pub static MEMREF_ANY: TypeConstraint = TypeConstraint {
 /// Ranked or unranked memref.
 pub static MEMREF_RANKED_OR_UNRANKED: TypeConstraint = TypeConstraint {
     summary: "ranked or unranked memref of any type values",
-    check: |ctx, t| matches!(ctx.type_data(t), TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }),
+    check: |ctx, t| {
+        matches!(
+            ctx.type_data(t),
+            TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }
+        )
+    },
     build: None,
 };
 
@@ -275,7 +282,12 @@ fn parse_store(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
     p.parse_optional_attr_dict()?;
     p.parse_literal(":")?;
     let t = p.parse_type()?;
-    let Some(e) = p.ctx().type_data(t).element_type().filter(|_| matches!(p.ctx().type_data(t), TypeData::MemRef { .. })) else {
+    let Some(e) = p
+        .ctx()
+        .type_data(t)
+        .element_type()
+        .filter(|_| matches!(p.ctx().type_data(t), TypeData::MemRef { .. }))
+    else {
         return Err(p.error("expected memref type"));
     };
     p.add_operand(v, e)?;
@@ -347,7 +359,12 @@ fn verify_load(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
 fn verify_store(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let rank = rank_of(ctx, body, body.operand(op, 1));
     if body.num_operands(op) - 2 != rank {
-        return Err(op_error(ctx, body, op, "store index operand count not equal to memref rank"));
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "store index operand count not equal to memref rank",
+        ));
     }
     Ok(())
 }
@@ -402,7 +419,11 @@ fn cast_compatible(ctx: &Context, a: Type, b: Type) -> bool {
             if ea != eb || ma != mb || sa.len() != sb.len() {
                 return false;
             }
-            if sa.iter().zip(sb.iter()).any(|(x, y)| *x != DYNAMIC && *y != DYNAMIC && x != y) {
+            if sa
+                .iter()
+                .zip(sb.iter())
+                .any(|(x, y)| *x != DYNAMIC && *y != DYNAMIC && x != y)
+            {
                 return false;
             }
             if la == lb {
@@ -416,10 +437,28 @@ fn cast_compatible(ctx: &Context, a: Type, b: Type) -> bool {
                 _ => false,
             }
         }
-        (TypeData::MemRef { element: ea, memory_space: ma, .. }, TypeData::UnrankedMemRef { element: eb, memory_space: mb })
-        | (TypeData::UnrankedMemRef { element: ea, memory_space: ma }, TypeData::MemRef { element: eb, memory_space: mb, .. }) => {
-            ea == eb && ma == mb
-        }
+        (
+            TypeData::MemRef {
+                element: ea,
+                memory_space: ma,
+                ..
+            },
+            TypeData::UnrankedMemRef {
+                element: eb,
+                memory_space: mb,
+            },
+        )
+        | (
+            TypeData::UnrankedMemRef {
+                element: ea,
+                memory_space: ma,
+            },
+            TypeData::MemRef {
+                element: eb,
+                memory_space: mb,
+                ..
+            },
+        ) => ea == eb && ma == mb,
         _ => false,
     }
 }
@@ -486,7 +525,12 @@ fn verify_copy(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let a = body.value_type(body.operand(op, 0));
     let b = body.value_type(body.operand(op, 1));
     if ctx.type_data(a).element_type() != ctx.type_data(b).element_type() {
-        return Err(op_error(ctx, body, op, "requires the same element type for all operands"));
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "requires the same element type for all operands",
+        ));
     }
     if let (Some(sa), Some(sb)) = (shape_of(ctx, a), shape_of(ctx, b)) {
         let compatible =
@@ -648,7 +692,10 @@ fn verify_global(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic>
             ctx,
             body,
             op,
-            format!("type should be static shaped memref, but got '{}'", type_to_string(ctx, *t)),
+            format!(
+                "type should be static shaped memref, but got '{}'",
+                type_to_string(ctx, *t)
+            ),
         ));
     }
     if let Some(v) = prop(ctx, body, op, "initial_value") {
@@ -900,11 +947,21 @@ fn verify_subview(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic
     let Some((src_strides, src_offset)) = strided_of(ctx, *layout, shape) else {
         return Ok(());
     };
-    let mul = |a: i64, b: i64| if a == DYNAMIC || b == DYNAMIC { DYNAMIC } else { a.saturating_mul(b) };
+    let mul = |a: i64, b: i64| {
+        if a == DYNAMIC || b == DYNAMIC {
+            DYNAMIC
+        } else {
+            a.saturating_mul(b)
+        }
+    };
     let mut offset = src_offset;
     for (o, s) in offsets.iter().zip(&src_strides) {
         let t = mul(*o, *s);
-        offset = if offset == DYNAMIC || t == DYNAMIC { DYNAMIC } else { offset.saturating_add(t) };
+        offset = if offset == DYNAMIC || t == DYNAMIC {
+            DYNAMIC
+        } else {
+            offset.saturating_add(t)
+        };
     }
     let new_strides: Vec<i64> = strides.iter().zip(&src_strides).map(|(a, b)| mul(*a, *b)).collect();
     let layout_attr = if offset == 0 && new_strides == identity_strides(&sizes) {

@@ -37,7 +37,12 @@ fn every_op_is_documented_and_registers() {
     lf_dialects::register_all(&ctx);
     for d in lf_dialects::DIALECTS {
         for op in d.ops {
-            assert!(op.name.starts_with(&format!("{}.", d.name)), "{} is not in {}", op.name, d.name);
+            assert!(
+                op.name.starts_with(&format!("{}.", d.name)),
+                "{} is not in {}",
+                op.name,
+                d.name
+            );
             assert!(!op.summary.is_empty(), "{} has no summary", op.name);
             assert!(!op.description.is_empty(), "{} has no description", op.name);
             assert!(

@@ -949,6 +949,18 @@ impl Iterator for UseIter<'_> {
 }
 
 impl Body {
+    /// Frees the spare capacity of the arenas (after parsing a body whose
+    /// size will not change much: a function among thousands).
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.ops.shrink_to_fit();
+        self.blocks.shrink_to_fit();
+        self.regions.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.uses.shrink_to_fit();
+        self.successors.shrink_to_fit();
+        self.region_lists.shrink_to_fit();
+    }
+
     /// Gives an isolated op, created with placeholder region ids, its nested
     /// body and the ids of its regions in it (for the parallel parser).
     pub(crate) fn install_nested(&mut self, op: OpId, nested: Body, regions: &[RegionId]) {

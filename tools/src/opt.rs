@@ -504,7 +504,10 @@ impl BackgroundWriter {
         match self.to_thread.as_ref().map(|t| t.send(full)) {
             Some(Ok(())) => Ok(()),
             // The thread stopped on an error: `finish` reports it.
-            _ => Err(self.join().err().unwrap_or_else(|| std::io::Error::other("writer thread stopped"))),
+            _ => Err(self
+                .join()
+                .err()
+                .unwrap_or_else(|| std::io::Error::other("writer thread stopped"))),
         }
     }
 

@@ -48,7 +48,9 @@ impl<'p, 'a> CustomParser<'p, 'a> {
             } else if tok.kind == T::HashIdent {
                 if let Some(last) = refs.last_mut() {
                     if last.tok.end == tok.start {
-                        last.number = self.p.src[tok.start as usize + 1..tok.end as usize].parse().unwrap_or(0);
+                        last.number = self.p.src[tok.start as usize + 1..tok.end as usize]
+                            .parse()
+                            .unwrap_or(0);
                     }
                 }
             }
@@ -60,7 +62,8 @@ impl<'p, 'a> CustomParser<'p, 'a> {
                 format!("%{}#{}", r.name, r.number)
             }
         };
-        let find = |name: &String| -> Option<UnresolvedOperand<'a>> { refs.iter().find(|r| spell(r) == *name).copied() };
+        let find =
+            |name: &String| -> Option<UnresolvedOperand<'a>> { refs.iter().find(|r| spell(r) == *name).copied() };
         let mut dim_ops = Vec::with_capacity(dims.len());
         for d in &dims {
             dim_ops.push(find(d).ok_or_else(|| self.p.error_here(format!("cannot find operand {d}")))?);
@@ -112,10 +115,15 @@ impl<'p, 'a> CustomParser<'p, 'a> {
             }
             i += 1;
         }
-        let text = format!("{} : {}", &src[start..i], crate::printer::type_to_string(self.p.ctx, ty));
+        let text = format!(
+            "{} : {}",
+            &src[start..i],
+            crate::printer::type_to_string(self.p.ctx, ty)
+        );
         let attr = {
             let mut sub = Parser::new(self.p.ctx, &text, "", &ParseOptions::default());
-            sub.parse_attribute().map_err(|e| self.p.error_here(e.message.clone()))?
+            sub.parse_attribute()
+                .map_err(|e| self.p.error_here(e.message.clone()))?
         };
         let line_start = start - (self.p.tok.col as usize - 1);
         self.p.lexer.reset(start, self.p.tok.line, line_start);

@@ -690,7 +690,9 @@ impl<'a> Parser<'a> {
                     return Err(e);
                 }
             };
-            pending.state.nested = Some(Box::new(self.bodies.pop().expect("nested body")));
+            let mut nested = self.bodies.pop().expect("nested body");
+            nested.shrink_to_fit();
+            pending.state.nested = Some(Box::new(nested));
             Ok(r)
         } else {
             self.parse_region(entry_args)

@@ -17,7 +17,7 @@
 //! said (which valid input never does), the whole file is parsed again
 //! sequentially.
 
-use super::lexer::{Token, TokenKind as T};
+use super::lexer::Token;
 use super::ops::PendingOp;
 use super::{Memo, OwnedOp, ParseError, ParseOptions, ParseResult, Parser};
 use crate::body::OperationState;
@@ -273,33 +273,12 @@ impl<'a> Parser<'a> {
             return None;
         }
         let open = self.tok;
-        let mut lx = self.lexer.clone();
-        let (mut depth, mut regions) = (1u32, 0usize);
-        loop {
-            let t = lx.next_token();
-            match t.kind {
-                T::LParen | T::LSquare => depth += 1,
-                T::LBrace => {
-                    regions += (depth == 1) as usize;
-                    depth += 1;
-                }
-                T::RParen | T::RSquare | T::RBrace => {
-                    depth -= 1;
-                    if depth == 0 {
-                        if t.kind != T::RParen {
-                            return None;
-                        }
-                        break;
-                    }
-                }
-                T::Eof | T::Error => return None,
-                _ => {}
-            }
-        }
+        let (line, line_start) = (open.line, open.start as usize - (open.col as usize - 1));
+        let (end, regions, line, line_start) = scan_region_list(self.src.as_bytes(), open.end as usize, line, line_start)?;
         if regions == 0 {
             return None;
         }
-        self.lexer = lx;
+        self.lexer.reset(end, line, line_start);
         self.bump();
         let par = self.par.as_mut()?;
         let idx = par.next_idx;
@@ -386,6 +365,51 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
+}
+
+/// Finds the `)` closing a region list whose `(` ends at `i`, by bracket
+/// matching outside strings and comments (as the lexer splits them). Returns
+/// the offset after it, the number of regions (`{` at the list's level), and
+/// the line number and line start there; `None` if the text is not balanced.
+fn scan_region_list(src: &[u8], mut i: usize, mut line: u32, mut line_start: usize) -> Option<(usize, usize, u32, usize)> {
+    let (mut depth, mut regions) = (1u32, 0usize);
+    while i < src.len() {
+        let c = src[i];
+        i += 1;
+        match c {
+            b'\n' => {
+                line += 1;
+                line_start = i;
+            }
+            b'(' | b'[' => depth += 1,
+            b'{' => {
+                regions += (depth == 1) as usize;
+                depth += 1;
+            }
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (c == b')').then_some((i, regions, line, line_start));
+                }
+            }
+            b'"' => loop {
+                match src.get(i)? {
+                    b'"' => {
+                        i += 1;
+                        break;
+                    }
+                    b'\\' => i += 2,
+                    b'\n' => return None,
+                    _ => i += 1,
+                }
+            },
+            b'/' if src.get(i) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |k| i + k);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Stands for an error that [`parse`] replaces (a task's error, or a redo).

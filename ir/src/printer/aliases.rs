@@ -31,6 +31,7 @@ pub struct Aliases {
     seen_types: FxHashSet<Type>,
     seen_attrs: FxHashSet<Attribute>,
     with_locs: bool,
+    printed_arg_locs: Option<FxHashSet<Attribute>>,
 }
 
 impl Aliases {
@@ -44,9 +45,21 @@ impl Aliases {
     }
 
     /// Collects the aliases for printing `op` of `body`.
-    pub fn collect(ctx: &Context, body: &Body, op: OpId, with_locs: bool) -> Aliases {
+    ///
+    /// `printed_arg_locs`, when given, are the block-argument locations the
+    /// printer will actually write (found by a dry run of the custom form);
+    /// other block-argument locations get no alias, as in MLIR, whose custom
+    /// syntax of e.g. `scf.for` does not print the induction variable's location.
+    pub fn collect(
+        ctx: &Context,
+        body: &Body,
+        op: OpId,
+        with_locs: bool,
+        printed_arg_locs: Option<FxHashSet<Attribute>>,
+    ) -> Aliases {
         let mut a = Aliases {
             with_locs,
+            printed_arg_locs,
             ..Aliases::default()
         };
         a.visit_op(ctx, body, op);
@@ -104,8 +117,9 @@ impl Aliases {
             for b in rb.region_blocks(r) {
                 for (i, &arg) in rb.block_args(b).iter().enumerate() {
                     self.visit_type(ctx, rb.value_type(arg));
-                    if self.with_locs {
-                        self.visit_loc_attr(ctx, rb.block_arg_loc(b, i).to_attr(ctx), false);
+                    let loc = rb.block_arg_loc(b, i).to_attr(ctx);
+                    if self.with_locs && self.printed_arg_locs.as_ref().is_none_or(|s| s.contains(&loc)) {
+                        self.visit_loc_attr(ctx, loc, false);
                     }
                 }
                 for inner in rb.block_ops(b) {

@@ -41,7 +41,7 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
             if let Some(b) = rb.value_block(v) {
                 if let Some(i) = rb.block_args(b).iter().position(|a| *a == v) {
                     self.p.out.push(' ');
-                    self.p.loc(rb.block_arg_loc(b, i));
+                    self.p.block_arg_loc(rb.block_arg_loc(b, i));
                 }
             }
         }

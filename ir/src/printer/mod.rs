@@ -44,7 +44,27 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 /// definitions, followed by a newline, to `w`.
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
     let names = Names::compute((!opts.generic).then_some(ctx), body, op, opts.generic);
-    let aliases = Aliases::collect(ctx, body, op, opts.debuginfo);
+    // In the custom form, ops decide which block-argument locations they
+    // print; a dry run finds them, so that aliases are defined only for those.
+    let printed_arg_locs = (opts.debuginfo && !opts.generic).then(|| {
+        let empty = Aliases::default();
+        let mut sink = io::sink();
+        let mut dry = OpPrinter {
+            ctx,
+            opts,
+            names: &names,
+            aliases: &empty,
+            out: String::new(),
+            w: &mut sink,
+            indent: 0,
+            err: None,
+            summary: false,
+            printed_arg_locs: Some(Default::default()),
+        };
+        dry.print_op(body, op);
+        dry.printed_arg_locs.take().unwrap_or_default()
+    });
+    let aliases = Aliases::collect(ctx, body, op, opts.debuginfo, printed_arg_locs);
     let mut p = OpPrinter {
         ctx,
         opts,
@@ -55,6 +75,7 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
         indent: 0,
         err: None,
         summary: false,
+        printed_arg_locs: None,
     };
     for (name, a) in &aliases.top {
         p.out.push('#');
@@ -107,6 +128,7 @@ pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
         indent: 0,
         err: None,
         summary: false,
+        printed_arg_locs: None,
     };
     p.summary = true;
     p.print_op(body, op);
@@ -123,6 +145,8 @@ pub(crate) struct OpPrinter<'a> {
     indent: usize,
     err: Option<io::Error>,
     summary: bool,
+    /// In a dry run: the block-argument locations printed so far.
+    printed_arg_locs: Option<rustc_hash::FxHashSet<Attribute>>,
 }
 
 impl<'a> OpPrinter<'a> {
@@ -192,6 +216,19 @@ impl<'a> OpPrinter<'a> {
             self.loc(body.op_loc(op));
         }
         self.flush(false);
+    }
+
+    /// Writes a block argument's location inline (`loc("f":1:2)`), as MLIR
+    /// does, and notes it in a dry run.
+    pub(crate) fn block_arg_loc(&mut self, l: Location) {
+        let a = l.to_attr(self.ctx);
+        if let Some(set) = self.printed_arg_locs.as_mut() {
+            set.insert(a);
+        }
+        self.out.push_str("loc(");
+        let s = self.syntax();
+        s.location_body(&mut self.out, a);
+        self.out.push(')');
     }
 
     fn loc(&mut self, l: Location) {
@@ -332,11 +369,8 @@ impl<'a> OpPrinter<'a> {
                 let s = self.syntax();
                 s.ty(&mut self.out, body.value_type(a));
                 if self.opts.debuginfo {
-                    self.out.push_str(" loc(");
-                    let a = body.block_arg_loc(b, i).to_attr(self.ctx);
-                    let s = self.syntax();
-                    s.location_body(&mut self.out, a);
-                    self.out.push(')');
+                    self.out.push(' ');
+                    self.block_arg_loc(body.block_arg_loc(b, i));
                 }
             }
             self.out.push(')');
