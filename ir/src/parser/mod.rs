@@ -107,7 +107,9 @@ pub fn parse_source_with(ctx: &Context, src: &str, file_name: &str, opts: &Parse
 /// a new maximum depth, so nesting limits and their errors stay exact.
 #[derive(Default)]
 pub(crate) struct Memo {
-    pub(crate) op_names: FxHashMap<Box<str>, crate::OpName>,
+    /// Op names with their definitions (looked up once: the registry's
+    /// locks are shared by all threads).
+    pub(crate) op_names: FxHashMap<Box<str>, (crate::OpName, Option<&'static crate::OpDef>)>,
     pub(crate) props: FxHashMap<Box<str>, (Attribute, u32)>,
     pub(crate) fn_types: FxHashMap<Box<str>, (Type, u32)>,
 }

@@ -410,7 +410,7 @@ impl<'a> Parser<'a> {
     fn parse_generic_op(&mut self, loc: Location) -> ParseResult<OpId> {
         let ctx: &'a Context = self.ctx;
         let raw_name = self.text();
-        let op_name = match self.memo.op_names.get(raw_name) {
+        let (op_name, def) = match self.memo.op_names.get(raw_name) {
             Some(&n) => {
                 self.bump();
                 n
@@ -422,11 +422,11 @@ impl<'a> Parser<'a> {
                 }
                 self.bump();
                 let n = ctx.op_name(&name);
-                Memo::insert(&mut self.memo.op_names, raw_name, n);
-                n
+                let entry = (n, ctx.op_def(n));
+                Memo::insert(&mut self.memo.op_names, raw_name, entry);
+                entry
             }
         };
-        let def = ctx.op_def(op_name);
         // Like MLIR, point just after the name.
         self.check_op_allowed(ctx.op_name_str(op_name), def, self.tok)?;
         let isolated = def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
