@@ -963,10 +963,14 @@ impl Body {
 
     /// Gives an isolated op, created with placeholder region ids, its nested
     /// body and the ids of its regions in it (for the parallel parser).
-    pub(crate) fn install_nested(&mut self, op: OpId, nested: Body, regions: &[RegionId]) {
+    pub(crate) fn install_nested(&mut self, op: OpId, nested: Box<Body>, regions: &[RegionId]) {
         let d = &mut self.ops[op.index()];
-        assert_eq!(d.num_regions as usize, regions.len(), "region count of an installed body");
-        d.nested = Some(Box::new(nested));
+        assert_eq!(
+            d.num_regions as usize,
+            regions.len(),
+            "region count of an installed body"
+        );
+        d.nested = Some(nested);
         let s = d.regions_start as usize;
         self.region_lists[s..s + regions.len()].copy_from_slice(regions);
     }

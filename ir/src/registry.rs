@@ -8,7 +8,7 @@
 use crate::ods::{ArgDef, AttrDef, CustomDirective, RegionDef, ResultNamesFn, TypeRule};
 use crate::parser::{CustomParser, ParseResult};
 use crate::printer::CustomPrinter;
-use crate::{Body, Context, OpId};
+use crate::{Attribute, Body, Context, OpId, Value};
 use lf_diag::Diagnostic;
 
 /// An interned operation name.
@@ -23,7 +23,10 @@ pub(crate) struct OpNameInfo {
 
 impl OpNameInfo {
     pub(crate) fn unregistered(_name: &str) -> Self {
-        OpNameInfo { def: None, format: None }
+        OpNameInfo {
+            def: None,
+            format: None,
+        }
     }
 }
 
@@ -80,6 +83,21 @@ pub type ParseFn = fn(p: &mut CustomParser<'_, '_>) -> ParseResult<()>;
 /// Prints the custom form of an op after its name.
 pub type PrintFn = fn(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result;
 
+/// What one result of an op folds to.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum FoldResult {
+    /// A constant: the caller materializes it (e.g. as `arith.constant`).
+    Attr(Attribute),
+    /// An existing value (e.g. `x` for `x + 0`).
+    Value(Value),
+}
+
+/// Folds an op without changing the IR, as MLIR's `fold` does. `operands`
+/// holds the constant value of each operand where it is known (the value
+/// attribute of a constant-like defining op) and `None` elsewhere. Returns
+/// `None` when the op does not fold, else one [`FoldResult`] per result.
+pub type FoldFn = fn(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Option<Vec<FoldResult>>;
+
 /// The single declaration of an operation.
 #[derive(Debug)]
 pub struct OpDef {
@@ -121,6 +139,8 @@ pub struct OpDef {
     pub custom_directives: &'static [CustomDirective],
     /// Names suggested for the op's results when printing (`%c0`, `%cst`).
     pub result_names: Option<ResultNamesFn>,
+    /// The op's folder (constant folding and identities such as `x + 0`).
+    pub fold: Option<FoldFn>,
 }
 
 impl OpDef {
@@ -146,6 +166,7 @@ impl OpDef {
             type_rules: &[],
             custom_directives: &[],
             result_names: None,
+            fold: None,
         }
     }
 

@@ -324,7 +324,8 @@ impl Input {
     /// the resident memory.
     fn release_hook(&self, text: &str, chunk: &str) -> Option<lf_ir::ProgressHook> {
         let Input::Mapped(m) = self else { return None };
-        let base = chunk.as_ptr() as usize - text.as_ptr() as usize;
+        // Chunks are slices of the text.
+        let base = (chunk.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
         let m = Arc::clone(m);
         Some(lf_ir::ProgressHook::new(move |from, to| {
             release_pages(&m, base + from, base + to)

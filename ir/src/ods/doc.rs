@@ -13,7 +13,10 @@ const TRAIT_NAMES: &[(Traits, &str)] = &[
     (Traits::NO_TERMINATOR, "NoTerminator"),
     (Traits::GRAPH_REGION, "GraphRegion"),
     (Traits::SINGLE_BLOCK, "SingleBlock"),
-    (Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR, "SingleBlockImplicitTerminator"),
+    (
+        Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR,
+        "SingleBlockImplicitTerminator",
+    ),
     (Traits::PURE, "Pure"),
     (Traits::CONSTANT_LIKE, "ConstantLike"),
     (Traits::SAME_OPERANDS_AND_RESULT_TYPE, "SameOperandsAndResultType"),
@@ -45,7 +48,10 @@ pub fn dialect_markdown(dialect: &str, intro: &str, ops: &[&OpDef]) -> String {
 }
 
 fn anchor(name: &str) -> String {
-    name.chars().filter(|c| c.is_alphanumeric() || *c == '_').collect::<String>().to_lowercase()
+    name.chars()
+        .filter(|c| c.is_alphanumeric() || *c == '_')
+        .collect::<String>()
+        .to_lowercase()
 }
 
 fn op_markdown(out: &mut String, d: &OpDef) {

@@ -343,7 +343,10 @@ pub(crate) fn normalize_properties(
     set_props: &mut Vec<(crate::Ident, Attribute)>,
     attrs: &mut Vec<(crate::Ident, Attribute)>,
 ) {
-    if def.attributes.is_empty() && set_props.is_empty() && def.operands.iter().filter(|g| g.arity != Arity::Single).count() <= 1 {
+    if def.attributes.is_empty()
+        && set_props.is_empty()
+        && def.operands.iter().filter(|g| g.arity != Arity::Single).count() <= 1
+    {
         return;
     }
     let mut entries: Vec<(crate::Ident, Attribute)> = match props {
@@ -375,5 +378,9 @@ pub(crate) fn normalize_properties(
             }
         }
     }
-    *props = if entries.is_empty() { None } else { Some(ctx.dict_attr(entries)) };
+    *props = if entries.is_empty() {
+        None
+    } else {
+        Some(ctx.dict_attr(entries))
+    };
 }

@@ -48,7 +48,11 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
             }
             return Err(err(format!(
                 "'{prop_name}' attribute does not match the number of {}s",
-                if prop_name.starts_with("operand") { "operand" } else { "result" }
+                if prop_name.starts_with("operand") {
+                    "operand"
+                } else {
+                    "result"
+                }
             )));
         }
     }
@@ -84,7 +88,10 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
             TypeRule::AllMatch(names) => {
                 let tys: Vec<Type> = names.iter().flat_map(|n| group_types(ctx, body, op, def, n)).collect();
                 if tys.windows(2).any(|w| w[0] != w[1]) {
-                    return Err(err(format!("failed to verify that all of {{{}}} have same type", names.join(", "))));
+                    return Err(err(format!(
+                        "failed to verify that all of {{{}}} have same type",
+                        names.join(", ")
+                    )));
                 }
             }
             TypeRule::Derived {
@@ -112,7 +119,11 @@ fn check_type(ctx: &Context, arg: &ArgDef, t: Type) -> Result<(), String> {
     if (arg.constraint.check)(ctx, t) {
         return Ok(());
     }
-    let prefix = if arg.arity == Arity::Variadic { "variadic of " } else { "" };
+    let prefix = if arg.arity == Arity::Variadic {
+        "variadic of "
+    } else {
+        ""
+    };
     Err(format!(
         "{prefix}{}, but got '{}'",
         arg.constraint.summary,

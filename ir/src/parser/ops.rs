@@ -481,7 +481,11 @@ impl<'a> Parser<'a> {
         }
         let mut spawned = None;
         if self.at(T::LParen) {
-            spawned = self.spawn_regions(&mut pending);
+            // Symbol tables (modules) hold the functions: parse them here, so
+            // that their functions are what goes to the worker threads.
+            if !def.is_some_and(|d| d.has(Traits::SYMBOL_TABLE)) {
+                spawned = self.spawn_regions(&mut pending);
+            }
             if spawned.is_none() {
                 self.parse_region_list(&mut pending)?;
             }
@@ -574,7 +578,13 @@ impl<'a> Parser<'a> {
     /// Creates the op from what was parsed, in the current body.
     pub(crate) fn finish_op(&mut self, mut pending: PendingOp) -> OpId {
         if let Some(def) = self.ctx.op_def(pending.state.name).filter(|d| d.declared) {
-            crate::ods::normalize_properties(self.ctx, def, &mut pending.state.props, &mut pending.props, &mut pending.attrs);
+            crate::ods::normalize_properties(
+                self.ctx,
+                def,
+                &mut pending.state.props,
+                &mut pending.props,
+                &mut pending.attrs,
+            );
         } else if !pending.props.is_empty() {
             let mut entries = std::mem::take(&mut pending.props);
             if let Some(p) = pending.state.props {
@@ -678,7 +688,9 @@ impl<'a> Parser<'a> {
             let nested = pending.state.nested.take().map(|b| *b).unwrap_or_default();
             self.bodies.push(nested);
             self.scopes.push(IsolatedScope::default());
-            let r = self.parse_region(entry_args).and_then(|r| self.install_spawned().map(|()| r));
+            let r = self
+                .parse_region(entry_args)
+                .and_then(|r| self.install_spawned().map(|()| r));
             let r = match r {
                 Ok(r) => {
                     self.check_forward_refs()?;
@@ -1131,7 +1143,17 @@ impl<'p, 'a> CustomParser<'p, 'a> {
                 let t = self.p.text();
                 matches!(
                     t,
-                    "index" | "f16" | "bf16" | "f32" | "f64" | "none" | "memref" | "tensor" | "vector" | "tuple" | "complex"
+                    "index"
+                        | "f16"
+                        | "bf16"
+                        | "f32"
+                        | "f64"
+                        | "none"
+                        | "memref"
+                        | "tensor"
+                        | "vector"
+                        | "tuple"
+                        | "complex"
                 ) || super::types::int_type_width(t).is_some()
             }
             _ => false,

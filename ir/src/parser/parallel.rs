@@ -27,8 +27,7 @@ use lf_diag::Diagnostic;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TrySendError};
 use std::sync::Arc;
 
 /// Region lists queued for the workers before the main thread waits.
@@ -55,7 +54,7 @@ pub(crate) struct Task<'a> {
 /// What a worker made of a task.
 enum Outcome<'a> {
     Done {
-        body: Body,
+        body: Box<Body>,
         regions: Vec<RegionId>,
         deferred: FxHashMap<&'a str, (Attribute, Token)>,
         max_depth: (u32, Token),
@@ -63,7 +62,7 @@ enum Outcome<'a> {
     Failed(ParseError),
     /// The region list did not end where the bracket matching said.
     Mismatch,
-    /// Not parsed (the parse had already failed).
+    /// Not parsed (the workers are gone).
     Skipped,
 }
 
@@ -74,8 +73,6 @@ struct Shared {
     pending: Mutex<BTreeMap<usize, u32>>,
     /// Memo tables not in use (each worker takes one per task).
     memos: Mutex<Vec<Memo>>,
-    /// Set when the result is decided: queued tasks are skipped.
-    stop: AtomicBool,
 }
 
 /// An op whose regions a worker parses.
@@ -89,7 +86,9 @@ struct Spawned {
 
 /// The main thread's side of a parallel parse.
 pub(crate) struct Par<'a> {
-    tasks: Option<SyncSender<Task<'a>>>,
+    tasks: Option<SyncSender<Box<Task<'a>>>>,
+    /// The options, for the tasks the main thread runs itself.
+    opts: ParseOptions,
     results: Receiver<(usize, Outcome<'a>)>,
     received: FxHashMap<usize, Outcome<'a>>,
     shared: Arc<Shared>,
@@ -129,7 +128,6 @@ impl<'a> Par<'a> {
     /// Stops the workers and returns whether the parse must be redone
     /// sequentially, and the first error of a task, if any.
     fn finish(mut self) -> (bool, Option<ParseError>) {
-        self.shared.stop.store(true, Ordering::SeqCst);
         self.tasks = None;
         for (i, r) in self.results.iter() {
             self.received.insert(i, r);
@@ -151,12 +149,14 @@ impl<'a> Par<'a> {
 /// Parses with `opts.threads` worker threads; see the module docs.
 pub(crate) fn parse(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptions) -> ParseResult<OwnedOp> {
     let shared = Arc::new(Shared::default());
-    let (task_tx, task_rx) = sync_channel::<Task<'_>>(QUEUE);
+    let (task_tx, task_rx) = sync_channel::<Box<Task<'_>>>(QUEUE);
     let (res_tx, res_rx) = channel::<(usize, Outcome<'_>)>();
     let task_rx = Mutex::new(task_rx);
     let (result, redo) = std::thread::scope(|s| {
         let mut workers = 0;
-        for _ in 0..opts.threads {
+        // The main thread is one of the threads: it parses a task itself
+        // whenever the queue is full.
+        for _ in 1..opts.threads {
             let (res_tx, task_rx, shared) = (res_tx.clone(), &task_rx, Arc::clone(&shared));
             let spawned = std::thread::Builder::new()
                 .name("lf-parse".into())
@@ -168,6 +168,7 @@ pub(crate) fn parse(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptio
         let mut p = Parser::new(ctx, src, file_name, opts);
         if workers > 0 {
             p.par = Some(Par {
+                opts: opts.clone(),
                 tasks: Some(task_tx),
                 results: res_rx,
                 received: FxHashMap::default(),
@@ -205,18 +206,16 @@ fn worker<'a>(
     file_name: &'a str,
     opts: &ParseOptions,
     shared: &Shared,
-    tasks: &Mutex<Receiver<Task<'a>>>,
+    tasks: &Mutex<Receiver<Box<Task<'a>>>>,
     results: &Sender<(usize, Outcome<'a>)>,
 ) {
     loop {
         let task = tasks.lock().recv();
         let Ok(task) = task else { return };
         let idx = task.idx;
-        let outcome = if shared.stop.load(Ordering::Relaxed) {
-            Outcome::Skipped
-        } else {
-            run_task(ctx, src, file_name, opts, shared, task)
-        };
+        // Every task runs, even after the main thread failed: its error may
+        // come before the main thread's.
+        let outcome = run_task(ctx, src, file_name, opts, shared, *task);
         shared.pending.lock().remove(&idx);
         if results.send((idx, outcome)).is_err() {
             return;
@@ -235,7 +234,11 @@ fn run_task<'a>(
 ) -> Outcome<'a> {
     let mut p = Parser::new(ctx, src, file_name, opts);
     let open = task.open;
-    p.lexer.reset(open.start as usize, open.line, open.start as usize - (open.col as usize - 1));
+    p.lexer.reset(
+        open.start as usize,
+        open.line,
+        open.start as usize - (open.col as usize - 1),
+    );
     p.bump();
     p.depth = task.depth;
     p.max_depth = (0, open);
@@ -256,7 +259,7 @@ fn run_task<'a>(
         Err(e) => Outcome::Failed(e),
         Ok(()) if p.tok.start != task.end => Outcome::Mismatch,
         Ok(()) => Outcome::Done {
-            body: pending.state.nested.map(|b| *b).unwrap_or_default(),
+            body: pending.state.nested.unwrap_or_default(),
             regions: pending.state.regions,
             deferred: std::mem::take(&mut p.deferred_locs),
             max_depth: p.max_depth,
@@ -274,7 +277,8 @@ impl<'a> Parser<'a> {
         }
         let open = self.tok;
         let (line, line_start) = (open.line, open.start as usize - (open.col as usize - 1));
-        let (end, regions, line, line_start) = scan_region_list(self.src.as_bytes(), open.end as usize, line, line_start)?;
+        let (end, regions, line, line_start) =
+            scan_region_list(self.src.as_bytes(), open.end as usize, line, line_start)?;
         if regions == 0 {
             return None;
         }
@@ -295,9 +299,18 @@ impl<'a> Parser<'a> {
             type_aliases: Arc::clone(&self.type_aliases),
             alias_depths: Arc::clone(&self.alias_depths),
         };
-        if par.tasks.as_ref().is_none_or(|t| t.send(task).is_err()) {
+        match par.tasks.as_ref().map(|t| t.try_send(Box::new(task))) {
+            Some(Ok(())) => {}
+            Some(Err(TrySendError::Full(task))) => {
+                // The workers are busy: take a turn.
+                let (ctx, src, file_name) = (self.ctx, self.src, self.file_name);
+                let par = self.par.as_mut()?;
+                let outcome = run_task(ctx, src, file_name, &par.opts, &par.shared, *task);
+                par.shared.pending.lock().remove(&idx);
+                par.received.insert(idx, outcome);
+            }
             // The workers are gone: parse the rest as usual, then redo.
-            par.mismatch = true;
+            _ => par.mismatch = true,
         }
         pending.state.regions = vec![RegionId(NONE); regions];
         pending.state.nested = Some(Box::default());
@@ -326,7 +339,11 @@ impl<'a> Parser<'a> {
     pub(crate) fn install_spawned(&mut self) -> ParseResult<()> {
         let level = self.bodies.len();
         let Some(par) = self.par.as_mut() else { return Ok(()) };
-        let first = par.spawned.iter().position(|s| s.level >= level).unwrap_or(par.spawned.len());
+        let first = par
+            .spawned
+            .iter()
+            .position(|s| s.level >= level)
+            .unwrap_or(par.spawned.len());
         let mine: Vec<Spawned> = par.spawned.drain(first..).collect();
         for s in mine {
             let outcome = self.par.as_mut().expect("parallel parse").result(s.idx);
@@ -371,7 +388,12 @@ impl<'a> Parser<'a> {
 /// matching outside strings and comments (as the lexer splits them). Returns
 /// the offset after it, the number of regions (`{` at the list's level), and
 /// the line number and line start there; `None` if the text is not balanced.
-fn scan_region_list(src: &[u8], mut i: usize, mut line: u32, mut line_start: usize) -> Option<(usize, usize, u32, usize)> {
+fn scan_region_list(
+    src: &[u8],
+    mut i: usize,
+    mut line: u32,
+    mut line_start: usize,
+) -> Option<(usize, usize, u32, usize)> {
     let (mut depth, mut regions) = (1u32, 0usize);
     while i < src.len() {
         let c = src[i];

@@ -332,6 +332,9 @@ impl<'a> OpPrinter<'a> {
                 self.block_header(body, b, i == 0, &preds[i].1);
             }
             let last = body.last_op(b);
+            if self.print_isolated_ops_in_parallel(body, b) {
+                continue;
+            }
             for o in body.block_ops(b) {
                 if !print_terminators && Some(o) == last && self.is_elidable_terminator(body, o) {
                     continue;
@@ -343,6 +346,58 @@ impl<'a> OpPrinter<'a> {
         self.indent -= 2;
         self.newline();
         self.out.push('}');
+    }
+
+    /// Prints the ops of a block holding several isolated ops (functions) on
+    /// rayon's threads when it has more than one: batches of ops are printed
+    /// each into its own buffer, appended in order, so the text is the same
+    /// as printed one by one. Returns false (printing nothing) otherwise.
+    /// Such a block (a module's) has no terminator to elide.
+    fn print_isolated_ops_in_parallel(&mut self, body: &Body, b: BlockId) -> bool {
+        use rayon::prelude::*;
+        const BATCH: usize = 256;
+        if self.summary || self.printed_arg_locs.is_some() || rayon::current_num_threads() < 2 {
+            return false;
+        }
+        let ops: Vec<OpId> = body.block_ops(b).collect();
+        if ops.iter().filter(|&&o| body.nested_body(o).is_some()).take(2).count() < 2 {
+            return false;
+        }
+        let (ctx, opts, names, aliases, indent) = (self.ctx, self.opts, self.names, self.aliases, self.indent);
+        for batch in ops.chunks(BATCH) {
+            let texts: Vec<String> = batch
+                .par_iter()
+                .map(|&o| {
+                    let mut spill: Vec<u8> = Vec::new();
+                    let mut child = OpPrinter {
+                        ctx,
+                        opts,
+                        names,
+                        aliases,
+                        out: String::new(),
+                        w: &mut spill,
+                        indent,
+                        err: None,
+                        summary: false,
+                        printed_arg_locs: None,
+                    };
+                    child.print_op(body, o);
+                    let text = std::mem::take(&mut child.out);
+                    if spill.is_empty() {
+                        return text;
+                    }
+                    let mut all = String::from_utf8(spill).expect("the printer writes UTF-8");
+                    all.push_str(&text);
+                    all
+                })
+                .collect();
+            for t in texts {
+                self.newline();
+                self.out.push_str(&t);
+                self.flush(false);
+            }
+        }
+        true
     }
 
     fn is_elidable_terminator(&self, body: &Body, op: OpId) -> bool {

@@ -152,7 +152,10 @@ pub fn compiled(def: &'static OpDef) -> Result<Option<&'static Format>, String> 
     use std::sync::{Mutex, OnceLock};
     static CACHE: OnceLock<Mutex<HashMap<usize, Option<&'static Format>>>> = OnceLock::new();
     let key = def as *const OpDef as usize;
-    let mut cache = CACHE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    let mut cache = CACHE
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     if let Some(f) = cache.get(&key) {
         return Ok(*f);
     }
@@ -225,7 +228,9 @@ impl Compiler {
     }
 
     fn next(&mut self) -> Result<&'static str, String> {
-        let t = self.peek().ok_or_else(|| format!("{}: format ends early", self.def.name))?;
+        let t = self
+            .peek()
+            .ok_or_else(|| format!("{}: format ends early", self.def.name))?;
         self.pos += 1;
         Ok(t)
     }
@@ -319,7 +324,7 @@ impl Compiler {
             && if lit.len() != 1 && lit != "->" {
                 true
             } else if self.last_punct {
-            !b">)}],".contains(&first)
+                !b">)}],".contains(&first)
             } else {
                 !b"<>(){}[],".contains(&first)
             };
@@ -332,11 +337,8 @@ impl Compiler {
         let def = self.def;
         // A unit attribute that anchors an optional group prints nothing, and
         // mlir-tblgen skips it entirely (no effect on spacing).
-        let unit_anchor = self.peek() == Some("^")
-            && def
-                .attributes
-                .iter()
-                .any(|a| a.name == name && a.constraint.is_unit);
+        let unit_anchor =
+            self.peek() == Some("^") && def.attributes.iter().any(|a| a.name == name && a.constraint.is_unit);
         let space = if unit_anchor { false } else { self.element_space() };
         if let Some(group) = def.operands.iter().position(|g| g.name == name) {
             return Ok(Element::Operand { group, space });
@@ -347,7 +349,10 @@ impl Compiler {
         if let Some(index) = def.regions.iter().position(|r| r.name == name) {
             return Ok(Element::Region { index, space });
         }
-        Err(format!("{}: format variable '${name}' is not an operand, attribute or region", def.name))
+        Err(format!(
+            "{}: format variable '${name}' is not an operand, attribute or region",
+            def.name
+        ))
     }
 
     fn type_target(&mut self) -> Result<TypeTarget, String> {

@@ -138,7 +138,10 @@ fn parse_element<'a>(
         Element::Custom { directive, args, .. } => (def.custom_directives[*directive].parse)(p, st, args),
         Element::Optional { then, els, anchor } => {
             // The first element that parses decides (leading `` `` `` is skipped).
-            let first = then.iter().find(|e| !matches!(e, Element::Whitespace { .. })).unwrap_or(&then[0]);
+            let first = then
+                .iter()
+                .find(|e| !matches!(e, Element::Whitespace { .. }))
+                .unwrap_or(&then[0]);
             let present = group_present(p, first, def);
             if present {
                 for (i, e) in then.iter().enumerate() {
@@ -254,12 +257,7 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
     Ok(())
 }
 
-fn split_results(
-    p: &CustomParser<'_, '_>,
-    st: &mut FormatState<'_>,
-    def: &OpDef,
-    all: Vec<Type>,
-) -> ParseResult<()> {
+fn split_results(p: &CustomParser<'_, '_>, st: &mut FormatState<'_>, def: &OpDef, all: Vec<Type>) -> ParseResult<()> {
     let fixed = def.results.iter().filter(|r| r.arity == Arity::Single).count();
     let flexible = def.results.len() - fixed;
     if flexible > 1 {
@@ -317,7 +315,9 @@ fn resolve_by_rules(ctx: &Context, st: &mut FormatState<'_>, def: &OpDef) {
                         }
                     }
                 }
-                TypeRule::Derived { target, source, derive, .. } => {
+                TypeRule::Derived {
+                    target, source, derive, ..
+                } => {
                     if get(st, target).is_none() {
                         if let Some(t) = get(st, source).and_then(|s| derive(ctx, s)) {
                             changed |= set(st, target, t);

@@ -115,14 +115,22 @@ fn print_element(p: &mut CustomPrinter<'_, '_>, op: OpId, def: &'static OpDef, e
             let tys = target_types(p, op, def, *target);
             p.type_list(&tys);
         }
-        Element::FunctionalType { inputs, results, space: s } => {
+        Element::FunctionalType {
+            inputs,
+            results,
+            space: s,
+        } => {
             space(p, *s);
             let ins = target_types(p, op, def, *inputs);
             let outs = target_types(p, op, def, *results);
             p.functional_type(&ins, &outs);
         }
         Element::AttrDict { with_keyword } => p.attr_dict_with_props(op, elided, *with_keyword),
-        Element::Custom { directive, args, space: s } => {
+        Element::Custom {
+            directive,
+            args,
+            space: s,
+        } => {
             space(p, *s);
             (def.custom_directives[*directive].print)(p, op, args);
         }
@@ -156,7 +164,9 @@ fn print_region(p: &mut CustomPrinter<'_, '_>, op: OpId, def: &OpDef, index: usi
         if let Some(t) = rb.entry_block(r).and_then(|b| rb.terminator(b)) {
             terminators = rb.num_operands(t) != 0
                 || rb.num_results(t) != 0
-                || rb.op_attrs(t).is_some_and(|a| !p.ctx().attr_data(a).dict_entries().is_empty());
+                || rb
+                    .op_attrs(t)
+                    .is_some_and(|a| !p.ctx().attr_data(a).dict_entries().is_empty());
         }
     }
     p.region(op, index, true, terminators);

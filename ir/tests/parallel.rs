@@ -1,0 +1,133 @@
+//! Function-parallel parsing and printing give the same result, errors
+//! included, whatever the number of threads.
+
+use lf_ir::{Context, OpDef, ParseOptions, PrintOptions, Traits};
+
+/// An isolated-from-above op standing for a function.
+static TEST_FUNC: OpDef = OpDef {
+    traits: Traits::ISOLATED_FROM_ABOVE,
+    ..OpDef::new("testfn.func")
+};
+
+fn context() -> Context {
+    let ctx = Context::new();
+    ctx.register_op(&TEST_FUNC);
+    ctx.set_allow_unregistered_dialects(true);
+    ctx
+}
+
+/// A module of `n` functions in the generic form, with aliases, nested
+/// regions, several blocks, a forward block reference and location aliases.
+fn module(n: usize, bad: &[(usize, &str)]) -> String {
+    let mut s = String::from("#map = affine_map<(d0) -> (d0 + 1)>\n!t = memref<4xf32>\n\"builtin.module\"() ({\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "  \"testfn.func\"() <{{sym_name = \"f{i}\"}}> ({{\n  ^bb0(%arg0: index, %arg1: !t):\n    \
+             %0 = \"test.apply\"(%arg0) <{{map = #map}}> : (index) -> index loc(#loc{l})\n    \
+             \"test.for\"(%0) ({{\n    ^bb0(%arg2: index):\n      \
+             %2 = \"test.def\"() <{{value = {i} : index}}> : () -> index\n      \
+             %1 = \"test.use\"(%2, %arg2) : (index, index) -> index\n      \
+             \"test.yield\"() : () -> ()\n    }}) : (index) -> ()\n    \
+             \"test.br\"(%0)[^bb1] : (index) -> ()\n  \
+             ^bb1(%3: index):\n    \"test.ret\"(%3) : (index) -> ()\n  }}) : () -> ()\n",
+            l = i % 3
+        ));
+        for (at, text) in bad {
+            if *at == i {
+                s.push_str(text);
+            }
+        }
+    }
+    s.push_str(
+        "}) : () -> ()\n#loc0 = loc(\"a.mlir\":1:2)\n#loc1 = loc(\"b.mlir\":3:4)\n#loc2 = loc(\"c.mlir\":5:6)\n",
+    );
+    s
+}
+
+fn run(src: &str, threads: usize) -> Result<String, String> {
+    let ctx = context();
+    let opts = ParseOptions {
+        threads,
+        ..ParseOptions::default()
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    pool.install(|| {
+        let owned = lf_ir::parse_source_with(&ctx, src, "in.mlir", &opts).map_err(|d| format!("{d:?}"))?;
+        lf_ir::verify(&ctx, &owned.body, owned.op).map_err(|d| format!("{d:?}"))?;
+        let mut out = String::new();
+        for debuginfo in [false, true] {
+            let p = PrintOptions {
+                generic: true,
+                debuginfo,
+            };
+            out.push_str(&lf_ir::op_to_string(&ctx, &owned.body, owned.op, &p));
+        }
+        Ok(out)
+    })
+}
+
+#[test]
+fn same_output_for_any_thread_count() {
+    let src = module(600, &[]);
+    let one = run(&src, 1).expect("parses");
+    assert!(one.contains("\"testfn.func\""));
+    assert!(one.contains("loc(\"b.mlir\":3:4)") || one.contains("#loc1"));
+    for threads in [2, 3, 8] {
+        assert_eq!(run(&src, threads).expect("parses"), one, "{threads} threads");
+    }
+}
+
+#[test]
+fn first_error_in_program_order_wins() {
+    // An undefined value in function 100, a type mismatch in function 400,
+    // and a syntax error at the module level after function 500.
+    let bad_fn = |name: &str| {
+        format!(
+            "  \"testfn.func\"() <{{sym_name = \"{name}\"}}> ({{\n    \"test.ret\"(%nope) : (index) -> ()\n  }}) : () -> ()\n"
+        )
+    };
+    let cases = [
+        (
+            vec![(100, bad_fn("bad1")), (400, bad_fn("bad2")), (500, "  \"test.x\"(\n".to_string())],
+            "bad1",
+        ),
+        (vec![(400, bad_fn("bad2")), (500, "  \"test.x\"(\n".to_string())], "bad2"),
+        (vec![(500, "  \"test.x\"(\n".to_string())], "expected"),
+        (
+            vec![(
+                300,
+                "  \"testfn.func\"() ({\n    %0 = \"test.a\"() : () -> i32\n    \"test.b\"(%0) : (index) -> ()\n  }) : () -> ()\n"
+                    .to_string(),
+            )],
+            "expects different type",
+        ),
+    ];
+    for (bad, expected) in cases {
+        let bad: Vec<(usize, &str)> = bad.iter().map(|(i, t)| (*i, t.as_str())).collect();
+        let src = module(600, &bad);
+        let one = run(&src, 1).expect_err("fails");
+        // `badN`: the undefined value on the line after that function's name.
+        let expected = match src.find(&format!("\"{expected}\"")) {
+            Some(at) if expected.starts_with("bad") => format!("line: {},", src[..at].lines().count() + 1),
+            _ => expected.to_string(),
+        };
+        assert!(one.contains(&expected), "{one}");
+        for threads in [2, 4] {
+            assert_eq!(run(&src, threads).expect_err("fails"), one, "{threads} threads");
+        }
+    }
+}
+
+#[test]
+fn unbalanced_text_is_parsed_as_sequentially() {
+    // A function whose region list never closes: the scan finds no match,
+    // the op is parsed on the main thread and fails as it would anyway.
+    let mut src = module(50, &[]);
+    let cut = src.rfind("\"testfn.func\"").expect("a function");
+    src.truncate(cut + 60);
+    let one = run(&src, 1).expect_err("fails");
+    assert_eq!(run(&src, 4).expect_err("fails"), one);
+}
