@@ -664,6 +664,8 @@ fn parse_for(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
     let ctx = p.ctx();
     let index = ctx.common().index;
     let iv = p.parse_operand()?;
+    // MLIR's parseArgument: the induction variable may carry its location.
+    let iv_loc = p.parse_optional_location()?.unwrap_or(p.operand_loc(&iv));
     p.parse_literal("=")?;
     let (lb_map, lb_ops) = parse_bound(p, true)?;
     p.parse_keyword("to")?;
@@ -713,7 +715,7 @@ fn parse_for(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
         segment_sizes_attr(ctx, &[lb_ops.len(), ub_ops.len(), inits.len()]),
     );
     p.add_result_types(&types);
-    let mut entry = vec![(iv, index, p.operand_loc(&iv))];
+    let mut entry = vec![(iv, index, iv_loc)];
     for (a, t) in args.iter().zip(&types) {
         entry.push((*a, *t, p.operand_loc(a)));
     }
@@ -766,7 +768,8 @@ fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
     let args = entry_args(body, op, 0);
     p.write(" ");
     if let Some(iv) = args.first() {
-        p.value(*iv);
+        // MLIR's printRegionArgument with the type omitted.
+        p.region_argument_untyped(op, *iv);
     }
     p.write(" = ");
     for (k, (name, prefix)) in [("lowerBoundMap", "max"), ("upperBoundMap", "min")].iter().enumerate() {

@@ -519,11 +519,7 @@ fn run_version(mlir: &Path) -> String {
 /// Fails with every chunk that fails `check`.
 /// Inputs with a known difference from mlir-opt, reported loudly instead of failing.
 /// Remove an entry when its gap is closed.
-const KNOWN_GAPS: &[(&str, &str)] = &[(
-    "Dialect/affine/ops.lfir",
-    "in the custom form lf defines #map aliases for every map in the properties; mlir-opt \
-     only for the maps its custom printer prints (needs alias collection by a dry run)",
-)];
+const KNOWN_GAPS: &[(&str, &str)] = &[];
 
 fn report(test: &str, check: Check) {
     if require_mlir_opt(test).is_none() {

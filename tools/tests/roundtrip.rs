@@ -376,7 +376,7 @@ fn print_parse_print_is_stable() {
 
 /// Inputs whose custom+debuginfo print is known not to be a fixed point (block-argument
 /// location aliases are numbered in visit order, which a re-parse changes).
-const KNOWN_GAPS: &[&str] = &["Dialect/affine/ops.lfir", "Dialect/scf/ops.lfir"];
+const KNOWN_GAPS: &[&str] = &[];
 
 /// The snapshot name of one print of a file.
 fn snapshot_name(file: &str, form: &str) -> String {

@@ -31,13 +31,25 @@ pub struct Aliases {
     seen_types: FxHashSet<Type>,
     seen_attrs: FxHashSet<Attribute>,
     with_locs: bool,
-    printed_arg_locs: Option<FxHashSet<Attribute>>,
+    /// When given (custom form): the attributes a dry run of the printer
+    /// actually wrote; only those get aliases, as in MLIR, whose alias pass is
+    /// a dry run of the printer (custom syntax may leave attributes out, e.g.
+    /// the maps of `affine.load` or an elided terminator's location).
+    /// The value is the attribute's position in print order: maps and sets
+    /// are numbered in that order, as MLIR numbers them.
+    printed: Option<FxHashMap<Attribute, u32>>,
+    /// In a dry run: records every attribute whose alias is looked up.
+    recorder: Option<parking_lot::Mutex<FxHashMap<Attribute, u32>>>,
 }
 
 impl Aliases {
     /// The alias name (without `#`) of an attribute, if it has one.
     #[inline]
     pub fn attr_alias(&self, a: Attribute) -> Option<&str> {
+        if self.recorder.is_some() {
+            self.note_printed(a);
+            return None;
+        }
         if self.names.is_empty() {
             return None;
         }
@@ -46,20 +58,20 @@ impl Aliases {
 
     /// Collects the aliases for printing `op` of `body`.
     ///
-    /// `printed_arg_locs`, when given, are the block-argument locations the
-    /// printer will actually write (found by a dry run of the custom form);
-    /// other block-argument locations get no alias, as in MLIR, whose custom
-    /// syntax of e.g. `scf.for` does not print the induction variable's location.
+    /// `printed`, when given, holds the attributes the printer will actually
+    /// write (found by a dry run of the custom form, see [`Aliases::recording`]);
+    /// others get no alias, as in MLIR, whose custom syntax of e.g. `scf.for`
+    /// does not print the induction variable's location.
     pub fn collect(
         ctx: &Context,
         body: &Body,
         op: OpId,
         with_locs: bool,
-        printed_arg_locs: Option<FxHashSet<Attribute>>,
+        printed: Option<FxHashMap<Attribute, u32>>,
     ) -> Aliases {
         let mut a = Aliases {
             with_locs,
-            printed_arg_locs,
+            printed,
             ..Aliases::default()
         };
         a.visit_op(ctx, body, op);
@@ -67,11 +79,48 @@ impl Aliases {
         a
     }
 
+    /// Aliases that define nothing and record every attribute looked up
+    /// (for a dry run of the printer).
+    pub(crate) fn recording() -> Aliases {
+        Aliases {
+            recorder: Some(Default::default()),
+            ..Aliases::default()
+        }
+    }
+
+    /// In a dry run, notes an attribute printed without an alias lookup.
+    pub(crate) fn note_printed(&self, a: Attribute) {
+        if let Some(r) = &self.recorder {
+            let mut r = r.lock();
+            let next = r.len() as u32;
+            r.entry(a).or_insert(next);
+        }
+    }
+
+    /// The attributes recorded by a dry run.
+    pub(crate) fn into_recorded(self) -> FxHashMap<Attribute, u32> {
+        self.recorder.map(|r| r.into_inner()).unwrap_or_default()
+    }
+
+    /// Whether no alias was chosen.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// Sorts by (depth, prefix), keeping first-seen order otherwise, and
     /// numbers each prefix in that order: `#map`, `#map1`, ...
     fn assign_names(&mut self) {
         let mut order: Vec<usize> = (0..self.entries.len()).collect();
-        order.sort_by_key(|&i| (self.entries[i].depth, self.entries[i].prefix));
+        // Maps and sets in the order a dry run printed them (when known);
+        // locations in visit order (MLIR visits an op's location first).
+        let position = |i: usize| {
+            let e = &self.entries[i];
+            match &self.printed {
+                Some(p) if e.prefix != "loc" => p.get(&e.attr).map_or(i, |&x| x as usize),
+                _ => i,
+            }
+        };
+        order.sort_by_key(|&i| (self.entries[i].depth, self.entries[i].prefix, position(i)));
         let mut counters: FxHashMap<&'static str, usize> = FxHashMap::default();
         for i in order {
             let e = &self.entries[i];
@@ -92,6 +141,9 @@ impl Aliases {
     }
 
     fn add(&mut self, attr: Attribute, prefix: &'static str, depth: u32, deferred: bool) -> u32 {
+        if self.printed.as_ref().is_some_and(|p| !p.contains_key(&attr)) {
+            return depth;
+        }
         if let Some(&i) = self.index.get(&attr) {
             if !deferred {
                 self.entries[i].deferred = false;
@@ -118,7 +170,7 @@ impl Aliases {
                 for (i, &arg) in rb.block_args(b).iter().enumerate() {
                     self.visit_type(ctx, rb.value_type(arg));
                     let loc = rb.block_arg_loc(b, i).to_attr(ctx);
-                    if self.with_locs && self.printed_arg_locs.as_ref().is_none_or(|s| s.contains(&loc)) {
+                    if self.with_locs {
                         self.visit_loc_attr(ctx, loc, false);
                     }
                 }

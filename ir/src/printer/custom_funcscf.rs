@@ -37,6 +37,21 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
         let t = rb.value_type(v);
         self.ty(t);
         self.optional_dict(attrs);
+        self.arg_loc(op, v);
+    }
+
+    /// Writes a region argument declared without its type (`affine.for`'s
+    /// induction variable): its name, then ` loc(...)` when printing locations.
+    pub fn region_argument_untyped(&mut self, op: OpId, v: Value) {
+        let rb = self.body.regions_body(op);
+        self.p.value(rb, v);
+        self.arg_loc(op, v);
+    }
+
+    /// Writes ` loc(...)` for a block argument of a region of `op` when
+    /// printing locations.
+    fn arg_loc(&mut self, op: OpId, v: Value) {
+        let rb = self.body.regions_body(op);
         if self.p.opts.debuginfo {
             if let Some(b) = rb.value_block(v) {
                 if let Some(i) = rb.block_args(b).iter().position(|a| *a == v) {

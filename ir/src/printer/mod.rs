@@ -44,27 +44,28 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 /// definitions, followed by a newline, to `w`.
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
     let names = Names::compute((!opts.generic).then_some(ctx), body, op, opts.generic);
-    // In the custom form, ops decide which block-argument locations they
+    let mut aliases = Aliases::collect(ctx, body, op, opts.debuginfo, None);
+    // In the custom form, ops decide which attributes and locations they
     // print; a dry run finds them, so that aliases are defined only for those.
-    let printed_arg_locs = (opts.debuginfo && !opts.generic).then(|| {
-        let empty = Aliases::default();
+    if !opts.generic && !aliases.is_empty() {
+        let recording = Aliases::recording();
         let mut sink = io::sink();
         let mut dry = OpPrinter {
             ctx,
             opts,
             names: &names,
-            aliases: &empty,
+            aliases: &recording,
             out: String::new(),
             w: &mut sink,
             indent: 0,
             err: None,
             summary: false,
-            printed_arg_locs: Some(Default::default()),
+            dry_run: true,
         };
         dry.print_op(body, op);
-        dry.printed_arg_locs.take().unwrap_or_default()
-    });
-    let aliases = Aliases::collect(ctx, body, op, opts.debuginfo, printed_arg_locs);
+        drop(dry);
+        aliases = Aliases::collect(ctx, body, op, opts.debuginfo, Some(recording.into_recorded()));
+    }
     let mut p = OpPrinter {
         ctx,
         opts,
@@ -75,7 +76,7 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
         indent: 0,
         err: None,
         summary: false,
-        printed_arg_locs: None,
+        dry_run: false,
     };
     for (name, a) in &aliases.top {
         p.out.push('#');
@@ -128,7 +129,7 @@ pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
         indent: 0,
         err: None,
         summary: false,
-        printed_arg_locs: None,
+        dry_run: false,
     };
     p.summary = true;
     p.print_op(body, op);
@@ -145,8 +146,8 @@ pub(crate) struct OpPrinter<'a> {
     indent: usize,
     err: Option<io::Error>,
     summary: bool,
-    /// In a dry run: the block-argument locations printed so far.
-    printed_arg_locs: Option<rustc_hash::FxHashSet<Attribute>>,
+    /// A dry run (with recording aliases): printed sequentially.
+    dry_run: bool,
 }
 
 impl<'a> OpPrinter<'a> {
@@ -222,9 +223,7 @@ impl<'a> OpPrinter<'a> {
     /// does, and notes it in a dry run.
     pub(crate) fn block_arg_loc(&mut self, l: Location) {
         let a = l.to_attr(self.ctx);
-        if let Some(set) = self.printed_arg_locs.as_mut() {
-            set.insert(a);
-        }
+        self.aliases.note_printed(a);
         self.out.push_str("loc(");
         let s = self.syntax();
         s.location_body(&mut self.out, a);
@@ -248,6 +247,9 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn print_generic(&mut self, body: &Body, op: OpId) {
+        if self.dry_run {
+            return self.visit_generic_in_alias_order(body, op);
+        }
         let ctx = self.ctx;
         self.out.push('"');
         self.out.push_str(ctx.op_name_str(body.op_name(op)));
@@ -310,6 +312,24 @@ impl<'a> OpPrinter<'a> {
         s.result_types(&mut self.out, &results);
     }
 
+    /// In a dry run, goes through a generic op's parts in the order MLIR's
+    /// alias pass visits them (regions, operand and result types, then
+    /// properties and attributes), so that aliases are numbered as MLIR
+    /// numbers them; the text written is thrown away.
+    fn visit_generic_in_alias_order(&mut self, body: &Body, op: OpId) {
+        let rb = body.regions_body(op);
+        for &r in body.regions(op) {
+            self.region(rb, r, true, true, true);
+        }
+        let s = self.syntax();
+        for v in body.operands(op).chain(body.results(op)) {
+            s.ty(&mut self.out, body.value_type(v));
+        }
+        for a in [body.op_props(op), body.op_attrs(op)].into_iter().flatten() {
+            s.attr_no_alias(&mut self.out, a);
+        }
+    }
+
     /// Prints `{ ... }` for a region of `body`.
     fn region(
         &mut self,
@@ -356,7 +376,7 @@ impl<'a> OpPrinter<'a> {
     fn print_isolated_ops_in_parallel(&mut self, body: &Body, b: BlockId) -> bool {
         use rayon::prelude::*;
         const BATCH: usize = 256;
-        if self.summary || self.printed_arg_locs.is_some() || rayon::current_num_threads() < 2 {
+        if self.summary || self.dry_run || rayon::current_num_threads() < 2 {
             return false;
         }
         let ops: Vec<OpId> = body.block_ops(b).collect();
@@ -379,7 +399,7 @@ impl<'a> OpPrinter<'a> {
                         indent,
                         err: None,
                         summary: false,
-                        printed_arg_locs: None,
+                        dry_run: false,
                     };
                     child.print_op(body, o);
                     let text = std::mem::take(&mut child.out);
