@@ -11,6 +11,13 @@ use string_interner::backend::BucketBackend;
 use string_interner::symbol::SymbolU32;
 use string_interner::{StringInterner, Symbol};
 
+/// A pointer to the text of an interned identifier (owned by the interner).
+struct IdentText(*const str);
+// SAFETY: the pointee is immutable, never freed while the context lives,
+// and `str` is Sync.
+unsafe impl Send for IdentText {}
+unsafe impl Sync for IdentText {}
+
 /// An interned string (identifier, attribute name, file name, symbol name).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Ident(pub(crate) u32);
@@ -53,6 +60,9 @@ pub struct Context {
     types: Uniquer<TypeData>,
     attrs: Uniquer<AttrData>,
     idents: RwLock<StringInterner<BucketBackend<SymbolU32>>>,
+    /// The text of each identifier by id, readable without a lock (pushed
+    /// under `idents`' write lock, so indices match the interner's symbols).
+    ident_texts: boxcar::Vec<IdentText>,
     op_names: Uniquer<Box<str>>,
     op_infos: boxcar::Vec<RwLock<OpNameInfo>>,
     dialects: RwLock<Vec<Box<str>>>,
@@ -112,6 +122,7 @@ impl Context {
             types,
             attrs,
             idents: RwLock::new(StringInterner::new()),
+            ident_texts: boxcar::Vec::new(),
             op_names: Uniquer::new(),
             op_infos: boxcar::Vec::new(),
             dialects: RwLock::new(Vec::new()),
@@ -135,18 +146,31 @@ impl Context {
         if let Some(sym) = self.idents.read().get(s) {
             return Ident(sym.to_usize() as u32);
         }
-        Ident(self.idents.write().get_or_intern(s).to_usize() as u32)
+        let mut idents = self.idents.write();
+        let sym = idents.get_or_intern(s);
+        let id = sym.to_usize();
+        if id == self.ident_texts.count() {
+            let text: &str = idents.resolve(sym).expect("just interned");
+            // SAFETY: the bucket backend never moves or frees an interned
+            // string while the interner lives, and the interner lives as long
+            // as `self` (strings are never removed); `ident_texts` is dropped
+            // with it and hands out the text only for `&self`'s lifetime.
+            self.ident_texts.push(IdentText(text as *const str));
+        }
+        Ident(id as u32)
     }
 
-    /// The text of an interned string.
+    /// Looks a string up without interning it.
+    pub fn lookup_ident(&self, s: &str) -> Option<Ident> {
+        self.idents.read().get(s).map(|sym| Ident(sym.to_usize() as u32))
+    }
+
+    /// The text of an interned string (without taking a lock).
+    #[inline]
     pub fn ident_str(&self, id: Ident) -> &str {
-        let guard = self.idents.read();
-        let sym = SymbolU32::try_from_usize(id.0 as usize).expect("valid ident");
-        let s: &str = guard.resolve(sym).expect("ident of this context");
-        // SAFETY: the bucket backend never moves or frees an interned string
-        // while the interner lives, and the interner lives as long as `self`
-        // (strings are never removed). So the text outlives the read guard.
-        unsafe { &*(s as *const str) }
+        let text = self.ident_texts[id.0 as usize].0;
+        // SAFETY: see `intern`: the text lives as long as `self`.
+        unsafe { &*text }
     }
 
     // ----- types -----

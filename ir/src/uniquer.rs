@@ -10,18 +10,29 @@ use std::hash::{BuildHasher, Hash};
 
 type FxBuild = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 
+/// Number of independently locked parts of the hash table (threads that
+/// intern at the same time mostly take different locks).
+const SHARDS: usize = 16;
+
 /// Uniques values of type `T` into dense `u32` ids.
 pub(crate) struct Uniquer<T> {
     values: boxcar::Vec<T>,
-    table: RwLock<HashTable<u32>>,
+    tables: [RwLock<HashTable<u32>>; SHARDS],
     hasher: FxBuild,
+}
+
+/// The shard of a hash: bits that the tables themselves do not use (they
+/// take the low bits for the slot and the top 7 for the tag).
+#[inline]
+fn shard(hash: u64) -> usize {
+    (hash >> 32) as usize % SHARDS
 }
 
 impl<T: Hash + Eq> Uniquer<T> {
     pub(crate) fn new() -> Self {
         Self {
             values: boxcar::Vec::new(),
-            table: RwLock::new(HashTable::new()),
+            tables: std::array::from_fn(|_| RwLock::new(HashTable::new())),
             hasher: FxBuild::default(),
         }
     }
@@ -29,10 +40,11 @@ impl<T: Hash + Eq> Uniquer<T> {
     /// Returns the id of `value`, inserting it if it is new.
     pub(crate) fn intern(&self, value: T) -> u32 {
         let hash = self.hasher.hash_one(&value);
-        if let Some(&id) = self.table.read().find(hash, |&id| self.values[id as usize] == value) {
+        let shard = &self.tables[shard(hash)];
+        if let Some(&id) = shard.read().find(hash, |&id| self.values[id as usize] == value) {
             return id;
         }
-        let mut table = self.table.write();
+        let mut table = shard.write();
         if let Some(&id) = table.find(hash, |&id| self.values[id as usize] == value) {
             return id;
         }
@@ -44,7 +56,7 @@ impl<T: Hash + Eq> Uniquer<T> {
     /// Looks a value up without inserting it.
     pub(crate) fn lookup(&self, value: &T) -> Option<u32> {
         let hash = self.hasher.hash_one(value);
-        self.table
+        self.tables[shard(hash)]
             .read()
             .find(hash, |&id| self.values[id as usize] == *value)
             .copied()

@@ -30,6 +30,9 @@ pub struct Aliases {
     pub(crate) end: Vec<(String, Attribute)>,
     seen_types: FxHashSet<Type>,
     seen_attrs: FxHashSet<Attribute>,
+    /// The types and attributes seen that hold an alias candidate.
+    containing_types: FxHashSet<Type>,
+    containing_attrs: FxHashSet<Attribute>,
     with_locs: bool,
     /// When given (custom form): the attributes a dry run of the printer
     /// actually wrote; only those get aliases, as in MLIR, whose alias pass is
@@ -195,14 +198,17 @@ impl Aliases {
         }
     }
 
-    fn visit_type(&mut self, ctx: &Context, t: Type) {
+    /// Visits a type; returns whether it holds an attribute that may get an
+    /// alias (remembered, see [`Aliases::op_may_print_alias`]).
+    fn visit_type(&mut self, ctx: &Context, t: Type) -> bool {
         if !self.seen_types.insert(t) {
-            return;
+            return self.containing_types.contains(&t);
         }
+        let mut found = false;
         match ctx.type_data(t) {
             TypeData::Function { inputs, results } => {
                 for x in inputs.iter().chain(results.iter()) {
-                    self.visit_type(ctx, *x);
+                    found |= self.visit_type(ctx, *x);
                 }
             }
             TypeData::MemRef {
@@ -211,62 +217,94 @@ impl Aliases {
                 memory_space,
                 ..
             } => {
-                self.visit_type(ctx, *element);
+                found |= self.visit_type(ctx, *element);
                 if let Some(l) = layout {
-                    self.visit_attr(ctx, *l);
+                    found |= self.visit_attr(ctx, *l);
                 }
                 if let Some(m) = memory_space {
-                    self.visit_attr(ctx, *m);
+                    found |= self.visit_attr(ctx, *m);
                 }
             }
             TypeData::Tensor { element, encoding, .. } => {
-                self.visit_type(ctx, *element);
+                found |= self.visit_type(ctx, *element);
                 if let Some(e) = encoding {
-                    self.visit_attr(ctx, *e);
+                    found |= self.visit_attr(ctx, *e);
                 }
             }
             TypeData::Tuple(elems) => {
                 for x in elems.iter() {
-                    self.visit_type(ctx, *x);
+                    found |= self.visit_type(ctx, *x);
                 }
             }
             TypeData::Vector { element, .. }
             | TypeData::UnrankedMemRef { element, .. }
             | TypeData::UnrankedTensor { element }
-            | TypeData::Complex(element) => self.visit_type(ctx, *element),
+            | TypeData::Complex(element) => found |= self.visit_type(ctx, *element),
             _ => {}
         }
+        if found {
+            self.containing_types.insert(t);
+        }
+        found
     }
 
-    fn visit_attr(&mut self, ctx: &Context, a: Attribute) {
+    /// Visits an attribute; returns whether it is or holds one that may get
+    /// an alias (remembered, see [`Aliases::op_may_print_alias`]).
+    fn visit_attr(&mut self, ctx: &Context, a: Attribute) -> bool {
         if !self.seen_attrs.insert(a) {
-            return;
+            return self.containing_attrs.contains(&a);
         }
+        let mut found = false;
         match ctx.attr_data(a) {
             AttrData::AffineMap(_) => {
                 self.add(a, "map", 0, false);
+                found = true;
             }
             AttrData::IntegerSet(_) => {
                 self.add(a, "set", 0, false);
+                found = true;
             }
             AttrData::Location(_) => {
                 self.visit_loc_attr(ctx, a, false);
+                found = true;
             }
             AttrData::Array(v) => {
                 for x in v.iter() {
-                    self.visit_attr(ctx, *x);
+                    found |= self.visit_attr(ctx, *x);
                 }
             }
             AttrData::Dictionary(v) => {
                 for (_, x) in v.iter() {
-                    self.visit_attr(ctx, *x);
+                    found |= self.visit_attr(ctx, *x);
                 }
             }
-            AttrData::Type(t) => self.visit_type(ctx, *t),
-            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => self.visit_type(ctx, *ty),
-            AttrData::DenseElements { ty, .. } => self.visit_type(ctx, *ty),
+            AttrData::Type(t) => found = self.visit_type(ctx, *t),
+            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => found = self.visit_type(ctx, *ty),
+            AttrData::DenseElements { ty, .. } => found = self.visit_type(ctx, *ty),
             _ => {}
         }
+        if found {
+            self.containing_attrs.insert(a);
+        }
+        found
+    }
+
+    /// Whether printing `op` itself (not its regions) may write an attribute
+    /// that has an alias here: a dry run can skip the ops for which this is
+    /// false. Only meaningful on the result of a collection without
+    /// locations.
+    pub(crate) fn op_may_print_alias(&self, body: &Body, op: OpId) -> bool {
+        if self.entries.is_empty() {
+            return false;
+        }
+        [body.op_props(op), body.op_attrs(op)]
+            .into_iter()
+            .flatten()
+            .any(|a| self.containing_attrs.contains(&a))
+            || body
+                .operands(op)
+                .chain(body.results(op))
+                .any(|v| self.containing_types.contains(&body.value_type(v)))
     }
 
     /// Gives a location (and the locations inside it) aliases; returns its depth.

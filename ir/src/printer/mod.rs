@@ -61,6 +61,7 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
             err: None,
             summary: false,
             dry_run: true,
+            skip_unless_alias: (!opts.debuginfo).then_some(&aliases),
         };
         dry.print_op(body, op);
         drop(dry);
@@ -77,6 +78,7 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
         err: None,
         summary: false,
         dry_run: false,
+        skip_unless_alias: None,
     };
     for (name, a) in &aliases.top {
         p.out.push('#');
@@ -130,6 +132,7 @@ pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
         err: None,
         summary: false,
         dry_run: false,
+        skip_unless_alias: None,
     };
     p.summary = true;
     p.print_op(body, op);
@@ -148,6 +151,9 @@ pub(crate) struct OpPrinter<'a> {
     summary: bool,
     /// A dry run (with recording aliases): printed sequentially.
     dry_run: bool,
+    /// In a dry run: skip ops without regions that print no attribute with
+    /// an alias in these (a collection without locations).
+    skip_unless_alias: Option<&'a Aliases>,
 }
 
 impl<'a> OpPrinter<'a> {
@@ -179,6 +185,11 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn print_op(&mut self, body: &Body, op: OpId) {
+        if let Some(candidates) = self.skip_unless_alias {
+            if body.num_regions(op) == 0 && !candidates.op_may_print_alias(body, op) {
+                return;
+            }
+        }
         let n = body.num_results(op);
         if n > 0 {
             self.names.write_result_group(&mut self.out, body, op);
@@ -400,6 +411,7 @@ impl<'a> OpPrinter<'a> {
                         err: None,
                         summary: false,
                         dry_run: false,
+                        skip_unless_alias: None,
                     };
                     child.print_op(body, o);
                     let text = std::mem::take(&mut child.out);
@@ -501,6 +513,13 @@ pub struct CustomPrinter<'p, 'a> {
 }
 
 impl<'p, 'a> CustomPrinter<'p, 'a> {
+    /// Whether this is the printer's dry run, which only finds the
+    /// attributes and locations that get aliases: a custom printer may skip
+    /// text that holds none (e.g. the subscripts of `affine.load`).
+    pub fn is_dry_run(&self) -> bool {
+        self.p.dry_run
+    }
+
     /// The context.
     pub fn ctx(&self) -> &'a Context {
         self.p.ctx

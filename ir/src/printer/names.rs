@@ -64,6 +64,9 @@ struct BodyNames {
 pub struct Names {
     bodies: FxHashMap<usize, BodyNames>,
     strings: Vec<String>,
+    /// Ops whose results each got a name of their own (one result group
+    /// per result: `%memref, %asyncToken = gpu.alloc async ...`), by body.
+    split: FxHashSet<(usize, u32)>,
 }
 
 fn key(b: &Body) -> usize {
@@ -74,6 +77,15 @@ impl Names {
     /// Numbers everything nested in `op` of `body`. With `ctx` (custom form),
     /// ops may suggest names for their results (`%c0`, `%cst`).
     pub fn compute(ctx: Option<&Context>, body: &Body, op: OpId, unique: bool) -> Names {
+        Self::compute_with(ctx, body, op, unique, false)
+    }
+
+    /// [`Names::compute`], where with `split_results` an op with several
+    /// results whose name hook gives one name per result (comma-separated:
+    /// `"memref,asyncToken"`) gets one result group per result, as MLIR
+    /// prints `%memref, %asyncToken = gpu.alloc async ...`. The printer must
+    /// then write result definitions with [`Names::write_result_defs`].
+    pub fn compute_with(ctx: Option<&Context>, body: &Body, op: OpId, unique: bool, split_results: bool) -> Names {
         let mut names = Names::default();
         let mut scopes = NameScopes::default();
         scopes.scopes.push((usize::MAX, FxHashSet::default()));
@@ -115,11 +127,20 @@ impl Names {
                     let hint = ctx
                         .and_then(|c| c.op_def(b.op_name(o)).and_then(|d| d.result_names).map(|f| f(c, b, o)))
                         .flatten();
+                    let n = b.num_results(o);
                     match hint {
-                        Some(h) if b.num_results(o) == 1 => {
+                        Some(h) if n == 1 => {
                             let name = scopes.unique(scope, &sanitize(&h), &mut next_conflict);
                             bn.values[b.result(o, 0).index()] = NAME_BIT | names.strings.len() as u32;
                             names.strings.push(name);
+                        }
+                        Some(h) if split_results && h.split(',').count() == n => {
+                            for (i, part) in h.split(',').enumerate() {
+                                let name = scopes.unique(scope, &sanitize(part), &mut next_conflict);
+                                bn.values[b.result(o, i).index()] = NAME_BIT | names.strings.len() as u32;
+                                names.strings.push(name);
+                            }
+                            names.split.insert((key(b), o.0));
                         }
                         _ => {
                             bn.values[b.result(o, 0).index()] = next_value;
@@ -146,7 +167,11 @@ impl Names {
         let bn = self.bodies.get(&key(body));
         let lookup = |x: Value| bn.and_then(|n| n.values.get(x.index()).copied()).unwrap_or(NONE);
         let (raw, group) = match body.value_def(v) {
-            ValueDef::OpResult { op, index } if body.num_results(op) > 1 => (lookup(body.result(op, 0)), Some(index)),
+            ValueDef::OpResult { op, index }
+                if body.num_results(op) > 1 && !self.split.contains(&(key(body), op.0)) =>
+            {
+                (lookup(body.result(op, 0)), Some(index))
+            }
             _ => (lookup(v), None),
         };
         if raw == NONE {
@@ -179,6 +204,31 @@ impl Names {
             out.push_str(&self.strings[(raw & !NAME_BIT) as usize]);
         } else {
             let _ = write!(out, "%{raw}");
+        }
+    }
+
+    /// Writes the names an op's results are defined with, without ` = `:
+    /// `%3` for one result, `%3:2` for a group of two, `%memref, %asyncToken`
+    /// for results named one by one (see [`Names::compute_with`]). Nothing
+    /// for an op without results.
+    pub fn write_result_defs(&self, out: &mut String, body: &Body, op: crate::OpId) {
+        use std::fmt::Write;
+        let n = body.num_results(op);
+        if n == 0 {
+            return;
+        }
+        if self.split.contains(&(key(body), op.0)) {
+            for i in 0..n {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                self.write_value(out, body, body.result(op, i));
+            }
+            return;
+        }
+        self.write_result_group(out, body, op);
+        if n > 1 {
+            let _ = write!(out, ":{n}");
         }
     }
 
@@ -221,4 +271,72 @@ fn sanitize(name: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Names;
+    use crate::{Context, OpDef};
+
+    static TWO: OpDef = OpDef {
+        result_names: Some(|_, _, _| Some("memref,asyncToken".into())),
+        ..OpDef::new("test.two")
+    };
+
+    /// The names of the results of each op in the module's first function
+    /// body, defined (`write_result_defs`) and used (`write_value`).
+    fn names(src: &str, split: bool) -> Vec<(String, Vec<String>)> {
+        let ctx = Context::new();
+        ctx.set_allow_unregistered_dialects(true);
+        ctx.register_op(&TWO);
+        let m = crate::parse_source(&ctx, src, "t.mlir").expect("parses");
+        let names = Names::compute_with(Some(&ctx), &m.body, m.op, false, split);
+        let rb = m.body.regions_body(m.op);
+        let mut out = Vec::new();
+        for &r in m.body.regions(m.op) {
+            for b in rb.region_blocks(r) {
+                for o in rb.block_ops(b) {
+                    let mut def = String::new();
+                    names.write_result_defs(&mut def, rb, o);
+                    let uses = rb
+                        .results(o)
+                        .map(|v| {
+                            let mut s = String::new();
+                            names.write_value(&mut s, rb, v);
+                            s
+                        })
+                        .collect();
+                    out.push((def, uses));
+                }
+            }
+        }
+        out
+    }
+
+    const SRC: &str = "%a, %b = \"test.two\"() : () -> (i32, i32)\n\
+        %c:2 = \"test.two\"() : () -> (i32, i32)\n\
+        %d:2 = \"test.other\"() : () -> (i32, i32)\n\
+        %e = \"test.one\"() : () -> i32\n";
+
+    #[test]
+    fn results_named_one_by_one_get_a_group_each() {
+        let n = names(SRC, true);
+        assert_eq!(n[0].0, "%memref, %asyncToken");
+        assert_eq!(n[0].1, ["%memref", "%asyncToken"]);
+        // The second op's names conflict: MLIR's `_N` suffixes from one counter.
+        assert_eq!(n[1].0, "%memref_0, %asyncToken_1");
+        assert_eq!(n[1].1, ["%memref_0", "%asyncToken_1"]);
+        // Ops without names keep a numbered group.
+        assert_eq!(n[2].0, "%0:2");
+        assert_eq!(n[2].1, ["%0#0", "%0#1"]);
+        assert_eq!(n[3].0, "%1");
+    }
+
+    #[test]
+    fn without_splitting_results_stay_one_numbered_group() {
+        let n = names(SRC, false);
+        assert_eq!(n[0].0, "%0:2");
+        assert_eq!(n[0].1, ["%0#0", "%0#1"]);
+        assert_eq!(n[1].0, "%1:2");
+    }
 }
