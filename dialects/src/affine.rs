@@ -14,7 +14,7 @@ use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
-use lf_ir::ods::{operand_group_range, prop, segment_sizes_attr, ArgDef, AttrDef, RegionDef, TypeRule};
+use lf_ir::ods::{operand_group_range, prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, RegionDef, TypeRule};
 use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use lf_ir::printer::{type_to_string, CustomPrinter};
 use lf_ir::{Attribute, Body, Context, OpDef, OpId, RegionId, Traits, Type, TypeData, Value, ValueDef};
@@ -449,7 +449,8 @@ fn print_affine_access(p: &mut CustomPrinter<'_, '_>, op: OpId, first: usize, ve
     let ops: Vec<Value> = body.operands(op).collect();
     p.value(ops[first]);
     p.write("[");
-    if let Some(m) = map_of(ctx, prop(ctx, body, op, "map")) {
+    // The map is printed inline (never as an alias): a dry run skips it.
+    if let Some(m) = map_of(ctx, prop(ctx, body, op, "map")).filter(|_| !p.is_dry_run()) {
         print_map_of_ssa_ids(p, m, &ops[first + 1..]);
     }
     p.write("]");
@@ -1075,8 +1076,474 @@ pub static OPS: &[&OpDef] = &[
     &LOAD,
     &MAX,
     &MIN,
+    &PARALLEL,
     &STORE,
     &VECTOR_LOAD,
     &VECTOR_STORE,
     &YIELD,
 ];
+
+// ------------------------------------------------------------ affine.parallel
+
+/// The reduction kinds of `affine.parallel` (MLIR's `arith::AtomicRMWKind`).
+pub const REDUCTION_KINDS: &[(&str, i64)] = &[
+    ("addf", 0),
+    ("addi", 1),
+    ("andi", 2),
+    ("assign", 3),
+    ("maximumf", 4),
+    ("maxnumf", 5),
+    ("maxs", 6),
+    ("maxu", 7),
+    ("minimumf", 8),
+    ("minnumf", 9),
+    ("mins", 10),
+    ("minu", 11),
+    ("mulf", 12),
+    ("muli", 13),
+    ("ori", 14),
+    ("xori", 15),
+];
+
+fn reduction_name(v: i64) -> Option<&'static str> {
+    REDUCTION_KINDS.iter().find(|k| k.1 == v).map(|k| k.0)
+}
+
+fn i64_array(ctx: &Context, a: Option<Attribute>) -> Option<Vec<i64>> {
+    match ctx.attr_data(a?) {
+        AttrData::Array(items) => items
+            .iter()
+            .map(|x| match ctx.attr_data(*x) {
+                AttrData::Integer { value, ty } if *ty == ctx.common().i64 => i64::try_from(*value).ok(),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+/// The `reductions` constraint: an array of `AtomicRMWKind` cases.
+pub static REDUCTIONS_ATTR: AttrConstraint = AttrConstraint {
+    summary: "Reduction ops",
+    check: |ctx, a| i64_array(ctx, Some(a)).is_some_and(|v| v.iter().all(|k| reduction_name(*k).is_some())),
+    parse: None,
+    print: None,
+    is_unit: false,
+};
+
+/// `I64ArrayAttr`.
+pub static I64_ARRAY_ATTR: AttrConstraint = AttrConstraint {
+    summary: "64-bit integer array attribute",
+    check: |ctx, a| i64_array(ctx, Some(a)).is_some(),
+    parse: None,
+    print: None,
+    is_unit: false,
+};
+
+fn i32_elements(ctx: &Context, a: Option<Attribute>) -> Option<Vec<i64>> {
+    let AttrData::DenseElements { ty, values } = ctx.attr_data(a?) else {
+        return None;
+    };
+    let TypeData::Tensor { shape, element, .. } = ctx.type_data(*ty) else {
+        return None;
+    };
+    if *element != ctx.common().i32 || shape.len() != 1 {
+        return None;
+    }
+    let lf_ir::DenseValues::Int(v) = values else {
+        return None;
+    };
+    // A group per loop dimension: a splat of a huge shape is malformed, not a reason to allocate.
+    let n = usize::try_from(shape[0]).ok().filter(|n| *n <= 1 << 16)?;
+    Some(if v.len() == n {
+        v.iter().map(|x| *x as i64).collect()
+    } else {
+        vec![*v.first()? as i64; n]
+    })
+}
+
+/// `I32ElementsAttr`.
+pub static I32_ELEMENTS_ATTR: AttrConstraint = AttrConstraint {
+    summary: "32-bit signless integer elements attribute",
+    check: |ctx, a| i32_elements(ctx, Some(a)).is_some(),
+    parse: None,
+    print: None,
+    is_unit: false,
+};
+
+/// `dense<[...]> : tensor<Nxi32>` (a splat when all values are equal, as MLIR).
+fn i32_tensor_attr(ctx: &Context, values: &[i64]) -> Attribute {
+    let ty = ctx.get_type(TypeData::Tensor {
+        shape: vec![values.len() as i64].into(),
+        element: ctx.common().i32,
+        encoding: None,
+    });
+    let uniform = values.windows(2).all(|w| w[0] == w[1]);
+    let vals: Vec<i128> = if uniform && !values.is_empty() {
+        vec![values[0] as i128]
+    } else {
+        values.iter().map(|v| *v as i128).collect()
+    };
+    ctx.get_attr(AttrData::DenseElements {
+        ty,
+        values: lf_ir::DenseValues::Int(vals.into()),
+    })
+}
+
+fn i64_array_attr(ctx: &Context, values: &[i64]) -> Attribute {
+    let items: Vec<Attribute> = values
+        .iter()
+        .map(|v| ctx.integer_attr(*v as i128, ctx.common().i64))
+        .collect();
+    ctx.get_attr(AttrData::Array(items.into()))
+}
+
+/// One parsed `affine.parallel` bound list: the flat map, the group sizes,
+/// and the (deduplicated) dimension then symbol operands.
+type ParallelBounds<'a> = (AffineMap, Vec<i64>, Vec<UnresolvedOperand<'a>>);
+
+/// MLIR's `parseAffineMapWithMinMax`: `(e, max(e, e), ...)`.
+fn parse_parallel_bounds<'a>(p: &mut CustomParser<'_, 'a>, kw: &str) -> ParseResult<ParallelBounds<'a>> {
+    p.parse_literal("(")?;
+    if p.parse_optional_literal(")") {
+        return Ok((AffineMap::empty(), Vec::new(), Vec::new()));
+    }
+    type Flat<'a> = (
+        lf_ir::affine::AffineExpr,
+        Vec<UnresolvedOperand<'a>>,
+        Vec<UnresolvedOperand<'a>>,
+    );
+    let mut flat: Vec<Flat<'a>> = Vec::new();
+    let mut groups = Vec::new();
+    loop {
+        if p.parse_optional_keyword(kw) {
+            p.parse_literal("(")?;
+            let (m, d, s) = p.parse_affine_map_of_ssa_ids(')')?;
+            for e in m.results() {
+                flat.push((e.clone(), d.clone(), s.clone()));
+            }
+            groups.push(m.num_results() as i64);
+        } else {
+            let (m, d, s) = p.parse_affine_expr_of_ssa_ids()?;
+            flat.push((m.results()[0].clone(), d, s));
+            groups.push(1);
+        }
+        if !p.parse_optional_literal(",") {
+            break;
+        }
+    }
+    p.parse_literal(")")?;
+    // Deduplicate the operands (in order of first use) and renumber each expression.
+    let same = |a: &UnresolvedOperand<'_>, b: &UnresolvedOperand<'_>| a.name == b.name && a.number == b.number;
+    let (mut dims, mut syms): (Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>) = (Vec::new(), Vec::new());
+    let pos = |list: &mut Vec<UnresolvedOperand<'a>>, r: &UnresolvedOperand<'a>| -> u32 {
+        match list.iter().position(|x| same(x, r)) {
+            Some(i) => i as u32,
+            None => {
+                list.push(*r);
+                (list.len() - 1) as u32
+            }
+        }
+    };
+    let mut exprs = Vec::with_capacity(flat.len());
+    let mut repl = Vec::with_capacity(flat.len());
+    for (e, d, s) in &flat {
+        let dr: Vec<_> = d
+            .iter()
+            .map(|r| lf_ir::affine::AffineExpr::dim(pos(&mut dims, r)))
+            .collect();
+        let sr: Vec<_> = s
+            .iter()
+            .map(|r| lf_ir::affine::AffineExpr::symbol(pos(&mut syms, r)))
+            .collect();
+        repl.push((e, dr, sr));
+    }
+    for (e, dr, sr) in repl {
+        exprs.push(e.replace_dims_and_symbols(&dr, &sr));
+    }
+    let map = AffineMap::new(dims.len() as u32, syms.len() as u32, exprs);
+    let mut operands = dims;
+    operands.extend(syms);
+    Ok((map, groups, operands))
+}
+
+fn parse_parallel(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let ctx = p.ctx();
+    let index = ctx.common().index;
+    p.parse_literal("(")?;
+    let ivs = p.parse_operand_list()?;
+    p.parse_literal(")")?;
+    p.parse_literal("=")?;
+    let (lb_map, lb_groups, lb_ops) = parse_parallel_bounds(p, "max")?;
+    p.parse_keyword("to")?;
+    let (ub_map, ub_groups, ub_ops) = parse_parallel_bounds(p, "min")?;
+    let steps = if p.parse_optional_keyword("step") {
+        p.parse_literal("(")?;
+        let (m, _, _) = p.parse_affine_map_of_ssa_ids(')')?;
+        let mut steps = Vec::new();
+        for e in m.results() {
+            match e.as_constant() {
+                Some(c) => steps.push(c),
+                None => {
+                    return Err(Box::new(Diagnostic::error(
+                        p.op_loc().source_pos(ctx),
+                        "steps must be constant integers",
+                    )))
+                }
+            }
+        }
+        steps
+    } else {
+        vec![1; ivs.len()]
+    };
+    let mut reductions = Vec::new();
+    if p.parse_optional_keyword("reduce") {
+        p.parse_literal("(")?;
+        loop {
+            let at = p.error("");
+            let a = p.parse_attribute()?;
+            let kind = match ctx.attr_data(a) {
+                AttrData::String { value, .. } => REDUCTION_KINDS.iter().find(|k| k.0 == &**value).map(|k| k.1),
+                _ => None,
+            };
+            match kind {
+                Some(k) => reductions.push(k),
+                None => {
+                    let mut e = at;
+                    e.message = format!("invalid reduction value: {}", lf_ir::printer::attr_to_string(ctx, a));
+                    return Err(e);
+                }
+            }
+            if !p.parse_optional_literal(",") {
+                break;
+            }
+        }
+        p.parse_literal(")")?;
+    }
+    let types = if p.parse_optional_literal("->") {
+        if p.parse_optional_literal("(") {
+            let v = p.parse_type_list()?;
+            p.parse_literal(")")?;
+            v
+        } else {
+            vec![p.parse_type()?]
+        }
+    } else {
+        Vec::new()
+    };
+    add_index_operands(p, &lb_ops)?;
+    add_index_operands(p, &ub_ops)?;
+    p.set_prop("lowerBoundsMap", map_attr(ctx, lb_map));
+    p.set_prop("lowerBoundsGroups", i32_tensor_attr(ctx, &lb_groups));
+    p.set_prop("upperBoundsMap", map_attr(ctx, ub_map));
+    p.set_prop("upperBoundsGroups", i32_tensor_attr(ctx, &ub_groups));
+    p.set_prop("steps", i64_array_attr(ctx, &steps));
+    p.set_prop("reductions", i64_array_attr(ctx, &reductions));
+    p.add_result_types(&types);
+    let entry: Vec<_> = ivs.iter().map(|a| (*a, index, p.operand_loc(a))).collect();
+    let r = p.parse_region(&entry)?;
+    p.parse_optional_attr_dict()?;
+    p.ensure_terminator(r, "affine.yield");
+    Ok(())
+}
+
+/// MLIR's `printMinMaxBound`.
+fn print_parallel_bounds(p: &mut CustomPrinter<'_, '_>, map: &AffineMap, groups: &[i64], operands: &[Value], kw: &str) {
+    let mut start = 0usize;
+    for (i, &g) in groups.iter().enumerate() {
+        if i > 0 {
+            p.write(", ");
+        }
+        let g = g.max(0) as usize;
+        let end = (start + g).min(map.num_results());
+        let sub = AffineMap::new(
+            map.num_dims(),
+            map.num_symbols(),
+            map.results()[start.min(end)..end].to_vec(),
+        );
+        if g == 1 {
+            print_map_of_ssa_ids(p, &sub, operands);
+        } else {
+            p.write(kw);
+            p.write("(");
+            print_map_of_ssa_ids(p, &sub, operands);
+            p.write(")");
+        }
+        start = end;
+    }
+}
+
+/// The lower-bound operands (the first `lowerBoundsMap` inputs) and the upper-bound ones.
+fn parallel_operands(ctx: &Context, body: &Body, op: OpId) -> (Vec<Value>, Vec<Value>) {
+    let all: Vec<Value> = body.operands(op).collect();
+    let n = map_of(ctx, prop(ctx, body, op, "lowerBoundsMap")).map_or(0, |m| m.num_inputs() as usize);
+    let n = n.min(all.len());
+    (all[..n].to_vec(), all[n..].to_vec())
+}
+
+fn print_parallel(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let body = p.body();
+    let ivs = entry_args(body, op, 0);
+    p.write(" (");
+    p.value_list(&ivs);
+    p.write(") = (");
+    let (lb_ops, ub_ops) = parallel_operands(ctx, body, op);
+    for (k, (map_name, groups_name, kw, ops)) in [
+        ("lowerBoundsMap", "lowerBoundsGroups", "max", &lb_ops),
+        ("upperBoundsMap", "upperBoundsGroups", "min", &ub_ops),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if k == 1 {
+            p.write(") to (");
+        }
+        let m = map_of(ctx, prop(ctx, body, op, map_name)).cloned();
+        let g = i32_elements(ctx, prop(ctx, body, op, groups_name)).unwrap_or_default();
+        if let Some(m) = m {
+            print_parallel_bounds(p, &m, &g, ops, kw);
+        }
+    }
+    p.write(")");
+    let steps = i64_array(ctx, prop(ctx, body, op, "steps")).unwrap_or_default();
+    if steps.iter().any(|s| *s != 1) {
+        let list: Vec<String> = steps.iter().map(|s| s.to_string()).collect();
+        p.write(&format!(" step ({})", list.join(", ")));
+    }
+    let results: Vec<Type> = body.results(op).map(|v| body.value_type(v)).collect();
+    if !results.is_empty() {
+        let reds = i64_array(ctx, prop(ctx, body, op, "reductions")).unwrap_or_default();
+        let names: Vec<String> = reds
+            .iter()
+            .map(|k| format!("\"{}\"", reduction_name(*k).unwrap_or("?")))
+            .collect();
+        p.write(&format!(" reduce ({}) -> (", names.join(", ")));
+        p.type_list(&results);
+        p.write(")");
+    }
+    p.write(" ");
+    p.region(op, 0, false, !results.is_empty());
+    p.attr_dict_with_props(
+        op,
+        &[
+            "reductions",
+            "lowerBoundsMap",
+            "lowerBoundsGroups",
+            "upperBoundsMap",
+            "upperBoundsGroups",
+            "steps",
+        ],
+        false,
+    );
+    Ok(())
+}
+
+/// MLIR's `isResultTypeMatchAtomicRMWKind`.
+fn reduction_matches_type(ctx: &Context, kind: i64, t: Type) -> bool {
+    let d = ctx.type_data(t);
+    let int_of = |s: lf_ir::Signedness| matches!(d, TypeData::Integer { signedness, .. } if *signedness == s);
+    match reduction_name(kind) {
+        Some("addf" | "mulf" | "maximumf" | "minimumf") => d.is_float(),
+        Some("addi" | "muli" | "ori" | "andi") => d.is_integer(),
+        Some("assign") => true,
+        Some("maxs" | "mins") => int_of(lf_ir::Signedness::Signed),
+        Some("maxu" | "minu") => int_of(lf_ir::Signedness::Unsigned),
+        _ => false,
+    }
+}
+
+fn verify_parallel(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let err = |m: String| Err(op_error(ctx, body, op, m));
+    let steps = i64_array(ctx, prop(ctx, body, op, "steps")).unwrap_or_default();
+    let lbg = i32_elements(ctx, prop(ctx, body, op, "lowerBoundsGroups")).unwrap_or_default();
+    let ubg = i32_elements(ctx, prop(ctx, body, op, "upperBoundsGroups")).unwrap_or_default();
+    let nargs = entry_args(body, op, 0).len();
+    let n = steps.len();
+    if lbg.len() != n || ubg.len() != n || nargs != n {
+        return err(format!(
+            "the number of region arguments ({nargs}) and the number of map groups for lower ({}) and upper bound ({}), and the number of steps ({n}) must all match",
+            lbg.len(),
+            ubg.len()
+        ));
+    }
+    for (groups, map_name, which) in [(&lbg, "lowerBoundsMap", "lower"), (&ubg, "upperBoundsMap", "upper")] {
+        let mut expected = 0;
+        for g in groups.iter() {
+            if *g == 0 {
+                return err(format!("expected {which} bound map to have at least one result"));
+            }
+            expected += *g as usize;
+        }
+        let got = map_of(ctx, prop(ctx, body, op, map_name)).map_or(0, |m| m.num_results());
+        if expected != got {
+            return err(format!("expected {which} bounds map to have {expected} results"));
+        }
+    }
+    let reds = i64_array(ctx, prop(ctx, body, op, "reductions")).unwrap_or_default();
+    if reds.len() != body.num_results(op) {
+        return err("a reduction must be specified for each output".into());
+    }
+    for (k, r) in reds.iter().zip(body.results(op)) {
+        if reduction_name(*k).is_none() {
+            return err("invalid reduction attribute".into());
+        }
+        if !reduction_matches_type(ctx, *k, body.value_type(r)) {
+            return err("result type cannot match reduction attribute".into());
+        }
+    }
+    let (lb_ops, ub_ops) = parallel_operands(ctx, body, op);
+    let n_ub = map_of(ctx, prop(ctx, body, op, "upperBoundsMap")).map_or(0, |m| m.num_inputs() as usize);
+    // MLIR ignores extra operands (the bounds use the first ones); too few
+    // would leave map inputs unbound.
+    if ub_ops.len() < n_ub {
+        return err("upper bound operand count does not equal map dimension and symbol count".into());
+    }
+    let ub_ops = &ub_ops[..n_ub];
+    for (ops, name) in [(&lb_ops[..], "lowerBoundsMap"), (ub_ops, "upperBoundsMap")] {
+        let nd = map_of(ctx, prop(ctx, body, op, name)).map_or(0, |m| m.num_dims() as usize);
+        verify_dims_and_symbols(ctx, body, op, ops, nd)?;
+    }
+    check_yield(
+        ctx,
+        body,
+        op,
+        0,
+        &body.results(op).map(|v| body.value_type(v)).collect::<Vec<_>>(),
+    )
+}
+
+/// `affine.parallel`.
+pub static PARALLEL: OpDef = OpDef {
+    summary: "multi-index parallel band operation",
+    description: "A band of parallel loops, one induction variable per dimension. Each \
+        dimension's lower bound is the maximum of its group of results of \
+        `lowerBoundsMap`, the upper bound the minimum of its group of `upperBoundsMap` \
+        (written `max(...)`/`min(...)` when a group has several results), and it steps by a \
+        positive constant. Results are reduced across iterations with the named `reduce` \
+        kinds (`\"addf\"`, `\"maximumf\"`, `\"addi\"`, ...) from the values `affine.yield` \
+        gives.\n\n```mlir\naffine.parallel (%i, %j) = (0, 0) to (%n, min(%m, 64)) step (1, 4) {\n  \
+        %x = affine.load %A[%i, %j] : memref<?x?xf32>\n}\n\
+        %s = affine.parallel (%i) = (0) to (100) reduce (\"addf\") -> (f32) {\n  \
+        %x = affine.load %B[%i] : memref<100xf32>\n  affine.yield %x : f32\n}\n```",
+    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    operands: &[ArgDef::variadic("mapOperands", &INDEX)],
+    results: &[ArgDef::variadic("results", &ANY_TYPE)],
+    attributes: &[
+        AttrDef::required("reductions", &REDUCTIONS_ATTR),
+        AttrDef::required("lowerBoundsMap", &AFFINE_MAP_ATTR),
+        AttrDef::required("lowerBoundsGroups", &I32_ELEMENTS_ATTR),
+        AttrDef::required("upperBoundsMap", &AFFINE_MAP_ATTR),
+        AttrDef::required("upperBoundsGroups", &I32_ELEMENTS_ATTR),
+        AttrDef::required("steps", &I64_ARRAY_ATTR),
+    ],
+    regions: &[RegionDef {
+        name: "region",
+        single_block: true,
+        may_be_empty: false,
+    }],
+    parse: Some(parse_parallel),
+    print: Some(print_parallel),
+    verify: Some(verify_parallel),
+    ..OpDef::declared("affine.parallel")
+};

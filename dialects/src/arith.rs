@@ -1,6 +1,7 @@
 //! The `arith` dialect: integer and float arithmetic, comparisons, casts and
 //! constants, with MLIR 22's syntax, properties and verifier messages.
 
+use crate::fold::arith as F;
 use crate::support::{i1_like, op_error, FlagsAttr};
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
@@ -8,7 +9,7 @@ use lf_ir::ods::constraints::*;
 use lf_ir::ods::{prop, ArgDef, AttrConstraint, AttrDef, TypeRule};
 use lf_ir::parser::{CustomParser, ParseResult};
 use lf_ir::printer::CustomPrinter;
-use lf_ir::{Attribute, Body, Context, OpDef, OpId, Traits, TypeData};
+use lf_ir::{Attribute, Body, Context, OpDef, OpId, Traits, Type, TypeData};
 
 /// `#arith.fastmath<...>` flags.
 pub static FASTMATH: FlagsAttr = FlagsAttr {
@@ -128,10 +129,11 @@ static SAME_LHS_RHS_RESULT: &[TypeRule] = &[TypeRule::AllMatch(&["lhs", "rhs", "
 
 /// Declares binary ops over one type (`SameOperandsAndResultType`).
 macro_rules! binary_ops {
-    ($constraint:expr, $attrs:expr, $format:expr, $summary_prefix:expr, $ex_ty:expr, [$(($stat:ident, $name:expr, $summary:expr)),* $(,)?]) => {
+    ($constraint:expr, $attrs:expr, $format:expr, $summary_prefix:expr, $ex_ty:expr, [$(($stat:ident, $name:expr, $summary:expr, $fold:expr)),* $(,)?]) => {
         $(
             #[doc = concat!("`", $name, "`: ", $summary, ".")]
             pub static $stat: OpDef = OpDef {
+                fold: Some($fold),
                 summary: $summary,
                 description: concat!($summary_prefix, "\n\n```mlir\n%r = ", $name, " %a, %b : ", $ex_ty, "\n```"),
                 traits: Traits::PURE.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE),
@@ -159,10 +161,10 @@ binary_ops!(
      result is poison if it does.",
     "i32",
     [
-        (ADDI, "arith.addi", "integer addition operation"),
-        (SUBI, "arith.subi", "integer subtraction operation"),
-        (MULI, "arith.muli", "integer multiplication operation"),
-        (SHLI, "arith.shli", "integer left-shift"),
+        (ADDI, "arith.addi", "integer addition operation", F::fold_addi),
+        (SUBI, "arith.subi", "integer subtraction operation", F::fold_subi),
+        (MULI, "arith.muli", "integer multiplication operation", F::fold_muli),
+        (SHLI, "arith.shli", "integer left-shift", F::fold_shli),
     ]
 );
 
@@ -176,26 +178,62 @@ binary_ops!(
      Division by zero and signed overflow of `divsi` are undefined behaviour.",
     "i32",
     [
-        (DIVSI, "arith.divsi", "signed integer division operation"),
-        (DIVUI, "arith.divui", "unsigned integer division operation"),
-        (REMSI, "arith.remsi", "signed integer division remainder operation"),
-        (REMUI, "arith.remui", "unsigned integer division remainder operation"),
-        (CEILDIVSI, "arith.ceildivsi", "signed ceil integer division operation"),
-        (CEILDIVUI, "arith.ceildivui", "unsigned ceil integer division operation"),
+        (DIVSI, "arith.divsi", "signed integer division operation", F::fold_divsi),
+        (
+            DIVUI,
+            "arith.divui",
+            "unsigned integer division operation",
+            F::fold_divui
+        ),
+        (
+            REMSI,
+            "arith.remsi",
+            "signed integer division remainder operation",
+            F::fold_remsi
+        ),
+        (
+            REMUI,
+            "arith.remui",
+            "unsigned integer division remainder operation",
+            F::fold_remui
+        ),
+        (
+            CEILDIVSI,
+            "arith.ceildivsi",
+            "signed ceil integer division operation",
+            F::fold_ceildivsi
+        ),
+        (
+            CEILDIVUI,
+            "arith.ceildivui",
+            "unsigned ceil integer division operation",
+            F::fold_ceildivui
+        ),
         (
             FLOORDIVSI,
             "arith.floordivsi",
-            "signed floor integer division operation"
+            "signed floor integer division operation",
+            F::fold_floordivsi
         ),
-        (MAXSI, "arith.maxsi", "signed integer maximum operation"),
-        (MAXUI, "arith.maxui", "unsigned integer maximum operation"),
-        (MINSI, "arith.minsi", "signed integer minimum operation"),
-        (MINUI, "arith.minui", "unsigned integer minimum operation"),
-        (ANDI, "arith.andi", "integer binary and"),
-        (ORI, "arith.ori", "integer binary or"),
-        (XORI, "arith.xori", "integer binary xor"),
-        (SHRSI, "arith.shrsi", "signed integer right-shift"),
-        (SHRUI, "arith.shrui", "unsigned integer right-shift"),
+        (MAXSI, "arith.maxsi", "signed integer maximum operation", F::fold_maxsi),
+        (
+            MAXUI,
+            "arith.maxui",
+            "unsigned integer maximum operation",
+            F::fold_maxui
+        ),
+        (MINSI, "arith.minsi", "signed integer minimum operation", F::fold_minsi),
+        (
+            MINUI,
+            "arith.minui",
+            "unsigned integer minimum operation",
+            F::fold_minui
+        ),
+        (ANDI, "arith.andi", "integer binary and", F::fold_andi),
+        (ORI, "arith.ori", "integer binary or", F::fold_ori),
+        (XORI, "arith.xori", "integer binary xor", F::fold_xori),
+        (SHRSI, "arith.shrsi", "signed integer right-shift", F::fold_shrsi),
+        (SHRUI, "arith.shrui", "unsigned integer right-shift", F::fold_shrui),
     ]
 );
 
@@ -209,30 +247,44 @@ binary_ops!(
      tensors. `fastmath<...>` flags relax IEEE semantics.",
     "f32",
     [
-        (ADDF, "arith.addf", "floating point addition operation"),
-        (SUBF, "arith.subf", "floating point subtraction operation"),
-        (MULF, "arith.mulf", "floating point multiplication operation"),
-        (DIVF, "arith.divf", "floating point division operation"),
-        (REMF, "arith.remf", "floating point division remainder operation"),
+        (ADDF, "arith.addf", "floating point addition operation", F::fold_addf),
+        (SUBF, "arith.subf", "floating point subtraction operation", F::fold_subf),
+        (
+            MULF,
+            "arith.mulf",
+            "floating point multiplication operation",
+            F::fold_mulf
+        ),
+        (DIVF, "arith.divf", "floating point division operation", F::fold_divf),
+        (
+            REMF,
+            "arith.remf",
+            "floating point division remainder operation",
+            F::fold_remf
+        ),
         (
             MAXIMUMF,
             "arith.maximumf",
-            "floating-point maximum operation (NaN-propagating)"
+            "floating-point maximum operation (NaN-propagating)",
+            F::fold_maximumf
         ),
         (
             MINIMUMF,
             "arith.minimumf",
-            "floating-point minimum operation (NaN-propagating)"
+            "floating-point minimum operation (NaN-propagating)",
+            F::fold_minimumf
         ),
         (
             MAXNUMF,
             "arith.maxnumf",
-            "floating-point maximum operation (IEEE maxNum)"
+            "floating-point maximum operation (IEEE maxNum)",
+            F::fold_maxnumf
         ),
         (
             MINNUMF,
             "arith.minnumf",
-            "floating-point minimum operation (IEEE minNum)"
+            "floating-point minimum operation (IEEE minNum)",
+            F::fold_minnumf
         ),
     ]
 );
@@ -247,6 +299,7 @@ pub static NEGF: OpDef = OpDef {
     attributes: FASTMATH_DEFAULT_ONLY,
     format: Some("$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)"),
     type_rules: &[TypeRule::AllMatch(&["operand", "result"])],
+    fold: Some(F::fold_negf),
     ..OpDef::declared("arith.negf")
 };
 
@@ -272,6 +325,7 @@ pub static CMPI: OpDef = OpDef {
     attributes: &[AttrDef::required("predicate", &CMPI_PREDICATE_ATTR)],
     format: Some("$predicate `,` $lhs `,` $rhs attr-dict `:` type($lhs)"),
     type_rules: &[TypeRule::AllMatch(&["lhs", "rhs"]), CMP_DERIVED],
+    fold: Some(F::fold_cmpi),
     ..OpDef::declared("arith.cmpi")
 };
 
@@ -289,6 +343,7 @@ pub static CMPF: OpDef = OpDef {
     ],
     format: Some("$predicate `,` $lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($lhs)"),
     type_rules: &[TypeRule::AllMatch(&["lhs", "rhs"]), CMP_DERIVED],
+    fold: Some(F::fold_cmpf),
     ..OpDef::declared("arith.cmpf")
 };
 
@@ -309,6 +364,7 @@ pub static SELECT: OpDef = OpDef {
     parse: Some(parse_select),
     print: Some(print_select),
     verify: Some(verify_select),
+    fold: Some(F::fold_select),
     ..OpDef::declared("arith.select")
 };
 
@@ -376,6 +432,7 @@ pub static CONSTANT: OpDef = OpDef {
     print: Some(print_constant),
     verify: Some(verify_constant),
     result_names: Some(constant_result_name),
+    fold: Some(F::fold_constant),
     ..OpDef::declared("arith.constant")
 };
 
@@ -434,6 +491,44 @@ fn verify_constant(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnosti
     Ok(())
 }
 
+/// Whether `arith.constant` can hold `value` as a constant of type `ty`
+/// (MLIR's `ConstantOp::isBuildableWith`): an integer, float or dense
+/// elements attribute of exactly that type, integers signless.
+pub fn is_buildable_with(ctx: &Context, value: Attribute, ty: Type) -> bool {
+    let vt = match ctx.attr_data(value) {
+        AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } | AttrData::DenseElements { ty, .. } => *ty,
+        _ => return false,
+    };
+    if vt != ty {
+        return false;
+    }
+    !matches!(
+        ctx.type_data(lf_ir::ods::constraints::element_or_self(ctx, ty)),
+        TypeData::Integer { signedness, .. } if *signedness != lf_ir::Signedness::Signless
+    )
+}
+
+/// Builds a detached `arith.constant` of `value` with result type `ty` at
+/// `loc` in `body` (the dialect's `materializeConstant`, used by folding
+/// drivers for [`lf_ir::FoldResult::Attr`]). The caller inserts it (e.g.
+/// with [`Body::insert_op_before`]). `None` when the attribute cannot be an
+/// `arith.constant` of that type (see [`is_buildable_with`]).
+pub fn materialize_constant(
+    ctx: &Context,
+    body: &mut Body,
+    value: Attribute,
+    ty: Type,
+    loc: lf_ir::Location,
+) -> Option<OpId> {
+    if !is_buildable_with(ctx, value, ty) {
+        return None;
+    }
+    let mut st = lf_ir::OperationState::new(ctx.op_name(CONSTANT.name), loc);
+    st.result_types.push(ty);
+    st.props = Some(ctx.dict_attr(vec![(ctx.intern("value"), value)]));
+    Some(body.create_op(st))
+}
+
 /// `%c0`, `%c3_i32`, `%true`, `%cst`, as MLIR names constants.
 fn constant_result_name(ctx: &Context, body: &Body, op: OpId) -> Option<String> {
     let v = prop(ctx, body, op, "value")?;
@@ -449,10 +544,11 @@ fn constant_result_name(ctx: &Context, body: &Body, op: OpId) -> Option<String> 
 
 /// Declares a cast op `$in attr-dict : type($in) to type($out)`.
 macro_rules! cast_ops {
-    ($attrs:expr, $format:expr, [$(($stat:ident, $name:expr, $summary:expr, $from:expr, $to:expr)),* $(,)?]) => {
+    ($attrs:expr, $format:expr, [$(($stat:ident, $name:expr, $summary:expr, $from:expr, $to:expr, $fold:expr)),* $(,)?]) => {
         $(
             #[doc = concat!("`", $name, "`: ", $summary, ".")]
             pub static $stat: OpDef = OpDef {
+                fold: Some($fold),
                 summary: $summary,
                 description: concat!("Elementwise on vectors and tensors.\n\n```mlir\n%r = ", $name, " %a : T to U\n```"),
                 traits: Traits::PURE,
@@ -478,63 +574,72 @@ cast_ops!(
             "arith.extsi",
             "integer sign extension operation",
             &SIGNLESS_FIXED_INTEGER_LIKE,
-            &SIGNLESS_FIXED_INTEGER_LIKE
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            F::fold_extsi
         ),
         (
             EXTUI,
             "arith.extui",
             "integer zero extension operation",
             &SIGNLESS_FIXED_INTEGER_LIKE,
-            &SIGNLESS_FIXED_INTEGER_LIKE
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            F::fold_extui
         ),
         (
             SITOFP,
             "arith.sitofp",
             "cast from integer type to floating-point",
             &SIGNLESS_FIXED_INTEGER_LIKE,
-            &FLOAT_LIKE
+            &FLOAT_LIKE,
+            F::fold_sitofp
         ),
         (
             UITOFP,
             "arith.uitofp",
             "cast from unsigned integer type to floating-point",
             &SIGNLESS_FIXED_INTEGER_LIKE,
-            &FLOAT_LIKE
+            &FLOAT_LIKE,
+            F::fold_uitofp
         ),
         (
             FPTOSI,
             "arith.fptosi",
             "cast from floating-point type to integer type",
             &FLOAT_LIKE,
-            &SIGNLESS_FIXED_INTEGER_LIKE
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            F::fold_fptosi
         ),
         (
             FPTOUI,
             "arith.fptoui",
             "cast from floating-point type to integer type",
             &FLOAT_LIKE,
-            &SIGNLESS_FIXED_INTEGER_LIKE
+            &SIGNLESS_FIXED_INTEGER_LIKE,
+            F::fold_fptoui
         ),
         (
             INDEX_CAST,
             "arith.index_cast",
             "cast between index and integer types",
             &SIGNLESS_INTEGER_LIKE,
-            &SIGNLESS_INTEGER_LIKE
+            &SIGNLESS_INTEGER_LIKE,
+            F::fold_index_cast
         ),
         (
             INDEX_CASTUI,
             "arith.index_castui",
             "unsigned cast between index and integer types",
             &SIGNLESS_INTEGER_LIKE,
-            &SIGNLESS_INTEGER_LIKE
+            &SIGNLESS_INTEGER_LIKE,
+            F::fold_index_castui
         ),
         (
             BITCAST,
             "arith.bitcast",
             "bitcast between values of equal bit width",
             &SIGNLESS_INTEGER_OR_FLOAT_LIKE,
-            &SIGNLESS_INTEGER_OR_FLOAT_LIKE
+            &SIGNLESS_INTEGER_OR_FLOAT_LIKE,
+            F::fold_bitcast
         ),
     ]
 );
@@ -549,7 +654,8 @@ cast_ops!(
         "arith.extf",
         "cast from floating-point to wider floating-point",
         &FLOAT_LIKE,
-        &FLOAT_LIKE
+        &FLOAT_LIKE,
+        F::fold_extf
     )]
 );
 
@@ -563,7 +669,8 @@ cast_ops!(
         "arith.trunci",
         "integer truncation operation",
         &SIGNLESS_FIXED_INTEGER_LIKE,
-        &SIGNLESS_FIXED_INTEGER_LIKE
+        &SIGNLESS_FIXED_INTEGER_LIKE,
+        F::fold_trunci
     )]
 );
 
@@ -580,7 +687,8 @@ cast_ops!(
         "arith.truncf",
         "cast from floating-point to narrower floating-point",
         &FLOAT_LIKE,
-        &FLOAT_LIKE
+        &FLOAT_LIKE,
+        F::fold_truncf
     )]
 );
 

@@ -1,9 +1,29 @@
-//! The builtin ops besides `builtin.module` (which the IR core declares):
-//! `builtin.unrealized_conversion_cast`.
+//! The builtin ops: `builtin.module` (declared by the IR core; the dialects
+//! add the module-level rules of their attributes, such as
+//! `gpu.container_module`) and `builtin.unrealized_conversion_cast`.
 
+use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::ANY_TYPE;
 use lf_ir::ods::ArgDef;
-use lf_ir::{OpDef, Traits};
+use lf_ir::{Body, Context, OpDef, OpId, Traits};
+
+/// `builtin.module` as the IR core declares it, with a verifier that also
+/// checks the rules dialects attach to modules (MLIR checks them in its
+/// dialect attribute verifiers): `gpu.launch_func` needs a closest
+/// surrounding module with `gpu.container_module`, whose symbols resolve its
+/// kernel ([`crate::gpu::verify_container_module`]). [`crate::register_all`]
+/// registers it in place of the core's declaration.
+pub static MODULE: OpDef = OpDef {
+    verify: Some(verify_module),
+    ..lf_ir::builtin::MODULE
+};
+
+fn verify_module(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    if let Some(core) = lf_ir::builtin::MODULE.verify {
+        core(ctx, body, op)?;
+    }
+    crate::gpu::verify_container_module(ctx, body, op)
+}
 
 /// `builtin.unrealized_conversion_cast`.
 pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
@@ -20,7 +40,7 @@ pub static UNREALIZED_CONVERSION_CAST: OpDef = OpDef {
 };
 
 /// The builtin ops (`builtin.module` is declared by the core).
-pub static OPS: &[&OpDef] = &[&lf_ir::builtin::MODULE, &UNREALIZED_CONVERSION_CAST];
+pub static OPS: &[&OpDef] = &[&MODULE, &UNREALIZED_CONVERSION_CAST];
 
 /// What the op reference says about the dialect.
 pub const INTRO: &str = "The builtin dialect's ops. `builtin.module` (the top-level container, a symbol \

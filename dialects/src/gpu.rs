@@ -211,39 +211,90 @@ fn verify_module(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic>
             }
         }
     }
-    // MLIR checks `gpu.launch_func` kernels from the module that holds them
-    // (the `gpu.container_module` attribute's verifier); lf checks them from
-    // the first `gpu.module` of that module, which sees its sibling ops.
-    let Some(block) = body.op_block(op) else { return Ok(()) };
-    let first = body
-        .block_ops(block)
-        .find(|o| ctx.op_name_str(body.op_name(*o)) == "gpu.module");
-    if first != Some(op) {
+    Ok(())
+}
+
+/// The `gpu.container_module` rule, checked from each `builtin.module` (see
+/// [`crate::builtin::MODULE`]): a `gpu.launch_func` must have a closest
+/// surrounding `builtin.module` with the `gpu.container_module` attribute,
+/// and, as MLIR's attribute verifier does for launches in the module's
+/// functions, its kernel must resolve to a kernel function of a `gpu.module`
+/// of that module, taking operands of the kernel's argument types.
+pub fn verify_container_module(ctx: &Context, body: &Body, module: OpId) -> Result<(), Diagnostic> {
+    let names = WalkNames {
+        module: ctx.op_name("builtin.module"),
+        launch: ctx.op_name("gpu.launch_func"),
+        attr: ctx.intern("gpu.container_module"),
+    };
+    let is_container = lf_ir::ods::discardable_attr(ctx, body, module, "gpu.container_module").is_some();
+    let mb = body.regions_body(module);
+    let Some(&region) = body.regions(module).first() else {
         return Ok(());
-    }
-    for sibling in body.block_ops(block) {
-        check_launches(ctx, body, block, body, sibling)?;
+    };
+    let Some(block) = mb.entry_block(region) else {
+        return Ok(());
+    };
+    for top in mb.block_ops(block) {
+        walk_launches(ctx, &names, (mb, block), mb, top, 1, is_container)?;
     }
     Ok(())
 }
 
-/// Checks every `gpu.launch_func` nested in `op` (of `body`) against the
-/// symbols of `module_block` (of `module_body`).
-fn check_launches(
+/// What [`walk_launches`] compares against, interned once per module.
+struct WalkNames {
+    module: lf_ir::OpName,
+    launch: lf_ir::OpName,
+    attr: lf_ir::Ident,
+}
+
+/// Checks the ops nested in `op` (of `body`, `depth` ops below the module
+/// whose block is `module`): `gpu.launch_func` ops, and that no other op
+/// carries `gpu.container_module`. Nested modules check their own ops.
+fn walk_launches(
     ctx: &Context,
-    module_body: &Body,
-    module_block: lf_ir::BlockId,
+    names: &WalkNames,
+    module: (&Body, lf_ir::BlockId),
     body: &Body,
     op: OpId,
+    depth: usize,
+    is_container: bool,
 ) -> Result<(), Diagnostic> {
-    if ctx.op_name_str(body.op_name(op)) == "gpu.launch_func" {
-        check_launch_func(ctx, module_body, module_block, body, op)?;
+    let name = body.op_name(op);
+    if name == names.module {
+        return Ok(());
+    }
+    if let Some(attrs) = body.op_attrs(op) {
+        if ctx
+            .attr_data(attrs)
+            .dict_entries()
+            .iter()
+            .any(|(k, _)| *k == names.attr)
+        {
+            return Err(Diagnostic::error(
+                body.op_loc(op).source_pos(ctx),
+                "expected 'gpu.container_module' attribute to be attached to 'builtin.module'",
+            ));
+        }
+    }
+    if name == names.launch {
+        if !is_container {
+            return Err(op_error(
+                ctx,
+                body,
+                op,
+                "expected the closest surrounding module to have the 'gpu.container_module' attribute",
+            ));
+        }
+        // MLIR checks the symbols of launches in the module's functions only.
+        if depth == 2 {
+            check_launch_func(ctx, module.0, module.1, body, op)?;
+        }
     }
     let rb = body.regions_body(op);
     for &r in body.regions(op) {
         for b in rb.region_blocks(r) {
             for o in rb.block_ops(b) {
-                check_launches(ctx, module_body, module_block, rb, o)?;
+                walk_launches(ctx, names, module, rb, o, depth + 1, is_container)?;
             }
         }
     }
@@ -276,8 +327,17 @@ fn check_launch_func(
             format!("kernel container '{}' is undefined", ctx.ident_str(*root)),
         ));
     };
-    if ctx.op_name_str(module_body.op_name(gm)) != "gpu.module" {
-        return Ok(());
+    match ctx.op_name_str(module_body.op_name(gm)) {
+        "gpu.binary" => return Ok(()),
+        "gpu.module" => {}
+        _ => {
+            return Err(op_error(
+                ctx,
+                body,
+                op,
+                format!("kernel module '{}' is undefined", ctx.ident_str(*root)),
+            ))
+        }
     }
     let kernel_str = lf_ir::printer::attr_to_string(ctx, kernel);
     let mb = module_body.regions_body(gm);
@@ -293,8 +353,18 @@ fn check_launch_func(
             format!("kernel function '{kernel_str}' is undefined"),
         ));
     };
-    if ctx.op_name_str(mb.op_name(f)) != "gpu.func" {
-        return Ok(());
+    let fname_str = ctx.op_name_str(mb.op_name(f));
+    if !matches!(fname_str, "gpu.func" | "func.func" | "llvm.func") {
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            format!("referenced kernel '{kernel_str}' is not a function"),
+        )
+        .with_note(
+            mb.op_loc(f).source_pos(ctx),
+            "see the kernel definition here".to_string(),
+        ));
     }
     if lf_ir::ods::discardable_attr(ctx, mb, f, "gpu.kernel").is_none() {
         return Err(op_error(
@@ -303,6 +373,9 @@ fn check_launch_func(
             op,
             "kernel function is missing the 'gpu.kernel' attribute",
         ));
+    }
+    if fname_str != "gpu.func" {
+        return Ok(());
     }
     let Some((inputs, _)) = func_signature(ctx, mb, f) else {
         return Ok(());
@@ -1411,7 +1484,18 @@ pub static ALLOC: OpDef = OpDef {
     parse: Some(parse_alloc),
     print: Some(print_alloc),
     verify: Some(verify_alloc),
-    result_names: Some(|_, _, _| Some("memref".into())),
+    // `%memref`, or `%memref, %asyncToken` with `async` (when the printer
+    // names results one by one, see `lf_ir::printer::names::Names::compute_with`).
+    result_names: Some(|_, body, op| {
+        Some(
+            if body.num_results(op) == 2 {
+                "memref,asyncToken"
+            } else {
+                "memref"
+            }
+            .into(),
+        )
+    }),
     ..OpDef::declared("gpu.alloc")
 };
 

@@ -6,6 +6,7 @@
 pub mod affine;
 pub mod arith;
 pub mod builtin;
+pub mod fold;
 pub mod func;
 pub mod gpu;
 pub mod math;

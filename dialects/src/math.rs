@@ -2,6 +2,7 @@
 //! integers), with MLIR 22's syntax.
 
 use crate::arith::FASTMATH_DEFAULT;
+use crate::fold::math as F;
 use lf_ir::ods::constraints::{FLOAT_LIKE, SIGNLESS_INTEGER_LIKE};
 use lf_ir::ods::{ArgDef, AttrDef, TypeRule};
 use lf_ir::{OpDef, Traits};
@@ -11,10 +12,11 @@ static SAME: &[TypeRule] = &[TypeRule::AllMatch(&["operand", "result"])];
 
 /// Declares unary float ops `$operand (fastmath)? attr-dict : type($result)`.
 macro_rules! unary_float_ops {
-    ($(($stat:ident, $name:expr, $summary:expr)),* $(,)?) => {
+    ($(($stat:ident, $name:expr, $summary:expr, $fold:expr)),* $(,)?) => {
         $(
             #[doc = concat!("`", $name, "`: ", $summary, ".")]
             pub static $stat: OpDef = OpDef {
+                fold: $fold,
                 summary: $summary,
                 description: concat!("Elementwise on vectors and tensors.\n\n```mlir\n%r = ", $name, " %x : f32\n```"),
                 traits: Traits::PURE.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE),
@@ -30,22 +32,28 @@ macro_rules! unary_float_ops {
 }
 
 unary_float_ops!(
-    (SQRT, "math.sqrt", "sqrt of the specified value"),
+    (SQRT, "math.sqrt", "sqrt of the specified value", Some(F::fold_sqrt)),
     (
         RSQRT,
         "math.rsqrt",
-        "reciprocal of sqrt (1 / sqrt of the specified value)"
+        "reciprocal of sqrt (1 / sqrt of the specified value)",
+        None
     ),
-    (EXP, "math.exp", "base-e exponential of the specified value"),
-    (EXP2, "math.exp2", "base-2 exponential of the specified value"),
-    (LOG, "math.log", "base-e logarithm of the specified value"),
-    (LOG2, "math.log2", "base-2 logarithm of the specified value"),
-    (SIN, "math.sin", "sine of the specified value"),
-    (COS, "math.cos", "cosine of the specified value"),
-    (TANH, "math.tanh", "hyperbolic tangent of the specified value"),
-    (ABSF, "math.absf", "floating point absolute-value operation"),
-    (FLOOR, "math.floor", "floor of the specified value"),
-    (CEIL, "math.ceil", "ceiling of the specified value"),
+    (EXP, "math.exp", "base-e exponential of the specified value", None),
+    (EXP2, "math.exp2", "base-2 exponential of the specified value", None),
+    (LOG, "math.log", "base-e logarithm of the specified value", None),
+    (LOG2, "math.log2", "base-2 logarithm of the specified value", None),
+    (SIN, "math.sin", "sine of the specified value", None),
+    (COS, "math.cos", "cosine of the specified value", None),
+    (TANH, "math.tanh", "hyperbolic tangent of the specified value", None),
+    (
+        ABSF,
+        "math.absf",
+        "floating point absolute-value operation",
+        Some(F::fold_absf)
+    ),
+    (FLOOR, "math.floor", "floor of the specified value", Some(F::fold_floor)),
+    (CEIL, "math.ceil", "ceiling of the specified value", Some(F::fold_ceil)),
 );
 
 /// `math.absi`.
@@ -58,6 +66,7 @@ pub static ABSI: OpDef = OpDef {
     results: &[ArgDef::one("result", &SIGNLESS_INTEGER_LIKE)],
     format: Some("$operand attr-dict `:` type($result)"),
     type_rules: SAME,
+    fold: Some(F::fold_absi),
     ..OpDef::declared("math.absi")
 };
 

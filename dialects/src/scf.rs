@@ -1,5 +1,5 @@
 //! The `scf` dialect: structured control flow (`for`, `if`, `while`,
-//! `execute_region`) with MLIR 22's syntax, properties and verifier messages.
+//! `execute_region`, `parallel`/`reduce`) with MLIR 22's syntax, properties and verifier messages.
 
 use crate::support::op_error;
 use lf_ir::diag::Diagnostic;
@@ -15,7 +15,17 @@ pub const INTRO: &str = "The `scf` dialect: structured control flow. Loops (`scf
 (or `scf.condition`), which may be left out of the custom form when it yields nothing.";
 
 /// Every op of the dialect.
-pub static OPS: &[&OpDef] = &[&FOR, &IF, &WHILE, &CONDITION, &EXECUTE_REGION, &YIELD];
+pub static OPS: &[&OpDef] = &[
+    &FOR,
+    &IF,
+    &WHILE,
+    &CONDITION,
+    &EXECUTE_REGION,
+    &YIELD,
+    &PARALLEL,
+    &REDUCE,
+    &REDUCE_RETURN,
+];
 
 const ONE_BLOCK: RegionDef = RegionDef {
     name: "region",
@@ -303,57 +313,67 @@ fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
     Ok(())
 }
 
-/// The operands of the terminator of the single block of region `index`.
-fn yield_types(body: &Body, op: OpId, index: usize) -> Option<(OpId, Vec<Type>)> {
+/// The terminator of the last block of region `index`, if any.
+fn region_terminator(body: &Body, op: OpId, index: usize) -> Option<OpId> {
     let rb = body.regions_body(op);
-    let b = rb.entry_block(body.region(op, index))?;
-    let t = rb.last_op(b)?;
-    Some((t, rb.operands(t).map(|v| rb.value_type(v)).collect()))
+    let b = rb.region_blocks(body.region(op, index)).last()?;
+    rb.last_op(b)
 }
 
-/// MLIR's check of a region's terminator operands against the parent's
-/// results (RegionBranchOpInterface).
-fn check_yield(
-    ctx: &Context,
-    body: &Body,
-    op: OpId,
-    index: usize,
-    results: &[Type],
-    edge: &str,
-) -> Result<(), Diagnostic> {
-    let Some((t, tys)) = yield_types(body, op, index) else {
-        return Ok(());
-    };
-    if ctx.op_name_str(body.op_name(t)) != "scf.yield" {
-        return Ok(());
-    }
-    if tys.len() != results.len() {
-        return Err(op_error(
+fn quoted(ctx: &Context, t: Type) -> String {
+    format!("'{}'", type_to_string(ctx, t))
+}
+
+/// MLIR 22's RegionBranchOpInterface check of one control flow edge: the
+/// operands of terminator `term` (in the op's regions) against the inputs of
+/// the successor `to` (`parent` or `Region #N`), with a note at the terminator.
+fn check_edge(ctx: &Context, body: &Body, op: OpId, term: OpId, to: &str, inputs: &[Type]) -> Result<(), Diagnostic> {
+    let rb = body.regions_body(op);
+    let name = ctx.op_name_str(rb.op_name(term));
+    let tys: Vec<Type> = rb.operands(term).map(|v| rb.value_type(v)).collect();
+    let fail = |msg: String| {
+        Err(op_error(
             ctx,
             body,
             op,
-            format!(
-                " along control flow edge from {edge} to parent results: source has {} operands, but target successor <to parent> needs {}",
-                tys.len(),
-                results.len()
-            ),
+            format!("along control flow edge from Operation {name} to {to}: {msg}"),
+        )
+        .with_note(rb.op_loc(term).source_pos(ctx), "region branch point".to_string()))
+    };
+    if tys.len() != inputs.len() {
+        return fail(format!(
+            "region branch point has {} operands, but region successor needs {} inputs",
+            tys.len(),
+            inputs.len()
         ));
     }
-    for (i, (a, b)) in tys.iter().zip(results).enumerate() {
+    for (i, (a, b)) in tys.iter().zip(inputs).enumerate() {
         if a != b {
-            return Err(op_error(
-                ctx,
-                body,
-                op,
-                format!(
-                    " along control flow edge from {edge} to parent results: source type #{i} {} should match input type #{i} {}",
-                    type_to_string(ctx, *a),
-                    type_to_string(ctx, *b)
-                ),
+            return fail(format!(
+                "successor operand type #{i} {} should match successor input type #{i} {}",
+                quoted(ctx, *a),
+                quoted(ctx, *b)
             ));
         }
     }
     Ok(())
+}
+
+/// The edge from the `scf.yield` ending region `index` (if it ends so) to `to`.
+fn check_yield_edge(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    index: usize,
+    to: &str,
+    inputs: &[Type],
+) -> Result<(), Diagnostic> {
+    match region_terminator(body, op, index) {
+        Some(t) if ctx.op_name_str(body.regions_body(op).op_name(t)) == "scf.yield" => {
+            check_edge(ctx, body, op, t, to, inputs)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
@@ -365,24 +385,61 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     }
     let args = entry_args(body, op, 0);
     let rb = body.regions_body(op);
+    // LoopLikeOpInterface.
+    let iter_args = args.get(1..).unwrap_or(&[]);
+    if inits.len() != iter_args.len() {
+        return err(format!(
+            "different number of inits and region iter_args: {} != {}",
+            inits.len(),
+            iter_args.len()
+        ));
+    }
+    let yielded: Vec<Type> = region_terminator(body, op, 0)
+        .filter(|t| ctx.op_name_str(rb.op_name(*t)) == "scf.yield")
+        .map(|t| rb.operands(t).map(|v| rb.value_type(v)).collect())
+        .unwrap_or_default();
+    if !yielded.is_empty() && yielded.len() != iter_args.len() {
+        return err(format!(
+            "different number of region iter_args and yielded values: {} != {}",
+            iter_args.len(),
+            yielded.len()
+        ));
+    }
+    let arg_tys: Vec<Type> = iter_args.iter().map(|a| rb.value_type(*a)).collect();
+    for (i, (init, a)) in inits.iter().zip(&arg_tys).enumerate() {
+        let t = body.value_type(*init);
+        if t != *a {
+            return err(format!(
+                "{i}-th init and {i}-th region iter_arg have different type: {} != {}",
+                quoted(ctx, t),
+                quoted(ctx, *a)
+            ));
+        }
+    }
+    for (i, (a, y)) in arg_tys.iter().zip(&yielded).enumerate() {
+        if a != y {
+            return err(format!(
+                "{i}-th region iter_arg and {i}-th yielded value have different type: {} != {}",
+                quoted(ctx, *a),
+                quoted(ctx, *y)
+            ));
+        }
+    }
+    for (i, (a, r)) in arg_tys.iter().zip(&results).enumerate() {
+        if a != r {
+            return err(format!(
+                "{i}-th region iter_arg and {i}-th loop result have different type: {} != {}",
+                quoted(ctx, *a),
+                quoted(ctx, *r)
+            ));
+        }
+    }
     let lbt = body.value_type(body.operand(op, 0));
     if args.is_empty() || rb.value_type(args[0]) != lbt {
         return err("expected induction variable to be same type as bounds and step".into());
     }
-    if args.len() - 1 != results.len() {
-        return err("mismatch in number of basic block args and defined values".into());
-    }
-    for (i, ((init, arg), res)) in inits.iter().zip(&args[1..]).zip(&results).enumerate() {
-        if body.value_type(*init) != *res {
-            return err(format!("types mismatch between {i}th iter operand and defined value"));
-        }
-        if rb.value_type(*arg) != *res {
-            return err(format!(
-                "types mismatch between {i}th iter region arg and defined value"
-            ));
-        }
-    }
-    check_yield(ctx, body, op, 0, &results, "Region #0")
+    check_yield_edge(ctx, body, op, 0, "Region #0", &arg_tys)?;
+    check_yield_edge(ctx, body, op, 0, "parent", &results)
 }
 
 // ------------------------------------------------------------------- scf.if
@@ -431,9 +488,9 @@ fn verify_if(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     if !results.is_empty() && else_empty {
         return Err(op_error(ctx, body, op, "must have an else block if defining values"));
     }
-    check_yield(ctx, body, op, 0, &results, "Region #0")?;
+    check_yield_edge(ctx, body, op, 0, "parent", &results)?;
     if !else_empty {
-        check_yield(ctx, body, op, 1, &results, "Region #1")?;
+        check_yield_edge(ctx, body, op, 1, "parent", &results)?;
     }
     Ok(())
 }
@@ -493,31 +550,61 @@ fn print_while(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
 
 fn verify_while(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let rb = body.regions_body(op);
-    let before = body.region(op, 0);
-    if let Some(b) = rb.region_blocks(before).last() {
-        if let Some(t) = rb.last_op(b) {
-            if ctx.op_name_str(rb.op_name(t)) != "scf.condition" {
-                return Err(op_error(
+    let expect = |index: usize, name: &str, what: &str| -> Result<Option<OpId>, Diagnostic> {
+        match region_terminator(body, op, index) {
+            Some(t) if ctx.op_name_str(rb.op_name(t)) == name => Ok(Some(t)),
+            Some(t) => Err(op_error(
+                ctx,
+                body,
+                op,
+                format!("expects the '{what}' region to terminate with '{name}'"),
+            )
+            .with_note(rb.op_loc(t).source_pos(ctx), "terminator here".to_string())),
+            None => Ok(None),
+        }
+    };
+    let cond = expect(0, "scf.condition", "before")?;
+    let yld = expect(1, "scf.yield", "after")?;
+    let arg_types = |index: usize| -> Vec<Type> {
+        rb.entry_block(body.region(op, index))
+            .map(|b| rb.block_args(b).iter().map(|a| rb.value_type(*a)).collect())
+            .unwrap_or_default()
+    };
+    if let Some(c) = cond {
+        // The condition operand itself is not forwarded.
+        let fwd: Vec<Type> = rb.operands(c).skip(1).map(|v| rb.value_type(v)).collect();
+        let results = result_types(body, op);
+        let after = arg_types(1);
+        for (to, inputs) in [("parent", &results), ("Region #1", &after)] {
+            let fail = |msg: String| {
+                Err(op_error(
                     ctx,
                     body,
                     op,
-                    "expects the 'before' region to terminate with 'scf.condition'",
+                    format!("along control flow edge from Operation scf.condition to {to}: {msg}"),
+                )
+                .with_note(rb.op_loc(c).source_pos(ctx), "region branch point".to_string()))
+            };
+            if fwd.len() != inputs.len() {
+                return fail(format!(
+                    "region branch point has {} operands, but region successor needs {} inputs",
+                    fwd.len(),
+                    inputs.len()
                 ));
+            }
+            for (i, (a, b)) in fwd.iter().zip(inputs.iter()).enumerate() {
+                if a != b {
+                    return fail(format!(
+                        "successor operand type #{i} {} should match successor input type #{i} {}",
+                        quoted(ctx, *a),
+                        quoted(ctx, *b)
+                    ));
+                }
             }
         }
     }
-    let after = body.region(op, 1);
-    for b in rb.region_blocks(after) {
-        if let Some(t) = rb.last_op(b) {
-            if ctx.op_name_str(rb.op_name(t)) != "scf.yield" && ctx.op_def(rb.op_name(t)).is_some() {
-                return Err(op_error(
-                    ctx,
-                    body,
-                    op,
-                    "expects the 'after' region to terminate with 'scf.yield'",
-                ));
-            }
-        }
+    if let Some(y) = yld {
+        check_edge(ctx, body, op, y, "Region #0", &arg_types(0))?;
     }
     Ok(())
 }
@@ -568,6 +655,361 @@ fn verify_execute_region(ctx: &Context, body: &Body, op: OpId) -> Result<(), Dia
     }
     if rb.entry_block(r).is_some_and(|b| !rb.block_args(b).is_empty()) {
         return Err(op_error(ctx, body, op, "region cannot have any arguments"));
+    }
+    let results = result_types(body, op);
+    for b in rb.region_blocks(r) {
+        if let Some(t) = rb.last_op(b).filter(|t| ctx.op_name_str(rb.op_name(*t)) == "scf.yield") {
+            check_edge(ctx, body, op, t, "parent", &results)?;
+        }
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------- scf.parallel
+
+/// `scf.parallel`.
+pub static PARALLEL: OpDef = OpDef {
+    summary: "parallel for operation",
+    description: "A parallel loop nest: one induction variable per tuple element of \
+        `lowerBound`, `upperBound` and `step` (all `index`). Iterations may run in any order. \
+        The body ends with `scf.reduce`, whose operands (one per `initVals` value) are combined \
+        across iterations by its reduction regions into the op's results; without results the \
+        terminator is a plain `scf.reduce`.\n\n\
+        ```mlir\n%sum = scf.parallel (%i, %j) = (%c0, %c0) to (%n, %m) step (%c1, %c1) init (%zero) -> f32 {\n  \
+        %x = memref.load %A[%i, %j] : memref<?x?xf32>\n  scf.reduce(%x : f32) {\n  \
+        ^bb0(%a: f32, %b: f32):\n    %s = arith.addf %a, %b : f32\n    scf.reduce.return %s : f32\n  }\n}\n```",
+    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    operands: &[
+        ArgDef::variadic("lowerBound", &INDEX),
+        ArgDef::variadic("upperBound", &INDEX),
+        ArgDef::variadic("step", &INDEX),
+        ArgDef::variadic("initVals", &ANY_TYPE),
+    ],
+    results: &[ArgDef::variadic("results", &ANY_TYPE)],
+    regions: &[ONE_BLOCK],
+    parse: Some(parse_parallel),
+    print: Some(print_parallel),
+    verify: Some(verify_parallel),
+    ..OpDef::declared("scf.parallel")
+};
+
+/// `scf.reduce`.
+pub static REDUCE: OpDef = OpDef {
+    summary: "reduce operation for scf.parallel",
+    description: "Ends the body of `scf.parallel`. Each operand is reduced across the \
+        iterations by the matching region, whose block takes two values of the operand's \
+        type and ends with `scf.reduce.return` of the combined value. Without operands it \
+        has no regions.\n\n```mlir\nscf.reduce(%x, %n : f32, i32) {\n^bb0(%a: f32, %b: f32):\n  \
+        %s = arith.addf %a, %b : f32\n  scf.reduce.return %s : f32\n}, {\n^bb0(%a: i32, %b: i32):\n  \
+        %m = arith.maxsi %a, %b : i32\n  scf.reduce.return %m : i32\n}\n```",
+    traits: Traits::TERMINATOR,
+    parents: &["scf.parallel"],
+    operands: &[ArgDef::variadic("operands", &ANY_TYPE)],
+    parse: Some(parse_reduce),
+    print: Some(print_reduce),
+    verify: Some(verify_reduce),
+    // The regions are variadic (one per operand): counted by `verify_reduce`.
+    ..OpDef::new("scf.reduce")
+};
+
+/// `scf.reduce.return`.
+pub static REDUCE_RETURN: OpDef = OpDef {
+    summary: "terminator for reduce operation",
+    description: "Ends a reduction region of `scf.reduce` with the combined value, of the \
+        type of the region's arguments.\n\n```mlir\nscf.reduce.return %s : f32\n```",
+    traits: Traits::TERMINATOR.with(Traits::PURE),
+    parents: &["scf.reduce"],
+    operands: &[ArgDef::one("result", &ANY_TYPE)],
+    format: Some("$result attr-dict `:` type($result)"),
+    verify: Some(verify_reduce_return),
+    ..OpDef::declared("scf.reduce.return")
+};
+
+/// Parses `(%a, ...)` with exactly `n` operands (any number when `None`).
+fn parse_paren_operands<'a>(p: &mut CustomParser<'_, 'a>, n: Option<usize>) -> ParseResult<Vec<UnresolvedOperand<'a>>> {
+    // MLIR reports a wrong count at the opening parenthesis.
+    let count_error = n.map(|n| p.error(format!("expected {n} operands")));
+    p.parse_literal("(")?;
+    let v = p.parse_operand_list()?;
+    p.parse_literal(")")?;
+    if let (Some(n), Some(e)) = (n, count_error) {
+        if v.len() != n {
+            return Err(e);
+        }
+    }
+    Ok(v)
+}
+
+/// An error at the op's name (where MLIR reports what it checks after parsing).
+fn error_at_op(p: &CustomParser<'_, '_>, msg: String) -> lf_ir::parser::ParseError {
+    Box::new(Diagnostic::error(p.op_loc().source_pos(p.ctx()), msg))
+}
+
+fn parse_parallel(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    let ctx = p.ctx();
+    let index = ctx.common().index;
+    let ivs = parse_paren_operands(p, None)?;
+    p.parse_literal("=")?;
+    let lbs = parse_paren_operands(p, Some(ivs.len()))?;
+    p.parse_keyword("to")?;
+    let ubs = parse_paren_operands(p, Some(ivs.len()))?;
+    p.parse_keyword("step")?;
+    let steps = parse_paren_operands(p, Some(ivs.len()))?;
+    let inits = if p.parse_optional_keyword("init") {
+        parse_paren_operands(p, None)?
+    } else {
+        Vec::new()
+    };
+    let types = parse_optional_arrow_types(p)?;
+    for r in lbs.iter().chain(&ubs).chain(&steps) {
+        p.add_operand(*r, index)?;
+    }
+    let entry: Vec<EntryArg<'_>> = ivs.iter().map(|a| (*a, index, p.operand_loc(a))).collect();
+    let r = p.parse_region(&entry)?;
+    p.set_prop(
+        "operandSegmentSizes",
+        lf_ir::ods::segment_sizes_attr(ctx, &[lbs.len(), ubs.len(), steps.len(), inits.len()]),
+    );
+    p.parse_optional_attr_dict()?;
+    if inits.len() != types.len() {
+        return Err(error_at_op(
+            p,
+            format!(
+                "number of operands and types do not match: got {} operands and {} types",
+                inits.len(),
+                types.len()
+            ),
+        ));
+    }
+    for (r, t) in inits.iter().zip(&types) {
+        p.add_operand(*r, *t)?;
+    }
+    p.add_result_types(&types);
+    p.ensure_terminator(r, "scf.reduce");
+    Ok(())
+}
+
+fn print_parallel(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let ctx = p.ctx();
+    let body = p.body();
+    let ivs = entry_args(body, op, 0);
+    p.write(" (");
+    p.value_list(&ivs);
+    p.write(") = (");
+    p.value_list(&operand_group(ctx, body, op, "lowerBound"));
+    p.write(") to (");
+    p.value_list(&operand_group(ctx, body, op, "upperBound"));
+    p.write(") step (");
+    p.value_list(&operand_group(ctx, body, op, "step"));
+    p.write(")");
+    let inits = operand_group(ctx, body, op, "initVals");
+    if !inits.is_empty() {
+        p.write(" init (");
+        p.value_list(&inits);
+        p.write(")");
+    }
+    print_optional_arrow_types(p, &result_types(body, op));
+    p.write(" ");
+    p.region(op, 0, false, true);
+    p.attr_dict_with_props(op, &["operandSegmentSizes"], false);
+    Ok(())
+}
+
+/// MLIR's `printOptionalArrowTypeList`: ` -> t` or ` -> (t, u)`, nothing when empty.
+fn print_optional_arrow_types(p: &mut CustomPrinter<'_, '_>, types: &[Type]) {
+    if types.is_empty() {
+        return;
+    }
+    p.write(" -> ");
+    let parens = types.len() > 1 || matches!(p.ctx().type_data(types[0]), lf_ir::TypeData::Function { .. });
+    if parens {
+        p.write("(");
+    }
+    p.type_list(types);
+    if parens {
+        p.write(")");
+    }
+}
+
+fn verify_parallel(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let err = |m: String| Err(op_error(ctx, body, op, m));
+    let steps = operand_group(ctx, body, op, "step");
+    if steps.is_empty() {
+        return err("needs at least one tuple element for lowerBound, upperBound and step".into());
+    }
+    for s in &steps {
+        if let Some(c) = crate::fold::constant_value(ctx, body, *s) {
+            if lf_ir::ods::constraints::int_value(ctx, c).is_some_and(|v| v <= 0) {
+                return err("constant step operand must be positive".into());
+            }
+        }
+    }
+    let rb = body.regions_body(op);
+    let ivs = entry_args(body, op, 0);
+    if ivs.len() != steps.len() {
+        return err(format!(
+            "expects the same number of induction variables: {} as bound and step values: {}",
+            ivs.len(),
+            steps.len()
+        ));
+    }
+    if ivs.iter().any(|v| !ctx.type_data(rb.value_type(*v)).is_index()) {
+        return err("expects arguments for the induction variable to be of index type".into());
+    }
+    let Some(block) = rb.entry_block(body.region(op, 0)) else {
+        return Ok(());
+    };
+    let reduce = match rb.last_op(block) {
+        Some(t) if ctx.op_name_str(rb.op_name(t)) == "scf.reduce" => t,
+        Some(t) => {
+            return Err(op_error(ctx, body, op, "expects body to terminate with 'scf.reduce'")
+                .with_note(rb.op_loc(t).source_pos(ctx), "terminator here".to_string()))
+        }
+        None => return Ok(()),
+    };
+    let results = result_types(body, op);
+    let reductions = rb.num_regions(reduce);
+    let inits = operand_group(ctx, body, op, "initVals");
+    if results.len() != reductions {
+        return err(format!(
+            "expects number of results: {} to be the same as number of reductions: {reductions}",
+            results.len()
+        ));
+    }
+    if results.len() != inits.len() {
+        return err(format!(
+            "expects number of results: {} to be the same as number of initial values: {}",
+            results.len(),
+            inits.len()
+        ));
+    }
+    if rb.num_operands(reduce) != inits.len() {
+        return Ok(());
+    }
+    for (i, (r, v)) in results.iter().zip(rb.operands(reduce)).enumerate() {
+        let t = rb.value_type(v);
+        if *r != t {
+            return Err(op_error(
+                ctx,
+                rb,
+                reduce,
+                format!(
+                    "expects type of {i}-th reduction operand: {} to be the same as the {i}-th result type: {}",
+                    quoted(ctx, t),
+                    quoted(ctx, *r)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn parse_reduce(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
+    if p.parse_optional_literal("(") {
+        let ops = p.parse_operand_list()?;
+        p.parse_literal(":")?;
+        let types = p.parse_type_list()?;
+        p.parse_literal(")")?;
+        if ops.len() != types.len() {
+            return Err(p.error(format!("{} operands present, but expected {}", ops.len(), types.len())));
+        }
+        for (r, t) in ops.iter().zip(&types) {
+            p.add_operand(*r, *t)?;
+        }
+    }
+    if p.at_literal("{") {
+        loop {
+            p.parse_region(&[])?;
+            if !p.parse_optional_literal(",") {
+                break;
+            }
+        }
+    }
+    p.parse_optional_attr_dict()?;
+    Ok(())
+}
+
+fn print_reduce(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
+    let body = p.body();
+    let ops: Vec<_> = body.operands(op).collect();
+    if !ops.is_empty() {
+        p.write("(");
+        p.value_list(&ops);
+        p.write(" : ");
+        let tys: Vec<Type> = ops.iter().map(|v| body.value_type(*v)).collect();
+        p.type_list(&tys);
+        p.write(")");
+    }
+    // As mlir-tblgen's printer: a space before the (possibly empty) region list.
+    p.write(" ");
+    for i in 0..body.num_regions(op) {
+        if i > 0 {
+            p.write(", ");
+        }
+        p.region(op, i, true, true);
+    }
+    p.attr_dict_with_props(op, &[], false);
+    Ok(())
+}
+
+fn verify_reduce(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let err = |m: String| Err(op_error(ctx, body, op, m));
+    let n = body.num_regions(op);
+    let operands: Vec<_> = body.operands(op).collect();
+    if n != operands.len() {
+        return err(format!(
+            "expects number of reduction regions: {n} to be the same as number of reduction operands: {}",
+            operands.len()
+        ));
+    }
+    let rb = body.regions_body(op);
+    for (i, v) in operands.iter().enumerate() {
+        let ty = body.value_type(*v);
+        let r = body.region(op, i);
+        let Some(block) = rb.entry_block(r) else {
+            return err(format!("{i}-th reduction has an empty body"));
+        };
+        if rb.region_blocks(r).nth(1).is_some() {
+            return err("expects region to have 0 or 1 blocks".into());
+        }
+        if rb.first_op(block).is_none() {
+            // The region verifier reports it first ("empty block: expect at least a terminator").
+            return Ok(());
+        }
+        let args = rb.block_args(block);
+        if args.len() != 2 || args.iter().any(|a| rb.value_type(*a) != ty) {
+            return err(format!(
+                "expected two block arguments with type {} in the {i}-th reduction region",
+                quoted(ctx, ty)
+            ));
+        }
+        let last = rb.last_op(block).expect("non-empty block");
+        if ctx.op_name_str(rb.op_name(last)) != "scf.reduce.return" {
+            return err("reduction bodies must be terminated with an 'scf.reduce.return' op".into());
+        }
+    }
+    Ok(())
+}
+
+fn verify_reduce_return(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let Some(block) = body.op_block(op) else {
+        return Ok(());
+    };
+    let Some(&first) = body.block_args(block).first() else {
+        return Ok(());
+    };
+    let expected = body.value_type(first);
+    let got = body.value_type(body.operand(op, 0));
+    if expected != got {
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            format!(
+                "must have type {} (the type of the reduction inputs)",
+                quoted(ctx, expected)
+            ),
+        ));
     }
     Ok(())
 }

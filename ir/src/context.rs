@@ -315,6 +315,14 @@ impl Context {
         }
     }
 
+    /// The namespaces of the registered dialects, sorted.
+    pub fn registered_dialects(&self) -> Vec<String> {
+        let mut v: Vec<String> = self.dialects.read().iter().map(|d| d.to_string()).collect();
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// Whether a dialect namespace is registered.
     pub fn is_dialect_registered(&self, namespace: &str) -> bool {
         self.dialects.read().iter().any(|x| &**x == namespace)

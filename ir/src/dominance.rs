@@ -109,6 +109,14 @@ impl RegionDominance {
         }
     }
 
+    /// The immediate dominator of a block; `None` for the entry block and
+    /// for unreachable blocks.
+    pub fn idom(&self, b: BlockId) -> Option<BlockId> {
+        let &i = self.index.get(&b)?;
+        let d = self.idom[i];
+        (d != usize::MAX && d != i).then(|| self.order[d])
+    }
+
     /// Whether a block is reachable from the entry.
     pub fn is_reachable(&self, b: BlockId) -> bool {
         self.index.get(&b).is_some_and(|&i| self.idom[i] != usize::MAX)

@@ -7,7 +7,7 @@
 
 use crate::dominance::RegionDominance;
 use crate::registry::{OpDef, Traits};
-use crate::{BlockId, Body, Context, OpId, RegionId, Value};
+use crate::{BlockId, Body, Context, Location, OpId, RegionId, Value};
 use lf_diag::Diagnostic;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -20,7 +20,7 @@ pub fn verify(ctx: &Context, body: &Body, op: OpId) -> VResult {
     let mut v = Verifier::new(ctx, body, None);
     v.verify_op(op)?;
     if let Some(nested) = body.nested_body(op) {
-        return verify_body(ctx, nested, def);
+        return verify_body(ctx, nested, def, body.op_loc(op));
     }
     for r in body.regions(op).to_vec() {
         v.verify_region(r, def)?;
@@ -29,8 +29,9 @@ pub fn verify(ctx: &Context, body: &Body, op: OpId) -> VResult {
 }
 
 /// Verifies a nested body whose root regions belong to an op with `owner`.
-fn verify_body(ctx: &Context, body: &Body, owner: Option<&'static OpDef>) -> VResult {
+fn verify_body(ctx: &Context, body: &Body, owner: Option<&'static OpDef>, owner_loc: Location) -> VResult {
     let mut v = Verifier::new(ctx, body, owner);
+    v.root_loc = Some(owner_loc);
     let roots: Vec<RegionId> = (0..body.regions.len() as u32)
         .map(RegionId)
         .filter(|r| body.region_parent(*r).is_none())
@@ -46,6 +47,8 @@ struct Verifier<'a> {
     body: &'a Body,
     /// The op owning the body's root regions.
     root_owner: Option<&'static OpDef>,
+    /// The location of the op owning this body's root regions.
+    root_loc: Option<Location>,
     /// Position of each op in its block.
     order: Vec<u32>,
     doms: FxHashMap<RegionId, RegionDominance>,
@@ -65,6 +68,7 @@ impl<'a> Verifier<'a> {
             ctx,
             body,
             root_owner,
+            root_loc: None,
             order,
             doms: FxHashMap::default(),
         }
@@ -116,14 +120,10 @@ impl<'a> Verifier<'a> {
                         None => None,
                     };
                     if parent.is_some_and(|p| !def.parents.contains(&p)) {
-                        let list = def
-                            .parents
-                            .iter()
-                            .map(|p| format!("'{p}'"))
-                            .collect::<Vec<_>>()
-                            .join(", ");
+                        // MLIR quotes the list once: 'a' or 'a, b, c'.
+                        let list = def.parents.join(", ");
                         let one_of = if def.parents.len() > 1 { "to be one of " } else { "" };
-                        return Err(self.err(op, format!("expects parent op {one_of}{list}")));
+                        return Err(self.err(op, format!("expects parent op {one_of}'{list}'")));
                     }
                 }
                 if def.declared {
@@ -179,11 +179,16 @@ impl<'a> Verifier<'a> {
         Ok(())
     }
 
+    /// An error about a region, at its op (without the op's name, as MLIR).
     fn region_error(&self, r: RegionId, msg: &str) -> Box<Diagnostic> {
-        match self.body.region_parent(r) {
-            Some(p) => self.err(p, msg.to_string()),
-            None => Box::new(Diagnostic::error(None, msg.to_string())),
-        }
+        let loc = match self.body.region_parent(r) {
+            Some(p) => Some(self.body.op_loc(p)),
+            None => self.root_loc,
+        };
+        Box::new(Diagnostic::error(
+            loc.and_then(|l| l.source_pos(self.ctx)),
+            msg.to_string(),
+        ))
     }
 
     /// Verifies the blocks and ops of a region of this body, not descending
@@ -194,7 +199,13 @@ impl<'a> Verifier<'a> {
         // As MLIR's `mayBeGraphRegion`: the regions of unregistered ops may be graph regions.
         let graph = owner.is_none_or(|d| d.has(Traits::GRAPH_REGION));
         if owner.is_some_and(|d| d.has(Traits::SINGLE_BLOCK)) && body.region_blocks(r).nth(1).is_some() {
-            return Err(self.region_error(r, "expects region to have 0 or 1 blocks"));
+            // MLIR's SingleBlock trait: an op error naming the region.
+            let name = owner.map_or("", |d| d.name);
+            let msg = format!(
+                "'{name}' op expects region #{} to have 0 or 1 blocks",
+                body.region_index(r)
+            );
+            return Err(self.region_error(r, &msg));
         }
         for b in body.region_blocks(r) {
             match body.last_op(b) {
@@ -319,7 +330,7 @@ impl<'a> Verifier<'a> {
         let mut failures: Vec<(Vec<u32>, Box<Diagnostic>)> = children
             .par_iter()
             .filter_map(|(op, n)| {
-                verify_body(ctx, n, ctx.op_def(body.op_name(*op)))
+                verify_body(ctx, n, ctx.op_def(body.op_name(*op)), body.op_loc(*op))
                     .err()
                     .map(|e| (self.path_key(*op), e))
             })

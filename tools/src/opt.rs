@@ -3,6 +3,7 @@
 use clap::Parser as ClapParser;
 use lf_diag::{Diagnostic, SourceMgr, SourcePos, Verifier, VerifyMode};
 use lf_ir::{Context, ParseOptions, PrintOptions};
+use lf_passes::{PassManager, PassRegistry, RunOptions};
 use memmap2::{Mmap, UncheckedAdvice};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -50,25 +51,145 @@ pub struct OptArgs {
     /// Default: the number of cores.
     #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
-    /// Print how long each phase (read, parse, verify, print) took to stderr.
+    /// Print how long each phase (read, parse, verify, passes, print) took to
+    /// stderr, with a tree of the wall time of each pass.
     #[arg(long = "timing", visible_alias = "mlir-timing")]
     pub timing: bool,
+    /// The pass pipeline to run, in MLIR's syntax:
+    /// 'builtin.module(func.func(cse,canonicalize{max-iterations=5}),symbol-dce)'.
+    /// Passes can also be given as flags (--cse, --canonicalize='max-iterations=5'),
+    /// which nest each pass under the op it runs on.
+    #[arg(long = "pass-pipeline", value_name = "PIPELINE")]
+    pub pass_pipeline: Option<String>,
+    /// List the passes with their summaries and options, and exit.
+    #[arg(long = "list-passes")]
+    pub list_passes: bool,
+    /// Print the pipeline (every option spelled out) to stderr before running
+    /// it, in a form that --pass-pipeline accepts.
+    #[arg(long = "dump-pass-pipeline")]
+    pub dump_pass_pipeline: bool,
+    /// Verify the IR after each pass (on by default; --verify-each=false to skip).
+    #[arg(long = "verify-each", value_name = "BOOL", default_value_t = true, num_args = 0..=1,
+          default_missing_value = "true", action = clap::ArgAction::Set)]
+    pub verify_each: bool,
+    /// Print the IR before each run of these passes (comma-separated or repeated).
+    #[arg(
+        long = "print-ir-before",
+        visible_alias = "mlir-print-ir-before",
+        value_name = "PASS",
+        value_delimiter = ','
+    )]
+    pub print_ir_before: Vec<String>,
+    /// Print the IR after each run of these passes (comma-separated or repeated).
+    #[arg(
+        long = "print-ir-after",
+        visible_alias = "mlir-print-ir-after",
+        value_name = "PASS",
+        value_delimiter = ','
+    )]
+    pub print_ir_after: Vec<String>,
+    /// Print the IR after every pass (to stderr).
+    #[arg(long = "print-ir-after-all", visible_alias = "mlir-print-ir-after-all")]
+    pub print_ir_after_all: bool,
+    /// Print the IR after a pass only where the pass changed it.
+    #[arg(long = "print-ir-after-change", visible_alias = "mlir-print-ir-after-change")]
+    pub print_ir_after_change: bool,
+    /// Write the IR after each pass, one file per pass per op, under DIR
+    /// (DIR/builtin_module_no-symbol-name/func_func_NAME/INDEX_PASS.lfir).
+    #[arg(
+        long = "print-ir-tree-dir",
+        visible_alias = "mlir-print-ir-tree-dir",
+        value_name = "DIR"
+    )]
+    pub print_ir_tree_dir: Option<PathBuf>,
+    /// Print the statistics of each pass to stderr.
+    #[arg(long = "pass-statistics", visible_alias = "mlir-pass-statistics")]
+    pub pass_statistics: bool,
+    /// Check that the output parses back to the same IR, in the custom and
+    /// the generic form.
+    #[arg(long = "verify-roundtrip")]
+    pub verify_roundtrip: bool,
+    /// Passes given as flags (`--cse`, `--canonicalize=OPTIONS`), in order;
+    /// filled by [`OptArgs::parse_with_passes`].
+    #[arg(skip)]
+    pub pass_flags: Vec<(String, Option<String>)>,
+}
+
+impl OptArgs {
+    /// Parses the command line, taking `--NAME[=OPTIONS]` for each pass
+    /// NAME of `registry` as a pass flag (lf-opt's own flags win).
+    pub fn parse_with_passes(registry: &PassRegistry) -> OptArgs {
+        Self::parse_from_with_passes(std::env::args_os(), registry)
+    }
+
+    /// [`OptArgs::parse_with_passes`] on a given argument list (the first
+    /// item is the program name).
+    pub fn parse_from_with_passes<I, T>(args: I, registry: &PassRegistry) -> OptArgs
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString>,
+    {
+        use clap::CommandFactory;
+        let cmd = OptArgs::command();
+        let own: Vec<String> = cmd
+            .get_arguments()
+            .flat_map(|a| {
+                let mut v: Vec<String> = a.get_long().map(str::to_string).into_iter().collect();
+                v.extend(a.get_all_aliases().into_iter().flatten().map(str::to_string));
+                v
+            })
+            .collect();
+        let mut rest = Vec::new();
+        let mut flags = Vec::new();
+        let mut after_dashdash = false;
+        for a in args {
+            let a: std::ffi::OsString = a.into();
+            if let (false, Some(text)) = (after_dashdash, a.to_str()) {
+                if text == "--" {
+                    after_dashdash = true;
+                } else if let Some(flag) = text.strip_prefix("--") {
+                    let (name, value) = match flag.split_once('=') {
+                        Some((n, v)) => (n, Some(v.to_string())),
+                        None => (flag, None),
+                    };
+                    if registry.lookup(name).is_some() && !own.iter().any(|o| o == name) {
+                        flags.push((name.to_string(), value));
+                        continue;
+                    }
+                }
+            }
+            rest.push(a);
+        }
+        let mut args = OptArgs::parse_from(rest);
+        args.pass_flags = flags;
+        args
+    }
 }
 
 /// Entry point of `lf-opt`: returns the process exit code.
 pub fn main() -> i32 {
-    let args = OptArgs::parse();
+    let registry = PassRegistry::with_all();
+    let args = OptArgs::parse_with_passes(&registry);
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
-    main_with(ctx, args)
+    main_with_registry(ctx, registry, args)
 }
 
-/// Runs lf-opt with a given context (which may have extra ops registered).
+/// Runs lf-opt with a given context (which may have extra ops registered)
+/// and lf's passes.
 pub fn main_with(ctx: Context, args: OptArgs) -> i32 {
+    main_with_registry(ctx, PassRegistry::with_all(), args)
+}
+
+/// Runs lf-opt with a given context and pass registry: an out-of-tree
+/// `my-opt` registers its ops in `ctx` and its passes in `registry` (on top of
+/// [`PassRegistry::with_all`]) and parses its command line with
+/// [`OptArgs::parse_with_passes`].
+pub fn main_with_registry(ctx: Context, registry: PassRegistry, args: OptArgs) -> i32 {
     // Deeply nested input recurses; give the work a large stack.
     let handle = std::thread::Builder::new()
         .stack_size(512 << 20)
-        .spawn(move || run(&ctx, &args));
+        .spawn(move || run(&ctx, &registry, &args));
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
@@ -78,8 +199,12 @@ pub fn main_with(ctx: Context, args: OptArgs) -> i32 {
     }
 }
 
-fn run(ctx: &Context, args: &OptArgs) -> i32 {
+fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     ctx.set_allow_unregistered_dialects(args.allow_unregistered_dialect);
+    if args.list_passes {
+        print!("{}", registry.list_text());
+        return 0;
+    }
     let threads = args
         .threads
         .map(|n| n as usize)
@@ -91,6 +216,20 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
         .num_threads(threads)
         .stack_size(256 << 20)
         .build_global();
+    let mut pipeline = match build_pipeline(ctx, registry, args, threads) {
+        Ok(p) => p,
+        Err(()) => return 1,
+    };
+    if args.dump_pass_pipeline {
+        match &pipeline {
+            Some(pm) => eprintln!(
+                "Pass Manager with {} passes:\n{}",
+                pm.pipeline.num_passes(),
+                pm.pipeline
+            ),
+            None => eprintln!("Pass Manager with 0 passes:\nbuiltin.module()"),
+        }
+    }
     let mut timing = Timing::new(args.timing);
     let (name, input) = match read_input(&args.input) {
         Ok(x) => x,
@@ -148,7 +287,17 @@ fn run(ctx: &Context, args: &OptArgs) -> i32 {
             on_progress: input.release_hook(text, chunk),
             threads,
         };
-        match parse_and_verify(ctx, chunk, &name, &popts, !args.no_verify, &mut timing) {
+        let parsed = parse_and_verify(ctx, chunk, &name, &popts, !args.no_verify, &mut timing).and_then(|mut owned| {
+            if let Some(pm) = pipeline.as_mut() {
+                run_passes(ctx, pm, &mut owned, &mut timing, &mut diags)?;
+            }
+            if args.verify_roundtrip {
+                verify_roundtrip(ctx, &owned, &name, &opts)?;
+                timing.lap("roundtrip");
+            }
+            Ok(owned)
+        });
+        match parsed {
             Ok(owned) => {
                 let written = sink.begin_part(separator.as_bytes()).and_then(|mut w| {
                     lf_ir::print_op(ctx, &owned.body, owned.op, &opts, &mut w)?;
@@ -217,12 +366,177 @@ fn parse_and_verify(
     Ok(owned)
 }
 
+/// Builds the pass manager from `--pass-pipeline` or the pass flags (`None`
+/// when no pass is asked for); errors are printed here.
+fn build_pipeline(
+    ctx: &Context,
+    registry: &PassRegistry,
+    args: &OptArgs,
+    threads: usize,
+) -> Result<Option<PassManager>, ()> {
+    let options = RunOptions {
+        threads,
+        verify_each: args.verify_each && !args.no_verify,
+        print_before: args.print_ir_before.clone(),
+        print_after: args.print_ir_after.clone(),
+        print_after_all: args.print_ir_after_all,
+        print_after_change: args.print_ir_after_change,
+        print_tree_dir: args.print_ir_tree_dir.clone(),
+        print_options: PrintOptions {
+            generic: args.print_op_generic,
+            debuginfo: args.print_debuginfo,
+        },
+        timing: args.timing,
+        statistics: args.pass_statistics,
+    };
+    for name in args.print_ir_before.iter().chain(&args.print_ir_after) {
+        if registry.lookup(name).is_none() {
+            let hint = registry
+                .suggest(name)
+                .map(|s| format!("; did you mean '{s}'?"))
+                .unwrap_or_default();
+            eprintln!("lf-opt: error: --print-ir-before/--print-ir-after: unknown pass '{name}'{hint}");
+            return Err(());
+        }
+    }
+    let report = |d: Box<Diagnostic>, file: &str, text: &str| {
+        let mut sm = SourceMgr::new();
+        sm.add(file, text);
+        let _ = lf_diag::emit_to_stderr(&[*d], &sm);
+    };
+    let pipeline = match (&args.pass_pipeline, args.pass_flags.is_empty()) {
+        (Some(_), false) => {
+            eprintln!("lf-opt: error: --pass-pipeline cannot be combined with pass flags such as --{}; put every pass in the pipeline", args.pass_flags[0].0);
+            return Err(());
+        }
+        (Some(text), true) => match lf_passes::parse_pipeline(text, ctx, registry) {
+            Ok(pm) => pm,
+            Err(d) => {
+                report(d, lf_passes::pipeline::PIPELINE_FILE, text);
+                return Err(());
+            }
+        },
+        (None, true) => return Ok(None),
+        (None, false) => {
+            let mut passes = Vec::new();
+            for (name, value) in &args.pass_flags {
+                let info = registry.lookup(name).expect("flags are registered passes");
+                let parsed = match value {
+                    Some(v) => lf_passes::pipeline::parse_options_text(info, v),
+                    None => Ok(info.default_options()),
+                };
+                match parsed {
+                    Ok(o) => passes.push(o),
+                    Err(d) => {
+                        report(d, &format!("--{name}"), value.as_deref().unwrap_or(""));
+                        return Err(());
+                    }
+                }
+            }
+            match lf_passes::pipeline::pipeline_from_flags(ctx, "builtin.module", passes) {
+                Ok(pm) => pm,
+                Err(e) => {
+                    eprintln!("lf-opt: error: {e}");
+                    return Err(());
+                }
+            }
+        }
+    };
+    Ok(Some(PassManager::new(pipeline, options)))
+}
+
+/// Runs the passes on one parsed buffer; warnings go to `diags`.
+fn run_passes(
+    ctx: &Context,
+    pm: &mut PassManager,
+    owned: &mut lf_ir::OwnedOp,
+    timing: &mut Timing,
+    diags: &mut Vec<Diagnostic>,
+) -> Result<(), Box<Diagnostic>> {
+    let stderr = std::io::stderr();
+    let mut dump = stderr.lock();
+    let report = pm.run(ctx, owned, &mut dump);
+    drop(dump);
+    timing.lap("passes");
+    if timing.enabled {
+        // Split input files run the same pipeline on each part: add up.
+        let lines = report.timing.lines();
+        if timing.pass_lines.len() == lines.len() {
+            for (l, (_, _, d)) in timing.pass_lines.iter_mut().zip(lines) {
+                l.2 += d;
+            }
+        } else {
+            timing.pass_lines = lines
+                .into_iter()
+                .map(|(depth, n, d)| (depth, n.to_string(), d))
+                .collect();
+        }
+    }
+    if pm.options.statistics {
+        eprint!("{}", report.statistics.report());
+    }
+    let mut rest = report.diags;
+    if report.failed {
+        let err = rest.pop();
+        diags.extend(rest);
+        return Err(Box::new(
+            err.unwrap_or_else(|| Diagnostic::error(None, "pass pipeline failed")),
+        ));
+    }
+    diags.extend(rest);
+    Ok(())
+}
+
+/// `--verify-roundtrip`: the output, printed in custom and generic form,
+/// must parse back and print the same.
+fn verify_roundtrip(
+    ctx: &Context,
+    owned: &lf_ir::OwnedOp,
+    name: &str,
+    opts: &PrintOptions,
+) -> Result<(), Box<Diagnostic>> {
+    for generic in [false, true] {
+        let popts = PrintOptions {
+            generic,
+            debuginfo: opts.debuginfo,
+        };
+        let form = if generic { "generic" } else { "custom" };
+        let first = lf_ir::op_to_string(ctx, &owned.body, owned.op, &popts);
+        let again = lf_ir::parse_source(ctx, &first, name).map_err(|d| {
+            Box::new(Diagnostic::error(
+                None,
+                format!(
+                    "--verify-roundtrip: the output in {form} form does not parse back: {}",
+                    d.message
+                ),
+            ))
+        })?;
+        let second = lf_ir::op_to_string(ctx, &again.body, again.op, &popts);
+        if first != second {
+            let line = first
+                .lines()
+                .zip(second.lines())
+                .position(|(a, b)| a != b)
+                .map_or(first.lines().count().min(second.lines().count()) + 1, |i| i + 1);
+            return Err(Box::new(Diagnostic::error(
+                None,
+                format!(
+                    "--verify-roundtrip: the output in {form} form prints differently after parsing it back (first difference at line {line} of the {form} output)"
+                ),
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Wall time per phase, printed by `--timing`.
 struct Timing {
     enabled: bool,
     start: Instant,
     last: Instant,
     phases: Vec<(&'static str, Duration)>,
+    /// The pass timing tree (depth, name, wall time), shown under "passes".
+    pass_lines: Vec<(usize, String, Duration)>,
 }
 
 impl Timing {
@@ -233,6 +547,7 @@ impl Timing {
             start: now,
             last: now,
             phases: Vec::new(),
+            pass_lines: Vec::new(),
         }
     }
 
@@ -261,13 +576,21 @@ impl Timing {
         eprintln!("  Total Execution Time: {:.4} seconds", total.as_secs_f64());
         eprintln!();
         eprintln!("   ---Wall Time---  --- Name ---");
-        for (n, d) in &self.phases {
-            let pct = if total.is_zero() {
+        let pct = |d: &Duration| {
+            if total.is_zero() {
                 0.0
             } else {
                 100.0 * d.as_secs_f64() / total.as_secs_f64()
-            };
-            eprintln!("   {:.4} ({pct:5.1}%)  {n}", d.as_secs_f64());
+            }
+        };
+        for (n, d) in &self.phases {
+            eprintln!("   {:.4} ({:5.1}%)  {n}", d.as_secs_f64(), pct(d));
+            if *n == "passes" {
+                for (depth, name, d) in &self.pass_lines {
+                    let indent = "  ".repeat(depth + 1);
+                    eprintln!("   {:.4} ({:5.1}%)  {indent}{name}", d.as_secs_f64(), pct(d));
+                }
+            }
         }
         eprintln!("   {:.4} (100.0%)  Total", total.as_secs_f64());
     }

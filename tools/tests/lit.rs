@@ -17,6 +17,12 @@ fn main() -> ExitCode {
     config
         .tools
         .insert("lf-opt".into(), env!("CARGO_BIN_EXE_lf-opt").into());
+    config
+        .tools
+        .insert("lf-run".into(), env!("CARGO_BIN_EXE_lf-run").into());
+    config
+        .tools
+        .insert("lf-translate".into(), env!("CARGO_BIN_EXE_lf-translate").into());
     config.tools.insert("FileCheck".into(), filecheck.clone());
     config.tools.insert("lf-filecheck".into(), filecheck);
     // Tests that compare with MLIR say `// REQUIRES: mlir-opt`.

@@ -80,6 +80,83 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         Ok((map, dim_ops, sym_ops))
     }
 
+    /// Parses one affine expression of SSA ids that ends before the next
+    /// top-level `,` or closing bracket, which is not consumed: MLIR's
+    /// `parseAffineExprOfSSAIds` (the bounds of `affine.parallel`). Returns
+    /// a one-result map and the operands of its dimensions and symbols.
+    pub fn parse_affine_expr_of_ssa_ids(&mut self) -> ParseResult<SsaAffineMap<'a>> {
+        let start = self.p.tok.start as usize;
+        let bytes = self.p.src.as_bytes();
+        let (mut end, mut depth) = (start, 0i32);
+        while end < bytes.len() {
+            match bytes[end] {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' if depth == 0 => break,
+                b')' | b']' => depth -= 1,
+                b',' if depth == 0 => break,
+                _ => {}
+            }
+            end += 1;
+        }
+        // Parse the expression's text as a list closed by a `)` of our own.
+        let text = format!("{})", &self.p.src[start..end]);
+        let (map, dims, syms, _) = match crate::affine::parse_affine_exprs_of_ssa_ids(&text, ')') {
+            Ok(r) if r.0.num_results() == 1 => r,
+            Ok(_) => return Err(self.p.error_here("expected a single affine expression")),
+            Err(e) => {
+                let pos = self.p.pos_of_offset(start + e.offset.min(end - start));
+                return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
+            }
+        };
+        let mut refs: Vec<UnresolvedOperand<'a>> = Vec::new();
+        let mut lx = self.p.lexer.clone();
+        let line_start = start - (self.p.tok.col as usize - 1);
+        lx.reset(start, self.p.tok.line, line_start);
+        loop {
+            let tok = lx.next_token();
+            if tok.kind == T::Eof || tok.start as usize >= end {
+                break;
+            }
+            if tok.kind == T::PercentIdent {
+                let name = &self.p.src[tok.start as usize + 1..tok.end as usize];
+                refs.push(UnresolvedOperand { name, number: 0, tok });
+            } else if tok.kind == T::HashIdent {
+                if let Some(last) = refs.last_mut() {
+                    if last.tok.end == tok.start {
+                        last.number = self.p.src[tok.start as usize + 1..tok.end as usize]
+                            .parse()
+                            .unwrap_or(0);
+                    }
+                }
+            }
+        }
+        let spell = |r: &UnresolvedOperand<'a>| {
+            if r.number == 0 && !self.p.src[r.tok.end as usize..].starts_with("#0") {
+                format!("%{}", r.name)
+            } else {
+                format!("%{}#{}", r.name, r.number)
+            }
+        };
+        let resolve = |names: &[String]| -> ParseResult<Vec<UnresolvedOperand<'a>>> {
+            names
+                .iter()
+                .map(|n| {
+                    refs.iter()
+                        .find(|r| spell(r) == *n)
+                        .copied()
+                        .ok_or_else(|| self.p.error_here(format!("cannot find operand {n}")))
+                })
+                .collect()
+        };
+        let dim_ops = resolve(&dims)?;
+        let sym_ops = resolve(&syms)?;
+        let line = self.p.tok.line;
+        self.p.lexer.reset(start, line, line_start);
+        self.p.lexer.advance_to(end);
+        self.p.bump();
+        Ok((map, dim_ops, sym_ops))
+    }
+
     /// Parses an attribute written without its type, giving it type `ty`
     /// (`dense<[1.0, 2.0]>` in `memref.global`, typed `tensor<2xf32>`).
     pub fn parse_attribute_of_type(&mut self, ty: Type) -> ParseResult<Attribute> {

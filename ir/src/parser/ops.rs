@@ -319,6 +319,8 @@ impl<'a> Parser<'a> {
                     return Err(Box::new(d));
                 }
                 self.body().replace_all_uses(f.placeholder, real);
+                let scope = self.scopes.last_mut().expect("scope");
+                scope.resolved.insert(f.placeholder, f.pos);
             }
         }
         Ok(())
@@ -542,7 +544,7 @@ impl<'a> Parser<'a> {
         if let Some(l) = self.parse_optional_trailing_loc()? {
             pending.state.loc = l;
         }
-        let op = self.finish_op(pending);
+        let op = self.finish_op(pending)?;
         if let Some(task) = spawned {
             self.note_spawned(op, task);
         }
@@ -576,7 +578,18 @@ impl<'a> Parser<'a> {
     }
 
     /// Creates the op from what was parsed, in the current body.
-    pub(crate) fn finish_op(&mut self, mut pending: PendingOp) -> OpId {
+    pub(crate) fn finish_op(&mut self, mut pending: PendingOp) -> ParseResult<OpId> {
+        let scope = self.scopes.last().expect("scope");
+        if !scope.resolved.is_empty() {
+            // An operand used before its name was defined inside this op's
+            // own region: the definition does not reach it.
+            if let Some(pos) = pending.state.operands.iter().find_map(|v| scope.resolved.get(v)) {
+                return Err(Box::new(Diagnostic::error(
+                    Some(pos.clone()),
+                    "use of undeclared SSA value name".to_string(),
+                )));
+            }
+        }
         if let Some(def) = self.ctx.op_def(pending.state.name).filter(|d| d.declared) {
             crate::ods::normalize_properties(
                 self.ctx,
@@ -598,7 +611,7 @@ impl<'a> Parser<'a> {
         if pending.isolated && pending.state.nested.is_none() {
             pending.state.nested = Some(Box::new(Body::new()));
         }
-        self.body().create_op(pending.state)
+        Ok(self.body().create_op(pending.state))
     }
 
     fn check_op_allowed(&self, name: &str, def: Option<&'static OpDef>, tok: Token) -> ParseResult<()> {
@@ -624,12 +637,21 @@ impl<'a> Parser<'a> {
         let text = self.text();
         let def = self.lookup_custom_op(text);
         let Some(def) = def else {
-            let tried = self
-                .default_dialects
-                .last()
-                .map(|d| format!(" (tried '{d}.{text}' as well)"))
-                .unwrap_or_default();
-            return Err(self.error_here(format!("custom op '{text}' is unknown{tried}")));
+            return Err(match self.default_dialects.last() {
+                Some(&"") => {
+                    let here = self.pos_of(self.tok);
+                    let dialects = self.ctx.registered_dialects().join(", ");
+                    Box::new(
+                        Diagnostic::error(
+                            Some(here.clone()),
+                            format!("Dialect `' not found for custom op '{text}'  (tried '.{text}' as well)"),
+                        )
+                        .with_note(Some(here), format!("Available dialects: {dialects}")),
+                    )
+                }
+                Some(d) => self.error_here(format!("custom op '{text}' is unknown (tried '{d}.{text}' as well)")),
+                None => self.error_here(format!("custom op '{text}' is unknown")),
+            });
         };
         let format = ctx.op_format(ctx.op_name(def.name));
         let parse = def.parse;
@@ -648,16 +670,21 @@ impl<'a> Parser<'a> {
             props: Vec::new(),
             isolated,
         };
+        // The op's regions get no default dialect unless its parser pushes
+        // one (as `func.func` does).
+        self.default_dialects.push("");
         let mut cp = CustomParser { p: self, pending, def };
-        match parse {
-            Some(parse) => parse(&mut cp)?,
-            None => crate::ods::format::parse_with_format(&mut cp, format.expect("checked above"))?,
-        }
+        let parsed = match parse {
+            Some(parse) => parse(&mut cp),
+            None => crate::ods::format::parse_with_format(&mut cp, format.expect("checked above")),
+        };
         let mut pending = cp.pending;
+        self.default_dialects.pop();
+        parsed?;
         if let Some(l) = self.parse_optional_trailing_loc()? {
             pending.state.loc = l;
         }
-        Ok(self.finish_op(pending))
+        self.finish_op(pending)
     }
 
     fn lookup_custom_op(&self, text: &str) -> Option<&'static OpDef> {
@@ -667,7 +694,17 @@ impl<'a> Parser<'a> {
                 return Some(d);
             }
         }
-        for d in self.default_dialects.iter().rev().chain(std::iter::once(&"builtin")) {
+        // As MLIR: only the innermost custom op's default dialect (`func`
+        // inside `func.func`, none inside `scf.for`), then `builtin`.
+        for d in self
+            .default_dialects
+            .last()
+            .into_iter()
+            .chain(std::iter::once(&"builtin"))
+        {
+            if d.is_empty() {
+                continue;
+            }
             let full = format!("{d}.{text}");
             if let Some(def) = ctx.op_def(ctx.op_name(&full)) {
                 return Some(def);

@@ -50,6 +50,10 @@ pub(crate) struct IsolatedScope<'a> {
     pub(crate) forward: FxHashMap<(&'a str, u32), ForwardRef>,
     /// Block scopes of the open regions.
     pub(crate) block_scopes: Vec<BlockScope<'a>>,
+    /// Placeholders resolved so far, with the position of their first use:
+    /// an op still being parsed (its operands taken before its regions) may
+    /// hold one, if its region defined the name (MLIR rejects that use).
+    pub(crate) resolved: FxHashMap<Value, SourcePos>,
 }
 
 impl<'a> IsolatedScope<'a> {

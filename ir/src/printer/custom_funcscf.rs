@@ -141,13 +141,8 @@ impl<'a> OpPrinter<'a> {
             self.print_op(body, op);
             return;
         };
-        let n = body.num_results(op);
-        if n > 0 {
-            self.names.write_result_group(&mut self.out, body, op);
-            if n > 1 {
-                use std::fmt::Write;
-                let _ = write!(self.out, ":{n}");
-            }
+        if body.num_results(op) > 0 {
+            self.names.write_result_defs(&mut self.out, body, op);
             self.out.push_str(" = ");
         }
         let name = ctx.op_name_str(body.op_name(op));

@@ -43,7 +43,7 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 /// Prints `op` of `body` (usually the top-level module) with its alias
 /// definitions, followed by a newline, to `w`.
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
-    let names = Names::compute((!opts.generic).then_some(ctx), body, op, opts.generic);
+    let names = Names::compute_with((!opts.generic).then_some(ctx), body, op, opts.generic, true);
     let mut aliases = Aliases::collect(ctx, body, op, opts.debuginfo, None);
     // In the custom form, ops decide which attributes and locations they
     // print; a dry run finds them, so that aliases are defined only for those.
@@ -190,13 +190,8 @@ impl<'a> OpPrinter<'a> {
                 return;
             }
         }
-        let n = body.num_results(op);
-        if n > 0 {
-            self.names.write_result_group(&mut self.out, body, op);
-            if n > 1 {
-                use std::fmt::Write;
-                let _ = write!(self.out, ":{n}");
-            }
+        if body.num_results(op) > 0 {
+            self.names.write_result_defs(&mut self.out, body, op);
             self.out.push_str(" = ");
         }
         let def = self.ctx.op_def(body.op_name(op));

@@ -1,0 +1,33 @@
+//! lf-passes: lf's pass infrastructure and generic transforms.
+//!
+//! - [`pass`]: the [`Pass`] trait, [`PassInfo`] registration records, typed
+//!   options, and [`PassTarget`], the handle a pass gets on its op. Start
+//!   there to write a pass.
+//! - [`PassRegistry`]: the passes pipelines and flags can name.
+//! - [`pipeline`]: the textual pipeline syntax
+//!   (`builtin.module(func.func(cse,canonicalize{max-iterations=5}))`).
+//! - [`manager`]: nested pass managers that run a pipeline, in parallel on
+//!   isolated ops, with instrumentation ([`instrument`]).
+//! - [`analysis`]: the analysis manager, dominance and loop nests.
+//! - [`rewrite`]: pattern rewriting (greedy driver, dialect conversion).
+//! - [`transforms`]: the generic transforms (`cse`, `dce`, `canonicalize`, ...).
+
+pub mod analysis;
+pub mod instrument;
+pub mod manager;
+pub mod options;
+pub mod pass;
+pub mod pipeline;
+pub mod registry;
+pub mod rewrite;
+pub mod suggest;
+pub mod test_passes;
+pub mod transforms;
+
+pub use analysis::{Analysis, AnalysisManager, DominanceInfo, LoopNestInfo};
+pub use manager::{PassManager, RunOptions, RunReport};
+pub use options::{OptionKind, OptionValue, PassOption, PassOptions};
+pub use pass::{Anchor, OpRecord, Pass, PassInfo, PassResult, PassTarget};
+pub use pipeline::parse_pipeline;
+pub use pipeline::{OpPassManager, PassEntry};
+pub use registry::PassRegistry;

@@ -1,0 +1,407 @@
+//! Running a pipeline: [`PassManager`].
+//!
+//! The pipeline is a tree of [`OpPassManager`]s. It runs pass by pass, in
+//! pipeline order: for each pass, the ops it applies to are found by
+//! following the nesting from the top-level op (`builtin.module` →
+//! `func.func`: every function directly in the module), and the pass runs on
+//! all of them, in parallel with rayon when there are several and more than
+//! one thread. Sibling ops are independent (each pass gets the nested body of
+//! its own op), so running `func.func(a,b)` as "a on every function, then b
+//! on every function" gives the same IR as running both on one function
+//! after the other, and the result does not depend on the thread count.
+//! Errors and dumps come out in program order.
+//!
+//! After each pass the instrumentation runs (see [`RunOptions`]): the
+//! verifier on each op the pass ran on, IR dumps, timing and statistics.
+
+use crate::analysis::AnalysisManager;
+use crate::instrument::{IrDumper, Statistics, TimingTree};
+use crate::pass::{OpRecord, PassTarget, TargetOutcome};
+use crate::pipeline::{Nesting, OpPassManager, PassEntry, PipelineItem};
+use lf_diag::Diagnostic;
+use lf_ir::{Body, Context, OpId, OwnedOp, PrintOptions};
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// What to do around the passes.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Threads for running a pass on sibling ops; 1 runs them one by one.
+    pub threads: usize,
+    /// Verify each op a pass ran on after the pass (`--verify-each`).
+    pub verify_each: bool,
+    /// Print the op before each run of these passes (`--print-ir-before`).
+    pub print_before: Vec<String>,
+    /// Print the op after each run of these passes (`--print-ir-after`).
+    pub print_after: Vec<String>,
+    /// Print after every pass (`--print-ir-after-all`).
+    pub print_after_all: bool,
+    /// Print after a pass only the ops it changed (`--print-ir-after-change`).
+    pub print_after_change: bool,
+    /// Write the op after each pass to a file in this directory (`--print-ir-tree-dir`).
+    pub print_tree_dir: Option<PathBuf>,
+    /// How dumps print the IR.
+    pub print_options: PrintOptions,
+    /// Measure wall time per pass (`--timing`).
+    pub timing: bool,
+    /// Collect pass statistics (`--pass-statistics`).
+    pub statistics: bool,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            threads: 1,
+            verify_each: true,
+            print_before: Vec::new(),
+            print_after: Vec::new(),
+            print_after_all: false,
+            print_after_change: false,
+            print_tree_dir: None,
+            print_options: PrintOptions::default(),
+            timing: false,
+            statistics: false,
+        }
+    }
+}
+
+/// What a run produced besides the IR.
+#[derive(Default)]
+pub struct RunReport {
+    /// Diagnostics, in order: warnings and remarks of passes, then the error
+    /// that stopped the pipeline, if any.
+    pub diags: Vec<Diagnostic>,
+    /// Whether a pass or the verifier failed.
+    pub failed: bool,
+    /// Wall time per pass (with `timing`).
+    pub timing: TimingTree,
+    /// Pass statistics (with `statistics`).
+    pub statistics: Statistics,
+}
+
+/// A pipeline with the options to run it.
+pub struct PassManager {
+    /// The top-level pass manager; its nesting must match the top-level op.
+    pub pipeline: OpPassManager,
+    /// Instrumentation and threading.
+    pub options: RunOptions,
+    /// Cached analyses, by path of op ids from the top-level op.
+    analyses: FxHashMap<Vec<OpId>, AnalysisManager>,
+}
+
+/// One step of the flattened pipeline: a pass and the nesting that leads to it.
+struct Step<'p> {
+    entry: &'p PassEntry,
+    levels: Vec<&'p Nesting>,
+    /// The pass's node in the timing tree.
+    timing_node: usize,
+    /// The node of the verifier run after it.
+    verify_node: Option<usize>,
+}
+
+/// An op a pass runs on, found by following the nesting.
+struct Target<'b> {
+    key: Vec<OpId>,
+    body: &'b mut Body,
+    record: OpRecord,
+}
+
+impl PassManager {
+    /// A pass manager for a pipeline.
+    pub fn new(pipeline: OpPassManager, options: RunOptions) -> PassManager {
+        PassManager {
+            pipeline,
+            options,
+            analyses: FxHashMap::default(),
+        }
+    }
+
+    /// Runs the pipeline on `root`; IR dumps go to `dump`.
+    pub fn run(&mut self, ctx: &Context, root: &mut OwnedOp, dump: &mut dyn Write) -> RunReport {
+        let mut report = RunReport::default();
+        // Cached analyses belong to the IR of one run (op ids of another
+        // buffer may coincide).
+        self.analyses.clear();
+        let root_name = ctx.op_name_str(root.body.op_name(root.op)).to_string();
+        if !self.pipeline.nesting.matches(&root_name) {
+            report.failed = true;
+            report.diags.push(Diagnostic::error(
+                root.body.op_loc(root.op).source_pos(ctx),
+                format!(
+                    "the pass pipeline runs on '{}' ops, but the top-level op is '{root_name}': \
+                         start the pipeline with '{root_name}(...)'",
+                    self.pipeline.nesting.as_str()
+                ),
+            ));
+            return report;
+        }
+        let mut steps = Vec::new();
+        let pipeline = std::mem::replace(&mut self.pipeline, OpPassManager::new("any"));
+        let verify = self.options.verify_each;
+        flatten(
+            &pipeline,
+            vec![&pipeline.nesting],
+            &mut report.timing,
+            None,
+            verify,
+            &mut steps,
+        );
+        let mut dumper = IrDumper::new(&self.options, dump);
+        for (index, step) in steps.iter().enumerate() {
+            if !self.run_step(ctx, root, step, index, &mut dumper, &mut report) {
+                report.failed = true;
+                break;
+            }
+        }
+        self.pipeline = pipeline;
+        report
+    }
+
+    /// Runs one pass on every op it applies to; false if the pipeline must stop.
+    fn run_step(
+        &mut self,
+        ctx: &Context,
+        root: &mut OwnedOp,
+        step: &Step<'_>,
+        index: usize,
+        dumper: &mut IrDumper<'_>,
+        report: &mut RunReport,
+    ) -> bool {
+        let info = step.entry.info();
+        let opts = &self.options;
+        // Before: dumps and the text to compare with after.
+        let before: Vec<Option<String>> = {
+            let ops = visit_targets(ctx, root, &step.levels);
+            dumper.before(ctx, info.name, &ops)
+        };
+        let start = Instant::now();
+        let mut targets = collect_targets(ctx, root, &step.levels);
+        let mut ams: Vec<AnalysisManager> = targets
+            .iter()
+            .map(|t| self.analyses.remove(&t.key).unwrap_or_default())
+            .collect();
+        let pass = &*step.entry.pass;
+        let run_one =
+            |(t, am): (&mut Target<'_>, &mut AnalysisManager)| -> (Result<(), Box<Diagnostic>>, TargetOutcome) {
+                let mut target = PassTarget::new(ctx, t.body, t.record.clone());
+                am.begin_pass();
+                let r = pass.run(&mut target, am);
+                (r, target.finish())
+            };
+        let outcomes: Vec<(Result<(), Box<Diagnostic>>, TargetOutcome)> = if opts.threads > 1 && targets.len() > 1 {
+            targets.par_iter_mut().zip(ams.par_iter_mut()).map(run_one).collect()
+        } else {
+            targets.iter_mut().zip(ams.iter_mut()).map(run_one).collect()
+        };
+        let keys: Vec<Vec<OpId>> = targets.into_iter().map(|t| t.key).collect();
+        let pass_time = start.elapsed();
+        // Analyses: drop what the pass did not preserve, here and below.
+        for (key, mut am) in keys.iter().cloned().zip(ams) {
+            if !am.end_pass() {
+                self.analyses
+                    .retain(|k, _| !(k.len() > key.len() && k.starts_with(&key)));
+            }
+            self.analyses.insert(key, am);
+        }
+        // Write back changed op records; gather diagnostics and statistics.
+        let mut error = None;
+        for (key, (r, outcome)) in keys.iter().zip(outcomes) {
+            if let Some((attrs, props)) = outcome.record {
+                if let Some((parent, op)) = parent_body_mut(root, key) {
+                    parent.set_op_attrs(op, attrs);
+                    parent.set_op_props(op, props);
+                }
+            }
+            report.diags.extend(outcome.diags);
+            if opts.statistics {
+                report.statistics.add(index, info.name, &step.levels, outcome.stats);
+            }
+            if let Err(d) = r {
+                error.get_or_insert(d);
+            }
+        }
+        if opts.timing {
+            report.timing.add_time(step.timing_node, pass_time);
+        }
+        if let Some(d) = error {
+            report.diags.push(*d);
+            return false;
+        }
+        // After: verification, then dumps.
+        let ops = visit_targets(ctx, root, &step.levels);
+        if opts.verify_each {
+            let vstart = Instant::now();
+            // Verifying one function looks at its parent's whole body (block
+            // order, symbol table): with many functions, verify each parent
+            // once instead (it checks its isolated children in parallel).
+            let mut units: Vec<(&Body, OpId)> = Vec::new();
+            let mut seen: Vec<&[OpId]> = Vec::new();
+            for (key, body, op) in &ops {
+                if key.len() == 1 {
+                    units.push((body, *op));
+                    continue;
+                }
+                let parent = &key[..key.len() - 1];
+                if !seen.contains(&parent) {
+                    seen.push(parent);
+                    if let Some(pb) = body_holding(root, parent) {
+                        units.push((pb, parent[parent.len() - 1]));
+                    }
+                }
+            }
+            let check = |(body, op): &(&Body, OpId)| lf_ir::verify(ctx, body, *op).err();
+            let failures: Vec<Box<Diagnostic>> = if opts.threads > 1 && units.len() > 1 {
+                units.par_iter().filter_map(check).collect()
+            } else {
+                units.iter().filter_map(check).collect()
+            };
+            if let (true, Some(node)) = (opts.timing, step.verify_node) {
+                report.timing.add_time(node, vstart.elapsed());
+            }
+            if let Some(d) = failures.into_iter().next() {
+                let mut d = *d;
+                d.message = format!("{} (verification failed after pass '{}')", d.message, info.name);
+                report.diags.push(d);
+                return false;
+            }
+        }
+        if let Err(e) = dumper.after(ctx, root, info.name, index, &ops, &before) {
+            report
+                .diags
+                .push(Diagnostic::error(None, format!("could not write an IR dump: {e}")));
+            return false;
+        }
+        true
+    }
+}
+
+/// Lists the passes of a pipeline with their nesting, and builds the timing tree.
+fn flatten<'p>(
+    pm: &'p OpPassManager,
+    levels: Vec<&'p Nesting>,
+    timing: &mut TimingTree,
+    parent: Option<usize>,
+    verify: bool,
+    out: &mut Vec<Step<'p>>,
+) {
+    for item in &pm.items {
+        match item {
+            PipelineItem::Pass(entry) => {
+                let timing_node = timing.add_node(parent, entry.info().name);
+                let verify_node = verify.then(|| timing.add_node(parent, "(verify)"));
+                out.push(Step {
+                    entry,
+                    levels: levels.clone(),
+                    timing_node,
+                    verify_node,
+                })
+            }
+            PipelineItem::Nested(child) => {
+                let node = timing.add_node(parent, format!("'{}' Pipeline", child.nesting.as_str()));
+                let mut l = levels.clone();
+                l.push(&child.nesting);
+                flatten(child, l, timing, Some(node), verify, out);
+            }
+        }
+    }
+}
+
+/// The isolated ops directly in the regions `roots` of `body` that
+/// `nesting` matches, in program order.
+fn direct_children(ctx: &Context, body: &Body, roots: &[lf_ir::RegionId], nesting: &Nesting) -> Vec<OpId> {
+    let mut out = Vec::new();
+    for &r in roots {
+        for b in body.region_blocks(r) {
+            for op in body.block_ops(b) {
+                if body.nested_body(op).is_some() && nesting.matches(ctx.op_name_str(body.op_name(op))) {
+                    out.push(op);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The ops a step runs on, with the body holding each (for verification
+/// and printing), in program order.
+fn visit_targets<'b>(ctx: &Context, root: &'b OwnedOp, levels: &[&Nesting]) -> Vec<(Vec<OpId>, &'b Body, OpId)> {
+    let mut out = vec![(vec![root.op], &root.body, root.op)];
+    for level in &levels[1..] {
+        let mut next = Vec::new();
+        for (key, body, op) in out {
+            let Some(nb) = body.nested_body(op) else { continue };
+            for child in direct_children(ctx, nb, body.regions(op), level) {
+                let mut k = key.clone();
+                k.push(child);
+                next.push((k, nb, child));
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The ops a step runs on, each with its nested body borrowed mutably.
+fn collect_targets<'b>(ctx: &Context, root: &'b mut OwnedOp, levels: &[&Nesting]) -> Vec<Target<'b>> {
+    let record = OpRecord::of(&root.body, root.op);
+    let key = vec![root.op];
+    let body: &'b mut Body = if root.body.nested_body(root.op).is_some() {
+        root.body.nested_body_mut(root.op).expect("checked")
+    } else {
+        &mut root.body
+    };
+    let mut out = vec![Target { key, body, record }];
+    for level in &levels[1..] {
+        let mut next = Vec::new();
+        for t in out {
+            let order = direct_children(ctx, t.body, &t.record.regions, level);
+            let records: FxHashMap<OpId, (usize, OpRecord)> = order
+                .iter()
+                .enumerate()
+                .map(|(i, &op)| (op, (i, OpRecord::of(t.body, op))))
+                .collect();
+            let mut found: Vec<(usize, Target<'b>)> = Vec::new();
+            for (op, nb) in t.body.nested_bodies_mut() {
+                if let Some((pos, rec)) = records.get(&op) {
+                    let mut key = t.key.clone();
+                    key.push(op);
+                    found.push((
+                        *pos,
+                        Target {
+                            key,
+                            body: nb,
+                            record: rec.clone(),
+                        },
+                    ));
+                }
+            }
+            found.sort_by_key(|(p, _)| *p);
+            next.extend(found.into_iter().map(|(_, t)| t));
+        }
+        out = next;
+    }
+    out
+}
+
+/// The body holding the op at the end of `key`.
+fn body_holding<'b>(root: &'b OwnedOp, key: &[OpId]) -> Option<&'b Body> {
+    let (_, path) = key.split_last()?;
+    let mut body = &root.body;
+    for &op in path {
+        body = body.nested_body(op)?;
+    }
+    Some(body)
+}
+
+/// The body holding the op at the end of `key`, mutably, and that op.
+fn parent_body_mut<'b>(root: &'b mut OwnedOp, key: &[OpId]) -> Option<(&'b mut Body, OpId)> {
+    let (&last, path) = key.split_last()?;
+    let mut body = &mut root.body;
+    for &op in path {
+        body = body.nested_body_mut(op)?;
+    }
+    Some((body, last))
+}

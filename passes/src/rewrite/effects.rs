@@ -1,0 +1,97 @@
+//! Side effects as the rewriting drivers and transforms see them: which ops
+//! may be erased when unused, and which may be moved (speculated).
+//!
+//! lf's op declarations carry `PURE` and `MEMORY_EFFECTS` traits. An op with
+//! neither is treated as having unknown effects, except the structured
+//! control-flow ops listed in [`has_recursive_effects`], whose effects are
+//! those of the ops in their regions (MLIR's `RecursiveMemoryEffects`).
+
+use lf_ir::attrs::AttrData;
+use lf_ir::{Body, Context, OpId, Traits};
+
+/// Ops whose effects are the effects of their nested ops.
+pub fn has_recursive_effects(ctx: &Context, body: &Body, op: OpId) -> bool {
+    matches!(
+        ctx.op_name_str(body.op_name(op)),
+        "scf.for"
+            | "scf.if"
+            | "scf.execute_region"
+            | "scf.while"
+            | "scf.parallel"
+            | "affine.for"
+            | "affine.if"
+            | "affine.parallel"
+    )
+}
+
+/// Ops whose only effect is allocating their result (dead when unused).
+fn is_allocation_only(ctx: &Context, body: &Body, op: OpId) -> bool {
+    matches!(ctx.op_name_str(body.op_name(op)), "memref.alloc" | "memref.alloca")
+}
+
+fn traits(ctx: &Context, body: &Body, op: OpId) -> Traits {
+    ctx.op_def(body.op_name(op)).map_or(Traits::NONE, |d| d.traits)
+}
+
+/// Whether `op` has no side effects: `PURE`, or recursive effects with only
+/// effect-free ops nested.
+pub fn is_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
+    let t = traits(ctx, body, op);
+    if t.contains(Traits::PURE) {
+        return true;
+    }
+    if !has_recursive_effects(ctx, body, op) {
+        return false;
+    }
+    let rb = body.regions_body(op);
+    body.regions(op).iter().all(|&r| {
+        rb.region_blocks(r)
+            .all(|b| rb.block_ops(b).all(|o| is_effect_free(ctx, rb, o)))
+    })
+}
+
+/// MLIR's `isOpTriviallyDead`: no result is used, the op is not a
+/// terminator or symbol, and it has no side effects (or only allocates).
+pub fn is_trivially_dead(ctx: &Context, body: &Body, op: OpId) -> bool {
+    if body.results(op).any(|r| body.has_uses(r)) {
+        return false;
+    }
+    let t = traits(ctx, body, op);
+    if t.contains(Traits::TERMINATOR) || t.contains(Traits::SYMBOL) || ctx.op_def(body.op_name(op)).is_none() {
+        return false;
+    }
+    is_effect_free(ctx, body, op) || is_allocation_only(ctx, body, op)
+}
+
+/// Whether `op` may run where it would not have run (hoisted out of a loop
+/// that might not execute): effect-free, and not a division whose divisor
+/// might be zero (or `-1` for signed division), as MLIR's speculatability.
+pub fn is_speculatable(ctx: &Context, body: &Body, op: OpId) -> bool {
+    if !traits(ctx, body, op).contains(Traits::PURE) {
+        return false;
+    }
+    let name = ctx.op_name_str(body.op_name(op));
+    let signed = match name {
+        "arith.divsi" | "arith.ceildivsi" | "arith.floordivsi" => true,
+        "arith.divui" | "arith.ceildivui" | "arith.remsi" | "arith.remui" => false,
+        _ => return true,
+    };
+    if body.num_operands(op) < 2 {
+        return false;
+    }
+    match constant_int(ctx, body, body.operand(op, 1)) {
+        Some(0) => false,
+        Some(-1) => !signed,
+        Some(_) => true,
+        None => false,
+    }
+}
+
+/// The integer value of a constant-like op's result.
+pub fn constant_int(ctx: &Context, body: &Body, v: lf_ir::Value) -> Option<i128> {
+    let a = crate::rewrite::constant_value(ctx, body, v)?;
+    match ctx.attr_data(a) {
+        AttrData::Integer { value, .. } => Some(*value),
+        _ => None,
+    }
+}

@@ -1,0 +1,162 @@
+//! Rewrite patterns and pattern sets.
+
+use super::PatternRewriter;
+use lf_ir::{Context, OpId, OpName};
+use rustc_hash::FxHashMap;
+
+/// A rewrite: matches one op and, if it applies, changes the IR through the
+/// rewriter. Patterns must only use the rewriter to change the IR.
+pub trait RewritePattern: Send + Sync {
+    /// A name for debugging, statistics and `disable-patterns`.
+    fn name(&self) -> &str;
+    /// The op name the pattern applies to (`None`: any op).
+    fn root(&self) -> Option<&str>;
+    /// Higher benefit patterns are tried first (default 1).
+    fn benefit(&self) -> u16 {
+        1
+    }
+    /// Tries the pattern on `op`; returns whether it changed the IR. A
+    /// pattern that returns `false` must not have changed anything.
+    fn match_and_rewrite(&self, op: OpId, rw: &mut PatternRewriter<'_>) -> bool;
+}
+
+/// The signature of a pattern written as a function.
+pub type PatternFn = fn(OpId, &mut PatternRewriter<'_>) -> bool;
+
+/// A pattern made of a name, a root op name and a function.
+pub struct FnPattern {
+    name: &'static str,
+    root: Option<&'static str>,
+    benefit: u16,
+    f: PatternFn,
+}
+
+impl FnPattern {
+    /// A pattern applying `f` to ops named `root` (any op if `None`).
+    pub const fn new(name: &'static str, root: Option<&'static str>, f: PatternFn) -> FnPattern {
+        FnPattern {
+            name,
+            root,
+            benefit: 1,
+            f,
+        }
+    }
+
+    /// The same pattern with another benefit.
+    pub const fn with_benefit(mut self, benefit: u16) -> FnPattern {
+        self.benefit = benefit;
+        self
+    }
+}
+
+impl RewritePattern for FnPattern {
+    fn name(&self) -> &str {
+        self.name
+    }
+    fn root(&self) -> Option<&str> {
+        self.root
+    }
+    fn benefit(&self) -> u16 {
+        self.benefit
+    }
+    fn match_and_rewrite(&self, op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+        (self.f)(op, rw)
+    }
+}
+
+/// A set of patterns, indexed by root op name once frozen.
+#[derive(Default)]
+pub struct PatternSet {
+    patterns: Vec<Box<dyn RewritePattern>>,
+}
+
+impl PatternSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a pattern.
+    pub fn add(&mut self, p: impl RewritePattern + 'static) -> &mut Self {
+        self.patterns.push(Box::new(p));
+        self
+    }
+
+    /// Adds a boxed pattern.
+    pub fn add_boxed(&mut self, p: Box<dyn RewritePattern>) -> &mut Self {
+        self.patterns.push(p);
+        self
+    }
+
+    /// Number of patterns.
+    pub fn len(&self) -> usize {
+        self.patterns.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    /// Keeps the patterns for which `keep(name)` holds.
+    pub fn retain(&mut self, mut keep: impl FnMut(&str) -> bool) {
+        self.patterns.retain(|p| keep(p.name()));
+    }
+
+    /// Indexes the patterns by root op name, highest benefit first (ties
+    /// keep the order of addition).
+    pub fn freeze(self, ctx: &Context) -> FrozenPatternSet {
+        let mut by_root: FxHashMap<OpName, Vec<usize>> = FxHashMap::default();
+        let mut any = Vec::new();
+        for (i, p) in self.patterns.iter().enumerate() {
+            match p.root() {
+                Some(r) => by_root.entry(ctx.op_name(r)).or_default().push(i),
+                None => any.push(i),
+            }
+        }
+        let key = |i: &usize| std::cmp::Reverse(self.patterns[*i].benefit());
+        for v in by_root.values_mut() {
+            v.sort_by_key(key);
+        }
+        any.sort_by_key(key);
+        FrozenPatternSet {
+            patterns: self.patterns,
+            by_root,
+            any,
+        }
+    }
+}
+
+/// A [`PatternSet`] indexed for matching.
+pub struct FrozenPatternSet {
+    patterns: Vec<Box<dyn RewritePattern>>,
+    by_root: FxHashMap<OpName, Vec<usize>>,
+    any: Vec<usize>,
+}
+
+impl FrozenPatternSet {
+    /// The patterns that may apply to an op named `name`, best first.
+    pub fn for_op(&self, name: OpName) -> impl Iterator<Item = &dyn RewritePattern> {
+        let rooted = self.by_root.get(&name).map_or(&[][..], |v| &v[..]);
+        // Merge rooted and any-op patterns by benefit (both lists are sorted).
+        let mut out: Vec<usize> = Vec::with_capacity(rooted.len() + self.any.len());
+        let (mut i, mut j) = (0, 0);
+        while i < rooted.len() || j < self.any.len() {
+            let take_rooted = j >= self.any.len()
+                || (i < rooted.len() && self.patterns[rooted[i]].benefit() >= self.patterns[self.any[j]].benefit());
+            if take_rooted {
+                out.push(rooted[i]);
+                i += 1;
+            } else {
+                out.push(self.any[j]);
+                j += 1;
+            }
+        }
+        out.into_iter().map(move |k| &*self.patterns[k])
+    }
+
+    /// Whether the set has no patterns.
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+}

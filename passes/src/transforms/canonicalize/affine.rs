@@ -1,0 +1,356 @@
+//! Canonicalization patterns of the `affine` dialect: composition of
+//! `affine.apply` chains into the maps of their users, constant operands
+//! folded into maps, valid symbols promoted from dimensions to symbols,
+//! duplicate and unused operands dropped, maps simplified; `affine.apply`
+//! of a constant or of an identity map folded; `affine.min`/`affine.max`
+//! of constants folded; trivial `affine.for` loops removed.
+
+use super::scf::replace_with_region;
+use crate::rewrite::{constant_value, FnPattern, PatternRewriter, PatternSet};
+use lf_ir::affine::{AffineExpr, AffineMap};
+use lf_ir::attrs::AttrData;
+use lf_ir::{Attribute, Body, Context, OpId, Value};
+
+/// Adds the patterns.
+pub fn add_patterns(set: &mut PatternSet) {
+    for (name, root) in [
+        ("affine-apply-canonicalize", "affine.apply"),
+        ("affine-min-canonicalize", "affine.min"),
+        ("affine-max-canonicalize", "affine.max"),
+        ("affine-load-canonicalize", "affine.load"),
+        ("affine-store-canonicalize", "affine.store"),
+    ] {
+        set.add(FnPattern::new(name, Some(root), canonicalize_map_op));
+    }
+    set.add(FnPattern::new("affine-apply-fold", Some("affine.apply"), fold_apply).with_benefit(2));
+    set.add(FnPattern::new("affine-min-max-fold", Some("affine.min"), fold_min_max).with_benefit(2));
+    set.add(FnPattern::new("affine-min-max-fold", Some("affine.max"), fold_min_max).with_benefit(2));
+    set.add(FnPattern::new(
+        "affine-for-trivial-loop",
+        Some("affine.for"),
+        for_trivial,
+    ));
+}
+
+/// The affine map held by an attribute.
+pub fn map_of(ctx: &Context, a: Option<Attribute>) -> Option<&AffineMap> {
+    match ctx.attr_data(a?) {
+        AttrData::AffineMap(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// The map attribute of a map.
+pub fn map_attr(ctx: &Context, m: AffineMap) -> Attribute {
+    ctx.get_attr(AttrData::AffineMap(m))
+}
+
+/// Sets (or adds) the property `name` of `op`.
+pub fn set_prop(ctx: &Context, body: &mut Body, op: OpId, name: &str, value: Attribute) {
+    let key = ctx.intern(name);
+    let mut entries: Vec<_> = body
+        .op_props(op)
+        .map(|d| ctx.attr_data(d).dict_entries().to_vec())
+        .unwrap_or_default();
+    match entries.iter_mut().find(|(k, _)| *k == key) {
+        Some(e) => e.1 = value,
+        None => entries.push((key, value)),
+    }
+    body.set_op_props(op, Some(ctx.dict_attr(entries)));
+}
+
+/// The index of the first map operand of a map-carrying op.
+fn map_operands_start(ctx: &Context, body: &Body, op: OpId) -> usize {
+    match ctx.op_name_str(body.op_name(op)) {
+        "affine.load" => 1,
+        "affine.store" => 2,
+        _ => 0,
+    }
+}
+
+/// Whether `v` may be an affine symbol here: defined at the top level of
+/// the body's root region (function arguments and top-level values).
+fn is_top_level_symbol(ctx: &Context, body: &Body, v: Value) -> bool {
+    if !ctx.type_data(body.value_type(v)).is_index() {
+        return false;
+    }
+    body.value_block(v)
+        .and_then(|b| body.block_region(b))
+        .is_some_and(|r| body.region_parent(r).is_none())
+}
+
+fn const_index(ctx: &Context, body: &Body, v: Value) -> Option<i64> {
+    match ctx.attr_data(constant_value(ctx, body, v)?) {
+        AttrData::Integer { value, .. } => i64::try_from(*value).ok(),
+        _ => None,
+    }
+}
+
+/// Composes `affine.apply` producers into `map` (fully, as MLIR's
+/// `composeAffineMapAndOperands`: the producers' operands are appended
+/// after the existing dimensions and symbols), folds constant operands,
+/// promotes dimensions that are valid symbols to symbols (appended after
+/// the symbols), merges duplicate operands, drops unused ones and
+/// simplifies. Returns the new map and operands, or `None` if nothing changes.
+pub fn canonicalize_map_and_operands(
+    ctx: &Context,
+    body: &Body,
+    map: &AffineMap,
+    operands: &[Value],
+) -> Option<(AffineMap, Vec<Value>)> {
+    if operands.len() != map.num_inputs() as usize {
+        return None;
+    }
+    let nd = map.num_dims() as usize;
+    let mut dims: Vec<Value> = operands[..nd].to_vec();
+    let mut syms: Vec<Value> = operands[nd..].to_vec();
+    let mut results: Vec<AffineExpr> = map.results().to_vec();
+    let apply_of = |v: Value| {
+        body.defining_op(v)
+            .filter(|&o| ctx.op_name_str(body.op_name(o)) == "affine.apply")
+    };
+    let symbolic = |v: &Value| is_top_level_symbol(ctx, body, *v) || const_index(ctx, body, *v).is_some();
+    // Compose, position by position; appended operands are visited too.
+    let mut pos = 0;
+    let mut budget = 4096usize;
+    while pos < dims.len() + syms.len() && budget > 0 {
+        budget -= 1;
+        let is_dim = pos < dims.len();
+        let v = if is_dim { dims[pos] } else { syms[pos - dims.len()] };
+        pos += 1;
+        let Some(apply) = apply_of(v) else {
+            continue;
+        };
+        let Some(m) = map_of(ctx, lf_ir::ods::prop(ctx, body, apply, "map")) else {
+            continue;
+        };
+        let ops: Vec<Value> = body.operands(apply).collect();
+        if m.num_results() != 1 || ops.len() != m.num_inputs() as usize {
+            continue;
+        }
+        if !is_dim && !ops.iter().all(symbolic) {
+            continue;
+        }
+        let and = m.num_dims() as usize;
+        // The producer's dims and symbols, renumbered after the current lists.
+        let (d0, s0) = (dims.len() as u32, syms.len() as u32);
+        let (mut dim_r, mut sym_r) = (Vec::new(), Vec::new());
+        if is_dim {
+            for k in 0..and {
+                dim_r.push(AffineExpr::dim(d0 + k as u32));
+            }
+            dims.extend_from_slice(&ops[..and]);
+        } else {
+            // For a symbol position, the producer's dims become symbols.
+            for k in 0..and {
+                dim_r.push(AffineExpr::symbol(s0 + k as u32));
+            }
+            syms.extend_from_slice(&ops[..and]);
+        }
+        let s1 = syms.len() as u32;
+        for k in 0..(ops.len() - and) {
+            sym_r.push(AffineExpr::symbol(s1 + k as u32));
+        }
+        syms.extend_from_slice(&ops[and..]);
+        let replacement = m.result(0).replace_dims_and_symbols(&dim_r, &sym_r);
+        let (p, nd_now, ns_now) = (pos - 1, dims.len(), syms.len());
+        let dim_id: Vec<AffineExpr> = (0..nd_now as u32).map(AffineExpr::dim).collect();
+        let sym_id: Vec<AffineExpr> = (0..ns_now as u32).map(AffineExpr::symbol).collect();
+        let (mut dr, mut sr) = (dim_id, sym_id);
+        if is_dim {
+            dr[p] = replacement;
+        } else {
+            sr[p - nd_now] = replacement;
+        }
+        results = results.iter().map(|r| r.replace_dims_and_symbols(&dr, &sr)).collect();
+    }
+    // Constant operands fold into the map; dims that are valid symbols
+    // become symbols (after the existing ones); duplicates merge.
+    let mut new_dims: Vec<Value> = Vec::new();
+    let mut new_syms: Vec<Value> = Vec::new();
+    let mut sym_repl: Vec<AffineExpr> = Vec::new();
+    for v in &syms {
+        sym_repl.push(match const_index(ctx, body, *v) {
+            Some(c) => AffineExpr::constant(c),
+            None => AffineExpr::symbol(index_of(&mut new_syms, *v)),
+        });
+    }
+    let mut dim_repl: Vec<AffineExpr> = Vec::new();
+    let mut promoted: Vec<(usize, Value)> = Vec::new();
+    for (i, v) in dims.iter().enumerate() {
+        dim_repl.push(match const_index(ctx, body, *v) {
+            Some(c) => AffineExpr::constant(c),
+            None if is_top_level_symbol(ctx, body, *v) => {
+                promoted.push((i, *v));
+                AffineExpr::constant(0)
+            }
+            None => AffineExpr::dim(index_of(&mut new_dims, *v)),
+        });
+    }
+    for (i, v) in promoted {
+        dim_repl[i] = AffineExpr::symbol(index_of(&mut new_syms, v));
+    }
+    let (nd2, ns2) = (new_dims.len() as u32, new_syms.len() as u32);
+    let results: Vec<AffineExpr> = results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&dim_repl, &sym_repl).simplify(nd2, ns2))
+        .collect();
+    // Drop unused dimensions and symbols.
+    let mut used_d = vec![false; nd2 as usize];
+    let mut used_s = vec![false; ns2 as usize];
+    for r in &results {
+        r.mark_used_dims(&mut used_d);
+        r.mark_used_symbols(&mut used_s);
+    }
+    let mut d_map = Vec::new();
+    let mut out = Vec::new();
+    for (i, u) in used_d.iter().enumerate() {
+        d_map.push(AffineExpr::dim(out.len() as u32));
+        if *u {
+            out.push(new_dims[i]);
+        }
+    }
+    let nd3 = out.len() as u32;
+    let mut s_map = Vec::new();
+    let mut out_syms = Vec::new();
+    for (i, u) in used_s.iter().enumerate() {
+        s_map.push(AffineExpr::symbol(out_syms.len() as u32));
+        if *u {
+            out_syms.push(new_syms[i]);
+        }
+    }
+    let ns3 = out_syms.len() as u32;
+    let results: Vec<AffineExpr> = results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&d_map, &s_map).simplify(nd3, ns3))
+        .collect();
+    let new_map = AffineMap::new(nd3, ns3, results);
+    out.extend(out_syms);
+    if new_map == *map && out == operands {
+        return None;
+    }
+    Some((new_map, out))
+}
+
+/// The position of `v` in `list`, appending it if absent.
+fn index_of(list: &mut Vec<Value>, v: Value) -> u32 {
+    match list.iter().position(|x| *x == v) {
+        Some(i) => i as u32,
+        None => {
+            list.push(v);
+            (list.len() - 1) as u32
+        }
+    }
+}
+
+/// Canonicalizes the map and map operands of `affine.apply`, `min`, `max`,
+/// `load`, `store`.
+fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx(), rw.body());
+    let Some(map) = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "map")).cloned() else {
+        return false;
+    };
+    let start = map_operands_start(ctx, body, op);
+    let all: Vec<Value> = body.operands(op).collect();
+    if all.len() < start {
+        return false;
+    }
+    let Some((new_map, new_ops)) = canonicalize_map_and_operands(ctx, body, &map, &all[start..]) else {
+        return false;
+    };
+    let mut operands = all[..start].to_vec();
+    operands.extend(new_ops);
+    let attr = map_attr(ctx, new_map);
+    rw.modify_in_place(op, |body| {
+        body.set_operands(op, &operands);
+        set_prop(ctx, body, op, "map", attr);
+    });
+    true
+}
+
+/// `affine.apply` of a constant map -> `arith.constant`; of `(d0) -> (d0)`
+/// or `()[s0] -> (s0)` -> its operand.
+fn fold_apply(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx(), rw.body());
+    let Some(map) = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "map")).cloned() else {
+        return false;
+    };
+    if map.num_results() != 1 {
+        return false;
+    }
+    let r = map.result(0);
+    if let Some(c) = r.as_constant() {
+        let loc = body.op_loc(op);
+        let v = rw.constant_index(loc, c);
+        rw.replace_op(op, &[v]);
+        return true;
+    }
+    let pos = match (r.as_dim(), r.as_symbol()) {
+        (Some(d), _) => d as usize,
+        (_, Some(s)) => map.num_dims() as usize + s as usize,
+        _ => return false,
+    };
+    if pos >= body.num_operands(op) {
+        return false;
+    }
+    let v = body.operand(op, pos);
+    rw.replace_op(op, &[v]);
+    true
+}
+
+/// `affine.min`/`affine.max` whose results are all constant -> the min/max.
+fn fold_min_max(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx(), rw.body());
+    let Some(map) = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "map")).cloned() else {
+        return false;
+    };
+    let Some(cs) = map.constant_results() else {
+        return false;
+    };
+    let is_min = ctx.op_name_str(body.op_name(op)) == "affine.min";
+    let v = if is_min { cs.iter().min() } else { cs.iter().max() };
+    let Some(&v) = v else {
+        return false;
+    };
+    let loc = body.op_loc(op);
+    let c = rw.constant_index(loc, v);
+    rw.replace_op(op, &[c]);
+    true
+}
+
+/// The constant bounds and step of an `affine.for` (lower: max of the lower
+/// map's results, upper: min of the upper map's), if all are constant.
+pub fn constant_bounds(ctx: &Context, body: &Body, op: OpId) -> Option<(i64, i64, i64)> {
+    let lb = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "lowerBoundMap"))?.constant_results()?;
+    let ub = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "upperBoundMap"))?.constant_results()?;
+    let step = match ctx.attr_data(lf_ir::ods::prop(ctx, body, op, "step")?) {
+        AttrData::Integer { value, .. } => i64::try_from(*value).ok()?,
+        _ => return None,
+    };
+    Some((*lb.iter().max()?, *ub.iter().min()?, step))
+}
+
+/// Zero-trip `affine.for` -> its initial values; one-trip -> its body.
+fn for_trivial(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx(), rw.body());
+    let Some((lb, ub, step)) = constant_bounds(ctx, body, op) else {
+        return false;
+    };
+    let inits = lf_ir::ods::operand_group(ctx, body, op, "inits");
+    if inits.len() != body.num_results(op) {
+        return false;
+    }
+    if lb >= ub {
+        rw.replace_op(op, &inits);
+        return true;
+    }
+    if step <= 0 || lb.checked_add(step).is_none_or(|n| n < ub) {
+        return false;
+    }
+    let loc = body.op_loc(op);
+    let iv = rw.constant_index(loc, lb);
+    let mut args = vec![iv];
+    args.extend(inits);
+    replace_with_region(rw, op, 0, &args);
+    true
+}

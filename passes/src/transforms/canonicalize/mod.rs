@@ -1,0 +1,168 @@
+//! `canonicalize`: op folders plus canonicalization patterns, applied by the
+//! greedy driver ([`crate::rewrite::apply_patterns_greedily`]).
+//!
+//! The patterns live here, one module per dialect: [`arith`] (constant
+//! reassociation), [`scf`] (constant `scf.if`, trivial `scf.for`), [`affine`]
+//! (composition of `affine.apply` chains into their users, constant operands
+//! folded into maps, map simplification, trivial `affine.for`). Folders come
+//! from the op declarations ([`lf_ir::OpDef::fold`]); unused effect-free ops
+//! are erased by the driver.
+
+pub mod affine;
+pub mod arith;
+pub mod scf;
+
+use crate::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
+use crate::rewrite::{apply_patterns_greedily, FrozenPatternSet, GreedyConfig, PatternSet};
+use crate::AnalysisManager;
+use lf_ir::Context;
+
+/// Every canonicalization pattern of lf.
+pub fn patterns() -> PatternSet {
+    let mut set = PatternSet::new();
+    arith::add_patterns(&mut set);
+    scf::add_patterns(&mut set);
+    affine::add_patterns(&mut set);
+    set
+}
+
+/// The registration record of `canonicalize`.
+pub static INFO: PassInfo = PassInfo {
+    name: "canonicalize",
+    summary: "Canonicalize operations",
+    description: "Folds ops (each op's declared folder: constant folding, `x + 0`, `x * 1`, \
+`select` on a constant condition, ...) and applies canonicalization patterns until a fixed \
+point: constants are uniqued and hoisted to the entry block of their function; unused \
+effect-free ops are erased; `scf.if` on a constant condition is replaced by the branch taken; \
+`scf.for` and `affine.for` loops with zero iterations are erased (results: their initial \
+values) and loops with one iteration are replaced by their body; `affine.apply` chains are \
+composed into the affine maps of their users (`affine.apply`, `affine.load`, `affine.store`, \
+`affine.min`, `affine.max`), constant operands are folded into the maps, operands that are \
+valid symbols become symbols, and maps are simplified; `affine.apply` of a constant becomes \
+`arith.constant`; nested constant additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
+Like MLIR's canonicalizer, the pass runs the greedy pattern driver to a fixed point or to \
+`max-iterations`; with `test-convergence` not reaching the fixed point is an error \
+(`canonicalizer failed to converge within N iterations`), otherwise a warning.\n\n\
+Differences from `mlir-opt --canonicalize`: lf also removes zero- and one-trip `affine.for` \
+loops with constant bounds (MLIR leaves them to `affine-loop-normalize`), and has fewer \
+patterns overall; the order of hoisted constants can differ.",
+    anchor: Anchor::Any,
+    options: &[
+        PassOption {
+            name: "top-down",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Seed the worklist in general top-down order",
+        },
+        PassOption {
+            name: "max-iterations",
+            kind: OptionKind::Int,
+            default: "10",
+            help: "Max. iterations between applying patterns / simplifying regions",
+        },
+        PassOption {
+            name: "max-num-rewrites",
+            kind: OptionKind::Int,
+            default: "-1",
+            help: "Max. number of pattern rewrites within an iteration (-1: no limit)",
+        },
+        PassOption {
+            name: "test-convergence",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Fail (error) if the fixed point is not reached",
+        },
+        PassOption {
+            name: "fold",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Call op folders",
+        },
+        PassOption {
+            name: "disable-patterns",
+            kind: OptionKind::List(&OptionKind::String),
+            default: "",
+            help: "Labels of patterns that should be filtered out during application",
+        },
+        PassOption {
+            name: "enable-patterns",
+            kind: OptionKind::List(&OptionKind::String),
+            default: "",
+            help: "Labels of patterns that should be used during application, all other patterns are filtered out",
+        },
+    ],
+    create,
+};
+
+fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
+    let max_iterations = opts.int("max-iterations");
+    if max_iterations < 1 {
+        return Err(format!("max-iterations must be at least 1, got {max_iterations}"));
+    }
+    let max = opts.int("max-num-rewrites");
+    let config = GreedyConfig {
+        top_down: opts.bool("top-down"),
+        max_iterations: max_iterations.min(u32::MAX as i64) as u32,
+        max_rewrites: (max >= 0).then_some(max as u64),
+        fold: opts.bool("fold"),
+        cse_constants: true,
+        recurse_into_nested: true,
+    };
+    Ok(Box::new(Canonicalize {
+        config,
+        disabled: opts.strings("disable-patterns"),
+        enabled: opts.strings("enable-patterns"),
+        test_convergence: opts.bool("test-convergence"),
+        frozen: std::sync::OnceLock::new(),
+    }))
+}
+
+/// The `canonicalize` pass.
+pub struct Canonicalize {
+    config: GreedyConfig,
+    disabled: Vec<String>,
+    enabled: Vec<String>,
+    test_convergence: bool,
+    frozen: std::sync::OnceLock<FrozenPatternSet>,
+}
+
+impl Canonicalize {
+    fn patterns(&self, ctx: &Context) -> &FrozenPatternSet {
+        self.frozen.get_or_init(|| {
+            let mut set = patterns();
+            set.retain(|n| !self.disabled.iter().any(|d| d == n));
+            if !self.enabled.is_empty() {
+                set.retain(|n| self.enabled.iter().any(|d| d == n));
+            }
+            set.freeze(ctx)
+        })
+    }
+}
+
+impl Pass for Canonicalize {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        let ctx = op.ctx();
+        let patterns = self.patterns(ctx);
+        let regions = op.regions().to_vec();
+        let loc = op.loc();
+        let result = apply_patterns_greedily(ctx, op.body_mut(), &regions, patterns, &self.config);
+        op.add_statistic("num-rewrites", "Patterns applied", result.num_rewrites);
+        op.add_statistic("num-folds", "Ops folded", result.num_folds);
+        op.add_statistic("num-dead", "Dead ops erased", result.num_dead);
+        if !result.changed {
+            am.preserve_all();
+        }
+        if let Some(mut d) = result.non_convergence(ctx, loc, "canonicalizer", &self.config) {
+            if self.test_convergence {
+                return Err(Box::new(d));
+            }
+            d.severity = lf_ir::diag::Severity::Warning;
+            op.emit(d);
+        }
+        Ok(())
+    }
+}

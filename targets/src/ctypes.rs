@@ -1,0 +1,95 @@
+//! Scalar types in C, per dialect of C.
+
+use lf_ir::{Context, FloatKind, Type, TypeData};
+
+/// The C dialect being written.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Flavor {
+    /// CUDA device code.
+    CudaDevice,
+    /// C++ host code of a `.cu` file.
+    CudaHost,
+    /// OpenCL C 1.1 kernels.
+    OclDevice,
+    /// C host code against the OpenCL API.
+    OclHost,
+}
+
+impl Flavor {
+    /// Whether this is device code.
+    pub fn is_device(self) -> bool {
+        matches!(self, Flavor::CudaDevice | Flavor::OclDevice)
+    }
+}
+
+/// The C spelling of a scalar type, or `None` if the target has none.
+pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
+    let ocl = flavor == Flavor::OclDevice;
+    Some(match ctx.type_data(t) {
+        TypeData::Index => {
+            if flavor.is_device() {
+                "int"
+            } else {
+                "int64_t"
+            }
+        }
+        TypeData::Integer { width: 1, .. } => {
+            if ocl {
+                "bool"
+            } else {
+                "int"
+            }
+        }
+        TypeData::Integer { width, .. } => match (width, ocl) {
+            (8, true) => "char",
+            (16, true) => "short",
+            (32, true) => "int",
+            (64, true) => "long",
+            (8, false) => "int8_t",
+            (16, false) => "int16_t",
+            (32, false) => "int32_t",
+            (64, false) => "int64_t",
+            _ => return None,
+        },
+        TypeData::Float(FloatKind::F32) => "float",
+        TypeData::Float(FloatKind::F64) => "double",
+        _ => return None,
+    })
+}
+
+/// The unsigned spelling of an integer type (for unsigned compares, divisions, shifts).
+pub fn unsigned(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
+    let ocl = flavor == Flavor::OclDevice;
+    Some(match ctx.type_data(t) {
+        TypeData::Index if flavor.is_device() => "unsigned int",
+        TypeData::Index => "uint64_t",
+        TypeData::Integer { width, .. } => match (width, ocl) {
+            (1, _) => "unsigned int",
+            (8, true) => "uchar",
+            (16, true) => "ushort",
+            (32, true) => "uint",
+            (64, true) => "ulong",
+            (8, false) => "uint8_t",
+            (16, false) => "uint16_t",
+            (32, false) => "uint32_t",
+            (64, false) => "uint64_t",
+            _ => return None,
+        },
+        _ => return None,
+    })
+}
+
+/// Size in bytes of a scalar element type.
+pub fn byte_size(ctx: &Context, t: Type) -> Option<u64> {
+    Some(match ctx.type_data(t) {
+        TypeData::Index => 8,
+        TypeData::Integer { width, .. } => (*width as u64).div_ceil(8),
+        TypeData::Float(k) => k.width() as u64 / 8,
+        _ => return None,
+    })
+}
+
+/// Whether `t` is `f64`.
+pub fn is_f64(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_data(t), TypeData::Float(FloatKind::F64))
+}

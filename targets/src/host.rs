@@ -1,0 +1,218 @@
+//! Host code shared by the CUDA and OpenCL emitters: function signatures,
+//! calls (to other host functions and to the runner-utils print functions),
+//! launch dimensions.
+
+use crate::ctypes::Flavor;
+use crate::emit::{Emitter, MemView, Space, Val};
+use crate::module::{op_error, FuncRef, Program};
+use crate::runtime;
+use lf_diag::Diagnostic;
+use lf_ir::{AttrData, Context, OpId, TypeData};
+
+/// The C name of host function `name` (`main` becomes `lf_main`).
+pub fn c_name(name: &str) -> String {
+    if name == "main" {
+        "lf_main".into()
+    } else {
+        name.to_string()
+    }
+}
+
+/// Emits one host function: signature and body.
+pub fn emit_function(
+    ctx: &Context,
+    program: &Program<'_>,
+    f: FuncRef<'_>,
+    flavor: Flavor,
+) -> Result<(String, String), Vec<Diagnostic>> {
+    // Returns the prototype and the definition.
+    let mut em = Emitter::new(ctx, f.body, f.op, flavor);
+    em.at_func = true;
+    em.program = Some(program);
+    let (inputs, results) = match lf_ir::ods::prop(ctx, f.body, f.op, "function_type").map(|a| ctx.attr_data(a)) {
+        Some(AttrData::Type(t)) => match ctx.type_data(*t) {
+            TypeData::Function { inputs, results } => (inputs.to_vec(), results.to_vec()),
+            _ => (Vec::new(), Vec::new()),
+        },
+        _ => (Vec::new(), Vec::new()),
+    };
+    if results.len() > 1 {
+        return Err(vec![op_error(
+            ctx,
+            f.body,
+            f.op,
+            "host functions with more than one result are not supported",
+        )]);
+    }
+    let ret = match results.first() {
+        Some(t) => em.cty(f.op, *t),
+        None => "void",
+    };
+    let rb = f.body.regions_body(f.op);
+    let entry = f.body.regions(f.op).first().and_then(|&r| rb.entry_block(r));
+    let Some(entry) = entry else {
+        return Err(vec![op_error(ctx, f.body, f.op, "function without a body")]);
+    };
+    if rb.region_blocks(f.body.region(f.op, 0)).count() > 1 {
+        return Err(vec![op_error(
+            ctx,
+            f.body,
+            f.op,
+            "functions with several blocks are not supported (use scf ops)",
+        )]);
+    }
+    let mut params = Vec::new();
+    for (i, &a) in rb.block_args(entry).to_vec().iter().enumerate() {
+        let n = em.names.get(a);
+        let t = inputs.get(i).copied().unwrap_or_else(|| rb.value_type(a));
+        if matches!(ctx.type_data(t), TypeData::MemRef { .. }) {
+            if let Some(m) = em.view_of_type(f.op, t, n.clone(), Space::Host) {
+                let ct = em.cty(f.op, m.elem);
+                params.push(format!("{ct}* {n}"));
+                em.vals.insert(a, Val::Mem(m));
+            }
+        } else {
+            let ct = em.cty(f.op, t);
+            params.push(format!("{ct} {n}"));
+            em.vals.insert(a, Val::Expr(n));
+        }
+    }
+    let params = if params.is_empty() {
+        "void".to_string()
+    } else {
+        params.join(", ")
+    };
+    em.at_func = false;
+    em.block(entry, results.is_empty());
+    if !em.errors.is_empty() {
+        return Err(em.errors);
+    }
+    let proto = format!("static {ret} {}({params})", c_name(f.name));
+    Ok((proto.clone(), format!("{proto} {{\n{}}}\n", em.out)))
+}
+
+/// `func.call`: another host function, or a runner-utils print function.
+pub fn call_op(em: &mut Emitter<'_>, op: OpId) {
+    let ctx = em.ctx;
+    let callee = lf_ir::ods::prop(ctx, em.body, op, "callee").and_then(|a| match ctx.attr_data(a) {
+        AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
+        _ => None,
+    });
+    let Some(callee) = callee else {
+        em.error(op, "call without a callee");
+        return;
+    };
+    let args: Vec<lf_ir::Value> = em.body.operands(op).collect();
+    if let Some(elem) = runtime::runtime_function(&callee) {
+        match elem {
+            Some(_) => {
+                let Some(m) = em.mem(op, args[0]) else { return };
+                if m.space != Space::Host {
+                    em.error(
+                        op,
+                        format!("'{callee}' of a device buffer: copy it to host memory with gpu.memcpy first"),
+                    );
+                    return;
+                }
+                let sizes = if m.dims.is_empty() {
+                    "0".to_string()
+                } else {
+                    m.dims.join(", ")
+                };
+                let rank = m.dims.len();
+                em.stmt(&format!(
+                    "{{ const int64_t lf_sizes[] = {{{sizes}}}; {callee}({}, {rank}, lf_sizes); }}",
+                    m.ptr
+                ));
+            }
+            None => {
+                let a: Vec<String> = args.iter().map(|v| em.expr(*v)).collect();
+                em.stmt(&format!("{callee}({});", a.join(", ")));
+            }
+        }
+        return;
+    }
+    let known = em
+        .program
+        .is_some_and(|p| p.host_funcs.iter().any(|f| f.name == callee));
+    if !known {
+        em.error(
+            op,
+            format!(
+                "call to '{callee}', which is neither a host function of this module nor a runner-utils print function"
+            ),
+        );
+        return;
+    }
+    let mut a = Vec::new();
+    for v in &args {
+        match em.vals.get(v).cloned() {
+            Some(Val::Mem(m)) => {
+                if m.space != Space::Host {
+                    em.error(op, "passing a device buffer to a host function is not supported");
+                    return;
+                }
+                a.push(m.ptr)
+            }
+            _ => a.push(em.expr(*v)),
+        }
+    }
+    let call = format!("{}({})", c_name(&callee), a.join(", "));
+    match em.body.results(op).next() {
+        Some(r) => {
+            let t = em.cty(op, em.body.value_type(r));
+            let n = em.names.get(r);
+            em.stmt(&format!("{t} {n} = {call};"));
+            em.vals.insert(r, Val::Expr(n));
+        }
+        None => em.stmt(&format!("{call};")),
+    }
+}
+
+/// The grid and block sizes of a `gpu.launch_func` as C expressions, the
+/// kernel operands, and the dynamic shared memory size (if any).
+pub struct Launch {
+    /// Kernel name.
+    pub kernel: String,
+    /// Grid sizes x, y, z.
+    pub grid: [String; 3],
+    /// Block sizes x, y, z.
+    pub block: [String; 3],
+    /// Dynamic shared memory bytes.
+    pub shared: Option<String>,
+    /// Kernel operands.
+    pub args: Vec<lf_ir::Value>,
+}
+
+/// Reads a `gpu.launch_func`.
+pub fn launch(em: &mut Emitter<'_>, op: OpId) -> Option<Launch> {
+    let ctx = em.ctx;
+    let body = em.body;
+    let (_module, kernel) = match lf_ir::ods::prop(ctx, body, op, "kernel").map(|a| ctx.attr_data(a)) {
+        Some(AttrData::SymbolRef { root, nested }) if nested.len() == 1 => {
+            (ctx.ident_str(*root).to_string(), ctx.ident_str(nested[0]).to_string())
+        }
+        _ => {
+            em.error(op, "launch without a '@module::@kernel' reference");
+            return None;
+        }
+    };
+    let g = |n: &str| lf_ir::ods::operand_group(ctx, body, op, n);
+    let one = |em: &Emitter<'_>, n: &str| g(n).first().map(|v| em.expr(*v)).unwrap_or_else(|| "1".into());
+    if !g("clusterSizeX").is_empty() {
+        em.error(op, "thread-block clusters are not supported by the emitter");
+        return None;
+    }
+    Some(Launch {
+        kernel,
+        grid: [one(em, "gridSizeX"), one(em, "gridSizeY"), one(em, "gridSizeZ")],
+        block: [one(em, "blockSizeX"), one(em, "blockSizeY"), one(em, "blockSizeZ")],
+        shared: g("dynamicSharedMemorySize").first().map(|v| em.expr(*v)),
+        args: g("kernelOperands"),
+    })
+}
+
+/// The byte size of a memref as a C expression.
+pub fn bytes(m: &MemView, elem_c: &str) -> String {
+    format!("(size_t)({}) * sizeof({elem_c})", m.count())
+}

@@ -1,0 +1,106 @@
+//! `lf-run`: runs CPU- and GPU-level IR with race, bounds and barrier checking.
+//! The work is done by the `lf-interp` crate; see docs/lf-run.md.
+
+use clap::Parser;
+use lf_interp::{BlockOrder, Options};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Command-line options of lf-run.
+#[derive(Parser, Debug)]
+#[command(
+    name = "lf-run",
+    version,
+    about = "Run lf IR (func/arith/math/scf/memref/affine/gpu) on the CPU, checking GPU kernels for races, \
+             out-of-bounds accesses and divergent barriers.",
+    long_about = "lf-run parses and verifies FILE, then calls its @main (or --entry=NAME). The runner-utils \
+functions (printMemrefF32, printF32, printNewline, ...) print what mlir-runner prints. Faults are reported \
+as diagnostics at the op's location, with exit status 1.\n\n\
+Kernel mode: `lf-run FILE --entry=K --random-inputs=SEED` fills K's memref arguments and prints a \
+checksum per argument; `lf-run --compare A B --entry=K` runs K of both files on the same inputs and \
+reports the first element that differs."
+)]
+struct Args {
+    /// Input file.
+    #[arg(required_unless_present = "compare")]
+    input: Option<String>,
+    /// The function to call.
+    #[arg(long, default_value = "main")]
+    entry: String,
+    /// Kernel mode: fill memref arguments deterministically from SEED and print checksums.
+    #[arg(long = "random-inputs", value_name = "SEED")]
+    random_inputs: Option<u64>,
+    /// Kernel mode: the value of scalar argument N (repeatable; default: drawn from the seed).
+    #[arg(long = "arg", value_name = "N:VALUE", value_parser = parse_arg)]
+    args: Vec<(usize, String)>,
+    /// Run the entry of A and B on the same inputs and compare the memref arguments afterwards.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    compare: Option<Vec<String>>,
+    /// Relative tolerance for floats in --compare (default: exact).
+    #[arg(long, default_value_t = 0.0)]
+    rtol: f64,
+    /// Absolute tolerance for floats in --compare (default: exact).
+    #[arg(long, default_value_t = 0.0)]
+    atol: f64,
+    /// Order in which the blocks of a launch run: forward, reverse or random:SEED.
+    #[arg(long = "block-order", default_value = "forward", value_parser = parse_order)]
+    block_order: BlockOrder,
+    /// Report reads of memory that was never written.
+    #[arg(long = "check-uninit")]
+    check_uninit: bool,
+    /// Stop with an error after this many instructions.
+    #[arg(long = "max-steps", default_value_t = 10_000_000_000)]
+    max_steps: u64,
+    /// Stop with an error when live memory would exceed this many bytes (8 per element).
+    #[arg(long = "max-memory", default_value_t = 4 << 30)]
+    max_memory: u64,
+    /// Print the number of instructions executed and the time taken to standard error.
+    #[arg(long)]
+    stats: bool,
+}
+
+fn parse_arg(s: &str) -> Result<(usize, String), String> {
+    let (n, v) = s.split_once(':').ok_or("expected N:VALUE")?;
+    let n = n.parse().map_err(|_| format!("'{n}' is not an argument position"))?;
+    Ok((n, v.to_string()))
+}
+
+fn parse_order(s: &str) -> Result<BlockOrder, String> {
+    match s {
+        "forward" => Ok(BlockOrder::Forward),
+        "reverse" => Ok(BlockOrder::Reverse),
+        _ => s
+            .strip_prefix("random:")
+            .and_then(|n| n.parse().ok())
+            .map(BlockOrder::Random)
+            .ok_or_else(|| "expected forward, reverse or random:SEED".to_string()),
+    }
+}
+
+pub fn main() -> ExitCode {
+    let a = Args::parse();
+    let opts = Options {
+        exec: lf_interp::exec::ExecOptions {
+            max_steps: a.max_steps,
+            max_memory: a.max_memory,
+            check_uninit: a.check_uninit,
+            block_order: a.block_order,
+        },
+        entry: a.entry.clone(),
+        random_inputs: a.random_inputs,
+        scalar_args: a.args.clone(),
+        rtol: a.rtol,
+        atol: a.atol,
+        stats: a.stats,
+        stream: true,
+    };
+    let out = match (&a.compare, &a.input) {
+        (Some(files), _) => lf_interp::compare_files(&files[0], &files[1], &opts),
+        (None, Some(input)) => lf_interp::run_file(input, &opts),
+        (None, None) => unreachable!("clap requires an input"),
+    };
+    let _ = std::io::stdout().write_all(&out.stdout);
+    let _ = std::io::stdout().flush();
+    eprint!("{}", out.stderr);
+    ExitCode::from(out.code as u8)
+}

@@ -1,0 +1,160 @@
+//! `lf-translate`: emit CUDA or OpenCL C from gpu-dialect IR.
+
+use clap::{Parser, ValueEnum};
+use lf_diag::{Diagnostic, SourceMgr};
+use lf_ir::Context;
+use lf_targets::{Emit, OpenClProfile, Options, Target};
+use std::io::{Read, Write};
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum TargetArg {
+    /// One .cu file: kernels and host C++.
+    Cuda,
+    /// OpenCL C 1.1 kernels and host C (OpenCL API).
+    Opencl,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum ProfileArg {
+    /// AMD RV770-class GPUs (Radeon HD 4870/4850): work-group, atomics, store and fp64 rules.
+    Rv770,
+    /// Plain OpenCL C 1.1, no device rules.
+    Generic,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum EmitArg {
+    /// The complete program (kernels and host code).
+    All,
+    /// The device code only (for OpenCL: the .cl source).
+    Kernels,
+}
+
+/// Command-line options of lf-translate.
+#[derive(Parser, Debug)]
+#[command(
+    name = "lf-translate",
+    version,
+    about = "Translate gpu-dialect IR (outlined kernels + host functions) to CUDA or OpenCL C.",
+    long_about = "lf-translate reads IR whose kernels are outlined (gpu.module with gpu.func kernels, \
+host func.func with gpu.launch_func) and writes CUDA (--target=cuda: one .cu file) or OpenCL \
+(--target=opencl: host C with the OpenCL C 1.1 kernels embedded; --emit=kernels for the .cl alone). \
+On any error the exit status is 1, diagnostics carry file:line:col, and no output file is written.\n\n\
+Example: lf-translate test/gpu-programs/matmul_tiled.lfir --target=cuda -o matmul.cu"
+)]
+struct Args {
+    /// Input file ('-' for standard input).
+    #[arg(default_value = "-")]
+    input: String,
+    /// Output file ('-' for standard output). Written only if everything succeeds.
+    #[arg(short = 'o', default_value = "-")]
+    output: String,
+    /// The language to emit.
+    #[arg(long, value_enum)]
+    target: TargetArg,
+    /// The OpenCL device profile whose rules are enforced.
+    #[arg(long = "opencl-profile", value_enum, default_value = "rv770")]
+    opencl_profile: ProfileArg,
+    /// Allow f64 in OpenCL kernels through the cl_amd_fp64 extension.
+    #[arg(long = "opencl-amd-fp64")]
+    opencl_amd_fp64: bool,
+    /// Which part to emit.
+    #[arg(long, value_enum, default_value = "all")]
+    emit: EmitArg,
+    /// Accept ops, attributes and types of dialects lf does not know.
+    #[arg(long = "allow-unregistered-dialect")]
+    allow_unregistered_dialect: bool,
+}
+
+fn main() {
+    std::process::exit(run(Args::parse()));
+}
+
+fn run(args: Args) -> i32 {
+    let ctx = Context::new();
+    lf_dialects::register_all(&ctx);
+    ctx.set_allow_unregistered_dialects(args.allow_unregistered_dialect);
+    let (name, text) = if args.input == "-" {
+        let mut s = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut s) {
+            eprintln!("lf-translate: error: could not read standard input: {e}");
+            return 1;
+        }
+        ("<stdin>".to_string(), s)
+    } else {
+        match std::fs::read_to_string(&args.input) {
+            Ok(s) => (args.input.clone(), s),
+            Err(e) => {
+                eprintln!("lf-translate: error: could not open input file '{}': {e}", args.input);
+                return 1;
+            }
+        }
+    };
+    let report = |diags: &[Diagnostic]| {
+        let mut sm = SourceMgr::new();
+        sm.add(name.as_str(), text.as_str());
+        let _ = lf_diag::emit_to_stderr(diags, &sm);
+    };
+    let owned = match lf_ir::parse_source(&ctx, &text, &name) {
+        Ok(o) => o,
+        Err(d) => {
+            report(&[*d]);
+            return 1;
+        }
+    };
+    if let Err(d) = lf_ir::verify(&ctx, &owned.body, owned.op) {
+        report(&[*d]);
+        return 1;
+    }
+    let opts = Options {
+        target: match args.target {
+            TargetArg::Cuda => Target::Cuda,
+            TargetArg::Opencl => Target::OpenCl,
+        },
+        profile: match args.opencl_profile {
+            ProfileArg::Rv770 => OpenClProfile::Rv770,
+            ProfileArg::Generic => OpenClProfile::Generic,
+        },
+        amd_fp64: args.opencl_amd_fp64,
+        emit: match args.emit {
+            EmitArg::All => Emit::All,
+            EmitArg::Kernels => Emit::Kernels,
+        },
+    };
+    let code = match lf_targets::translate(&ctx, &owned.body, owned.op, &opts) {
+        Ok(c) => c,
+        Err(mut diags) => {
+            lf_diag::sort_by_position(&mut diags);
+            report(&diags);
+            return 1;
+        }
+    };
+    if args.output == "-" {
+        let mut out = std::io::stdout().lock();
+        if out.write_all(code.as_bytes()).and_then(|_| out.flush()).is_err() {
+            return 1;
+        }
+        return 0;
+    }
+    // Write next to the destination, then rename: no partial file on failure.
+    let path = std::path::Path::new(&args.output);
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    let written = tempfile::NamedTempFile::new_in(dir).and_then(|mut f| {
+        f.write_all(code.as_bytes())?;
+        f.persist(path).map_err(|e| e.error)?;
+        Ok(())
+    });
+    match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!(
+                "lf-translate: error: could not write output file '{}': {e}",
+                args.output
+            );
+            1
+        }
+    }
+}
