@@ -35,9 +35,10 @@ enum EmitArg {
 #[command(
     name = "lf-translate",
     version,
-    about = "Translate gpu-dialect IR (outlined kernels + host functions) to CUDA or OpenCL C.",
-    long_about = "lf-translate reads IR whose kernels are outlined (gpu.module with gpu.func kernels, \
-host func.func with gpu.launch_func) and writes CUDA (--target=cuda: one .cu file) or OpenCL \
+    about = "Translate gpu-dialect IR (kernels + host functions) to CUDA or OpenCL C.",
+    long_about = "lf-translate reads gpu-dialect IR (inline gpu.launch ops are outlined first, as \
+lf-opt's gpu-kernel-outlining does; or gpu.module with gpu.func kernels and host func.func with \
+gpu.launch_func) and writes CUDA (--target=cuda: one .cu file) or OpenCL \
 (--target=opencl: host C with the OpenCL C 1.1 kernels embedded; --emit=kernels for the .cl alone). \
 On any error the exit status is 1, diagnostics carry file:line:col, and no output file is written.\n\n\
 Example: lf-translate test/gpu-programs/matmul_tiled.lfir --target=cuda -o matmul.cu"
@@ -70,6 +71,27 @@ fn main() {
     std::process::exit(run(Args::parse()));
 }
 
+/// Outlines inline `gpu.launch` ops into `gpu.module`/`gpu.func` kernels
+/// with lf-opt's `gpu-kernel-outlining` (a no-op when there are none).
+fn outline_kernels(ctx: &Context, owned: &mut lf_ir::OwnedOp) -> Result<(), Vec<Diagnostic>> {
+    if ctx.op_name_str(owned.body.op_name(owned.op)) != "builtin.module" {
+        return Ok(());
+    }
+    let mut pipeline = lf_passes::OpPassManager::new("builtin.module");
+    pipeline
+        .add_default(&lf_passes::transforms::gpu_outline::INFO)
+        .map_err(|e| vec![Diagnostic::error(None, e)])?;
+    let options = lf_passes::RunOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    let report = lf_passes::PassManager::new(pipeline, options).run(ctx, owned, &mut std::io::sink());
+    if report.failed {
+        return Err(report.diags);
+    }
+    Ok(())
+}
+
 fn run(args: Args) -> i32 {
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
@@ -95,7 +117,7 @@ fn run(args: Args) -> i32 {
         sm.add(name.as_str(), text.as_str());
         let _ = lf_diag::emit_to_stderr(diags, &sm);
     };
-    let owned = match lf_ir::parse_source(&ctx, &text, &name) {
+    let mut owned = match lf_ir::parse_source(&ctx, &text, &name) {
         Ok(o) => o,
         Err(d) => {
             report(&[*d]);
@@ -104,6 +126,10 @@ fn run(args: Args) -> i32 {
     };
     if let Err(d) = lf_ir::verify(&ctx, &owned.body, owned.op) {
         report(&[*d]);
+        return 1;
+    }
+    if let Err(diags) = outline_kernels(&ctx, &mut owned) {
+        report(&diags);
         return 1;
     }
     let opts = Options {
