@@ -32,51 +32,7 @@ impl<'p, 'a> CustomParser<'p, 'a> {
             }
         };
         let end = start + consumed;
-        // Collect the operand references of the consumed text, with their tokens.
-        let mut refs: Vec<UnresolvedOperand<'a>> = Vec::new();
-        let mut lx = self.p.lexer.clone();
-        let line_start = start - (self.p.tok.col as usize - 1);
-        lx.reset(start, self.p.tok.line, line_start);
-        loop {
-            let tok = lx.next_token();
-            if tok.kind == T::Eof || tok.start as usize >= end {
-                break;
-            }
-            if tok.kind == T::PercentIdent {
-                let name = &self.p.src[tok.start as usize + 1..tok.end as usize];
-                refs.push(UnresolvedOperand { name, number: 0, tok });
-            } else if tok.kind == T::HashIdent {
-                if let Some(last) = refs.last_mut() {
-                    if last.tok.end == tok.start {
-                        last.number = self.p.src[tok.start as usize + 1..tok.end as usize]
-                            .parse()
-                            .unwrap_or(0);
-                    }
-                }
-            }
-        }
-        let spell = |r: &UnresolvedOperand<'a>| {
-            if r.number == 0 && !self.p.src[r.tok.end as usize..].starts_with("#0") {
-                format!("%{}", r.name)
-            } else {
-                format!("%{}#{}", r.name, r.number)
-            }
-        };
-        let find =
-            |name: &String| -> Option<UnresolvedOperand<'a>> { refs.iter().find(|r| spell(r) == *name).copied() };
-        let mut dim_ops = Vec::with_capacity(dims.len());
-        for d in &dims {
-            dim_ops.push(find(d).ok_or_else(|| self.p.error_here(format!("cannot find operand {d}")))?);
-        }
-        let mut sym_ops = Vec::with_capacity(syms.len());
-        for s in &syms {
-            sym_ops.push(find(s).ok_or_else(|| self.p.error_here(format!("cannot find operand {s}")))?);
-        }
-        // Move the main lexer past the consumed text.
-        let (line, _) = (self.p.tok.line, ());
-        self.p.lexer.reset(start, line, line_start);
-        self.p.lexer.advance_to(end);
-        self.p.bump();
+        let (dim_ops, sym_ops) = self.bind_ssa_ids(start, end, &dims, &syms)?;
         Ok((map, dim_ops, sym_ops))
     }
 
@@ -108,6 +64,20 @@ impl<'p, 'a> CustomParser<'p, 'a> {
                 return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
             }
         };
+        let (dim_ops, sym_ops) = self.bind_ssa_ids(start, end, &dims, &syms)?;
+        Ok((map, dim_ops, sym_ops))
+    }
+
+    /// Finds the operand references (`%x`, `%x#1`) in `src[start..end]` that
+    /// the affine parser named `dims` and `syms`, and moves the parser past
+    /// `end`.
+    fn bind_ssa_ids(
+        &mut self,
+        start: usize,
+        end: usize,
+        dims: &[String],
+        syms: &[String],
+    ) -> ParseResult<(Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>)> {
         let mut refs: Vec<UnresolvedOperand<'a>> = Vec::new();
         let mut lx = self.p.lexer.clone();
         let line_start = start - (self.p.tok.col as usize - 1);
@@ -148,13 +118,14 @@ impl<'p, 'a> CustomParser<'p, 'a> {
                 })
                 .collect()
         };
-        let dim_ops = resolve(&dims)?;
-        let sym_ops = resolve(&syms)?;
+        let dim_ops = resolve(dims)?;
+        let sym_ops = resolve(syms)?;
+        // Move the main lexer past the consumed text.
         let line = self.p.tok.line;
         self.p.lexer.reset(start, line, line_start);
         self.p.lexer.advance_to(end);
         self.p.bump();
-        Ok((map, dim_ops, sym_ops))
+        Ok((dim_ops, sym_ops))
     }
 
     /// Parses an attribute written without its type, giving it type `ty`
