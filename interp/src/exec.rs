@@ -177,6 +177,8 @@ pub struct Machine<'p> {
     pub par_depth: u32,
     /// Instructions executed.
     pub steps: u64,
+    /// The device that runs `gpu.launch_func` kernels (`None`: the interpreter runs them).
+    pub device: Option<Box<dyn crate::backend::Device>>,
 }
 
 type Res<T> = Result<T, Fault>;
@@ -216,6 +218,7 @@ impl<'p> Machine<'p> {
             steps: 0,
             par: None,
             par_depth: 0,
+            device: None,
         }
     }
 

@@ -3,7 +3,7 @@
 //! memory is allocated per block, private memory per thread.
 
 use crate::exec::{BlockOrder, Fault, Frame, GpuState, Machine, Stop};
-use crate::program::{List, Space};
+use crate::program::{LaunchInfo, List, Space};
 
 enum ThreadState {
     Running,
@@ -39,6 +39,10 @@ impl Machine<'_> {
         if nt > 1 << 16 || nb.checked_mul(nt).is_none_or(|x| x > u32::MAX as i64 / 2) {
             return Err(err(format!("launch too large: {nb} blocks of {nt} threads")));
         }
+        if self.device.is_some() {
+            return self.launch_on_device(li, host, func, [d[0], d[1], d[2]], [d[3], d[4], d[5]])
+                .map_err(err);
+        }
         let mut order: Vec<i64> = (0..nb).collect();
         match self.opts.block_order {
             BlockOrder::Forward => {}
@@ -64,6 +68,35 @@ impl Machine<'_> {
         })();
         self.gpu = None;
         r
+    }
+
+    /// Runs an outlined launch on the device backend.
+    fn launch_on_device(
+        &mut self,
+        li: &LaunchInfo,
+        host: &[u64],
+        func: u32,
+        grid: [i64; 3],
+        block: [i64; 3],
+    ) -> Result<(), String> {
+        let Some((k, args)) = li.kernel else {
+            return Err("an inline gpu.launch cannot run on a device backend (it was not outlined)".into());
+        };
+        let prog = self.prog;
+        let hf = &prog.funcs[func as usize];
+        let vals: Vec<u64> = hf.lists[args.start as usize..(args.start + args.len) as usize]
+            .iter()
+            .map(|&r| host[r as usize])
+            .collect();
+        let kf = &prog.funcs[k as usize];
+        let name = kf.name.rsplit("::").next().unwrap_or(&kf.name);
+        let mut data = crate::backend::marshal(&self.mem, kf, &vals)?;
+        let mut dev = self.device.take().expect("a device");
+        let r = dev.launch(k, name, grid, block, &mut data);
+        self.device = Some(dev);
+        r?;
+        crate::backend::unmarshal(&mut self.mem, &data);
+        Ok(())
     }
 
     fn run_block(&mut self, info: u32, host: &[u64], func: u32, b: i64, nt: i64) -> Result<(), Fault> {

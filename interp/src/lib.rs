@@ -10,6 +10,7 @@
 //! location. Kernel mode ([`kernel`]) fills memref arguments with
 //! deterministic values and compares two programs.
 
+pub mod backend;
 pub mod decode;
 pub mod exec;
 pub mod gpu;
@@ -24,6 +25,7 @@ use lf_ir::Context;
 use program::Program;
 use std::time::Instant;
 
+pub use backend::GpuBackend;
 pub use exec::BlockOrder;
 
 /// What to run.
@@ -45,6 +47,8 @@ pub struct Options {
     pub stats: bool,
     /// Write the program's output to standard output as it comes.
     pub stream: bool,
+    /// Where kernel launches run.
+    pub gpu_backend: GpuBackend,
 }
 
 /// The result of a run.
@@ -66,24 +70,51 @@ pub struct Loaded {
     sources: SourceMgr,
     /// The decoded program.
     pub prog: Program,
+    /// The backend the kernel sources were made for.
+    backend: GpuBackend,
+    /// Emitted source of each kernel (by function index), for a device backend.
+    kernels: rustc_hash::FxHashMap<u32, backend::KernelSource>,
 }
 
 /// Parses, verifies and decodes `text` (named `name`); an error is the
 /// rendered diagnostic.
 pub fn load(name: &str, text: &str) -> Result<Loaded, String> {
+    load_for(name, text, GpuBackend::Sim)
+}
+
+/// As [`load`], for a GPU backend: with a device backend, inline `gpu.launch`
+/// ops are outlined first (`gpu-kernel-outlining`) and the source of every
+/// kernel is emitted.
+pub fn load_for(name: &str, text: &str, gpu: GpuBackend) -> Result<Loaded, String> {
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
     let mut sources = SourceMgr::new();
     sources.add(name, text);
-    let owned = match lf_ir::parse_source(&ctx, text, name) {
+    let mut owned = match lf_ir::parse_source(&ctx, text, name) {
         Ok(o) => o,
         Err(d) => return Err(lf_diag::render_all(&[*d], &sources)),
     };
     if let Err(d) = lf_ir::verify(&ctx, &owned.body, owned.op) {
         return Err(lf_diag::render_all(&[*d], &sources));
     }
+    if gpu != GpuBackend::Sim {
+        if let Err(d) = backend::outline(&ctx, &mut owned) {
+            return Err(format!(
+                "{}lf-run: error: --gpu-backend={} runs outlined kernels, and gpu-kernel-outlining failed\n",
+                lf_diag::render_all(&d, &sources),
+                gpu.name()
+            ));
+        }
+    }
     let prog = decode::decode_module(&ctx, &owned.body, owned.op);
-    Ok(Loaded { ctx, sources, prog })
+    let kernels = backend::kernels(&ctx, &owned.body, owned.op, gpu, &sources, |n| prog.find(n));
+    Ok(Loaded {
+        ctx,
+        sources,
+        prog,
+        backend: gpu,
+        kernels,
+    })
 }
 
 impl Loaded {
@@ -121,12 +152,19 @@ impl Loaded {
         }
         Ok(i)
     }
+
+    /// A machine for this program, with the device of its backend opened.
+    fn machine(&self, exec: &ExecOptions) -> Result<Machine<'_>, String> {
+        let mut m = Machine::new(&self.prog, exec.clone());
+        m.device = backend::open(self.backend, self.kernels.clone()).map_err(|e| format!("lf-run: error: {e}\n"))?;
+        Ok(m)
+    }
 }
 
-fn load_file(path: &str) -> Result<Loaded, String> {
+fn load_file(path: &str, gpu: GpuBackend) -> Result<Loaded, String> {
     let text = std::fs::read(path).map_err(|e| format!("lf-run: error: could not open input file '{path}': {e}\n"))?;
     let text = String::from_utf8(text).map_err(|_| format!("lf-run: error: '{path}' is not valid UTF-8\n"))?;
-    load(path, &text)
+    load_for(path, &text, gpu)
 }
 
 fn failure(stderr: String) -> Outcome {
@@ -154,7 +192,7 @@ fn on_big_stack(f: impl FnOnce() -> Outcome + Send + 'static) -> Outcome {
 /// Runs the file at `path` with `opts`.
 pub fn run_file(path: &str, opts: &Options) -> Outcome {
     let (path, opts) = (path.to_string(), opts.clone());
-    on_big_stack(move || match load_file(&path) {
+    on_big_stack(move || match load_file(&path, opts.gpu_backend) {
         Ok(l) => run_loaded(&l, &opts),
         Err(e) => failure(e),
     })
@@ -166,7 +204,10 @@ pub fn run_loaded(l: &Loaded, opts: &Options) -> Outcome {
         Ok(e) => e,
         Err(m) => return failure(m + "\n"),
     };
-    let mut m = Machine::new(&l.prog, opts.exec.clone());
+    let mut m = match l.machine(&opts.exec) {
+        Ok(m) => m,
+        Err(e) => return failure(e),
+    };
     m.stream = opts.stream;
     let start = Instant::now();
     let func = &l.prog.funcs[entry as usize];
@@ -224,7 +265,7 @@ pub fn compare_files(a: &str, b: &str, opts: &Options) -> Outcome {
 }
 
 fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
-    let (la, lb) = match (load_file(a), load_file(b)) {
+    let (la, lb) = match (load_file(a, opts.gpu_backend), load_file(b, opts.gpu_backend)) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return failure(e),
     };
@@ -235,7 +276,10 @@ fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
             Ok(e) => e,
             Err(m) => return failure(format!("{m} in '{path}'\n")),
         };
-        let mut m = Machine::new(&l.prog, opts.exec.clone());
+        let mut m = match l.machine(&opts.exec) {
+            Ok(m) => m,
+            Err(e) => return failure(e),
+        };
         let args = match kernel::make_inputs(&mut m, entry, seed, &opts.scalar_args) {
             Ok(a) => a,
             Err(f) => return failure(format!("lf-run: error: {} ('{path}')\n", f.msg)),

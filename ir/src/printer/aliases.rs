@@ -100,6 +100,14 @@ impl Aliases {
         }
     }
 
+    /// The attributes recorded by a dry run, in the order they were first
+    /// printed.
+    pub(crate) fn recorded_in_order(self) -> Vec<Attribute> {
+        let mut v: Vec<(Attribute, u32)> = self.into_recorded().into_iter().collect();
+        v.sort_by_key(|&(_, i)| i);
+        v.into_iter().map(|(a, _)| a).collect()
+    }
+
     /// The attributes recorded by a dry run.
     pub(crate) fn into_recorded(self) -> FxHashMap<Attribute, u32> {
         self.recorder.map(|r| r.into_inner()).unwrap_or_default()

@@ -382,7 +382,7 @@ impl<'a> OpPrinter<'a> {
     fn print_isolated_ops_in_parallel(&mut self, body: &Body, b: BlockId) -> bool {
         use rayon::prelude::*;
         const BATCH: usize = 256;
-        if self.summary || self.dry_run || rayon::current_num_threads() < 2 {
+        if self.summary || rayon::current_num_threads() < 2 {
             return false;
         }
         let ops: Vec<OpId> = body.block_ops(b).collect();
@@ -390,35 +390,46 @@ impl<'a> OpPrinter<'a> {
             return false;
         }
         let (ctx, opts, names, aliases, indent) = (self.ctx, self.opts, self.names, self.aliases, self.indent);
+        let (dry_run, skip_unless_alias) = (self.dry_run, self.skip_unless_alias);
         for batch in ops.chunks(BATCH) {
-            let texts: Vec<String> = batch
+            // In a dry run each op records into its own table; they are
+            // merged in program order, so print order is kept.
+            let parts: Vec<(String, Option<Aliases>)> = batch
                 .par_iter()
                 .map(|&o| {
+                    let recording = dry_run.then(Aliases::recording);
                     let mut spill: Vec<u8> = Vec::new();
                     let mut child = OpPrinter {
                         ctx,
                         opts,
                         names,
-                        aliases,
+                        aliases: recording.as_ref().unwrap_or(aliases),
                         out: String::new(),
                         w: &mut spill,
                         indent,
                         err: None,
                         summary: false,
-                        dry_run: false,
-                        skip_unless_alias: None,
+                        dry_run,
+                        skip_unless_alias,
                     };
                     child.print_op(body, o);
-                    let text = std::mem::take(&mut child.out);
-                    if spill.is_empty() {
-                        return text;
+                    let text = if dry_run { String::new() } else { std::mem::take(&mut child.out) };
+                    drop(child);
+                    if spill.is_empty() || dry_run {
+                        return (text, recording);
                     }
                     let mut all = String::from_utf8(spill).expect("the printer writes UTF-8");
                     all.push_str(&text);
-                    all
+                    (all, recording)
                 })
                 .collect();
-            for t in texts {
+            for (t, recording) in parts {
+                if let Some(r) = recording {
+                    for a in r.recorded_in_order() {
+                        self.aliases.note_printed(a);
+                    }
+                    continue;
+                }
                 self.newline();
                 self.out.push_str(&t);
                 self.flush(false);

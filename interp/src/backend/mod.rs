@@ -1,0 +1,298 @@
+//! Device backends of `lf-run --gpu-backend=opencl|cuda`: the host part of a
+//! program runs in the interpreter; each `gpu.launch_func` runs the kernel
+//! as the emitters' source (lf-targets) on a real device. Memref arguments
+//! are copied element by element (row-major, packed to the kernel's C element
+//! type) to device buffers before the launch and back after it; scalar
+//! arguments are passed by value.
+//!
+//! - [`kernels`] makes the source of every kernel of a module (after
+//!   outlining inline launches with `gpu-kernel-outlining`).
+//! - [`marshal`] / [`unmarshal`] move arguments between the interpreter's
+//!   memory and byte buffers.
+//! - [`opencl`] and [`cuda`] implement [`Device`].
+
+pub mod cuda;
+pub mod opencl;
+
+use crate::memory::Memory;
+use crate::program::{Func, Scalar};
+use lf_diag::{Diagnostic, SourceMgr};
+use lf_ir::{Body, Context, OpId};
+use rustc_hash::FxHashMap;
+
+/// Where kernel launches run.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum GpuBackend {
+    /// In the interpreter, with race, bounds and barrier checking.
+    #[default]
+    Sim,
+    /// As emitted OpenCL C on the first OpenCL device (through opencl3).
+    OpenCl,
+    /// As emitted CUDA, compiled by nvcc, through the CUDA driver API.
+    Cuda,
+}
+
+impl GpuBackend {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            GpuBackend::Sim => "sim",
+            GpuBackend::OpenCl => "opencl",
+            GpuBackend::Cuda => "cuda",
+        }
+    }
+}
+
+/// The source of one kernel for a backend, or why there is none (rendered
+/// emitter diagnostics).
+pub type KernelSource = Result<String, String>;
+
+/// A device that runs kernel launches.
+pub trait Device {
+    /// Runs kernel `kernel` (a function index; `name` is the `gpu.func`'s
+    /// name in the source) on `grid` blocks of `block` threads, with the
+    /// marshalled arguments; device buffers are read back into `args`.
+    fn launch(
+        &mut self,
+        kernel: u32,
+        name: &str,
+        grid: [i64; 3],
+        block: [i64; 3],
+        args: &mut Marshalled,
+    ) -> Result<(), String>;
+}
+
+/// The backend's device: `None` for `sim`; an error message (without the
+/// `lf-run: error:` prefix) when none can be opened.
+pub fn open(backend: GpuBackend, sources: FxHashMap<u32, KernelSource>) -> Result<Option<Box<dyn Device>>, String> {
+    Ok(match backend {
+        GpuBackend::Sim => None,
+        GpuBackend::OpenCl => Some(Box::new(opencl::OpenClDevice::open(sources)?)),
+        GpuBackend::Cuda => Some(Box::new(cuda::CudaDevice::open(sources)?)),
+    })
+}
+
+/// Runs `gpu-kernel-outlining` on a module that has inline `gpu.launch` ops.
+pub fn outline(ctx: &Context, owned: &mut lf_ir::OwnedOp) -> Result<(), Vec<Diagnostic>> {
+    if ctx.op_name_str(owned.body.op_name(owned.op)) != "builtin.module" {
+        return Ok(());
+    }
+    let mut pipeline = lf_passes::OpPassManager::new("builtin.module");
+    pipeline
+        .add_default(&lf_passes::transforms::gpu_outline::INFO)
+        .map_err(|e| vec![Diagnostic::error(None, e)])?;
+    let options = lf_passes::RunOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    let report = lf_passes::PassManager::new(pipeline, options).run(ctx, owned, &mut std::io::sink());
+    if report.failed {
+        return Err(report.diags);
+    }
+    Ok(())
+}
+
+/// The `gpu.func`s of a module: `(module name, kernel ref)`.
+fn gpu_funcs<'a>(ctx: &'a Context, body: &'a Body, op: OpId) -> Vec<(&'a str, lf_targets::module::FuncRef<'a>)> {
+    let name = |b: &Body, o: OpId| lf_ir::symbols::symbol_name(ctx, b, o).map_or("", |i| ctx.ident_str(i));
+    let mut out = Vec::new();
+    if ctx.op_name_str(body.op_name(op)) != "builtin.module" {
+        return out;
+    }
+    let rb = body.regions_body(op);
+    for &r in body.regions(op) {
+        for blk in rb.region_blocks(r) {
+            for m in rb.block_ops(blk) {
+                if ctx.op_name_str(rb.op_name(m)) != "gpu.module" {
+                    continue;
+                }
+                let mname = name(rb, m);
+                let mb = rb.regions_body(m);
+                for &mr in rb.regions(m) {
+                    for mblk in mb.region_blocks(mr) {
+                        for k in mb.block_ops(mblk) {
+                            if ctx.op_name_str(mb.op_name(k)) == "gpu.func" {
+                                let fref = lf_targets::module::FuncRef {
+                                    body: mb,
+                                    op: k,
+                                    name: name(mb, k),
+                                };
+                                out.push((mname, fref));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The source of every kernel of the module for `backend`, by the decoded
+/// program's function index (`find` maps `module::name` to it). OpenCL
+/// kernels use the generic profile: the device is whatever OpenCL device is
+/// present, not necessarily an RV770.
+pub fn kernels(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    backend: GpuBackend,
+    sources: &SourceMgr,
+    find: impl Fn(&str) -> Option<u32>,
+) -> FxHashMap<u32, KernelSource> {
+    let mut out = FxHashMap::default();
+    if backend == GpuBackend::Sim {
+        return out;
+    }
+    for (module, k) in gpu_funcs(ctx, body, op) {
+        let Some(idx) = find(&format!("{module}::{}", k.name)) else {
+            continue;
+        };
+        let src = match backend {
+            GpuBackend::OpenCl => {
+                let mut opts = lf_targets::Options::new(lf_targets::Target::OpenCl);
+                opts.profile = lf_targets::OpenClProfile::Generic;
+                lf_targets::opencl::kernel_program(ctx, &[(module, k)], &opts)
+            }
+            _ => lf_targets::cuda::kernel_file(ctx, &[(module, k)]),
+        };
+        out.insert(idx, src.map_err(|d| lf_diag::render_all(&d, sources)));
+    }
+    out
+}
+
+/// A memref argument's elements, packed for the device.
+#[derive(Debug)]
+pub struct HostBuf {
+    /// The interpreter's descriptor.
+    pub desc: u64,
+    /// Element kind.
+    pub elem: Scalar,
+    /// Packed elements, row-major, little-endian.
+    pub bytes: Vec<u8>,
+}
+
+/// One kernel argument.
+#[derive(Debug)]
+pub enum KernelArg {
+    /// A memref: an index into [`Marshalled::bufs`].
+    Mem(usize),
+    /// A scalar's bytes (as the kernel's C type).
+    Scalar(Vec<u8>),
+}
+
+/// A launch's arguments, ready for a device.
+#[derive(Debug, Default)]
+pub struct Marshalled {
+    /// Distinct memref arguments.
+    pub bufs: Vec<HostBuf>,
+    /// Arguments in order.
+    pub args: Vec<KernelArg>,
+}
+
+/// Bytes of an element (or scalar) of `kind` in device code.
+fn device_size(kind: Scalar, memref: bool) -> Result<usize, String> {
+    match kind {
+        Scalar::F32 => Ok(4),
+        Scalar::F64 => Ok(8),
+        Scalar::Int(w @ (8 | 16 | 32 | 64)) => Ok(w as usize / 8),
+        Scalar::Index if !memref => Ok(4),
+        k => Err(format!(
+            "{} {} is not supported by the device backends",
+            if memref { "a memref of" } else { "a scalar argument of type" },
+            crate::print::elem_name(k)
+        )),
+    }
+}
+
+/// Packs the launch arguments `vals` of kernel `kernel` from `mem`.
+pub fn marshal(mem: &Memory, kernel: &Func, vals: &[u64]) -> Result<Marshalled, String> {
+    let mut m = Marshalled::default();
+    for (k, &v) in vals.iter().enumerate() {
+        let kind = kernel.param_kinds.get(k).copied().unwrap_or(Scalar::Index);
+        if kernel.param_types.get(k).is_none_or(|t| t.is_none()) {
+            let n = device_size(kind, false)?;
+            if kind == Scalar::Index && i32::try_from(v as i64).is_err() {
+                return Err(format!(
+                    "kernel argument {k} = {} does not fit the kernel's 32-bit index type",
+                    v as i64
+                ));
+            }
+            m.args.push(KernelArg::Scalar(v.to_le_bytes()[..n].to_vec()));
+            continue;
+        }
+        let n = device_size(kind, true)?;
+        let d = mem.descs.get(v as usize).ok_or("invalid memref argument")?;
+        if let Some(i) = m.bufs.iter().position(|b| {
+            let o = &mem.descs[b.desc as usize];
+            o.buf == d.buf && o.offset == d.offset && o.sizes == d.sizes && o.strides == d.strides
+        }) {
+            m.args.push(KernelArg::Mem(i));
+            continue;
+        }
+        if m.bufs.iter().any(|b| mem.descs[b.desc as usize].buf == d.buf) {
+            return Err(format!(
+                "kernel argument {k} is another view of a buffer passed in an earlier argument: \
+                 aliasing views are not supported by the device backends"
+            ));
+        }
+        let buf = &mem.bufs[d.buf as usize];
+        if buf.freed {
+            return Err(format!("kernel argument {k} is a deallocated buffer"));
+        }
+        let pos = mem.positions(d);
+        let mut bytes = Vec::with_capacity(pos.len() * n);
+        for p in pos {
+            let x = usize::try_from(p)
+                .ok()
+                .and_then(|p| buf.data.get(p))
+                .ok_or_else(|| format!("kernel argument {k} is a view outside its buffer"))?;
+            bytes.extend_from_slice(&x.to_le_bytes()[..n]);
+        }
+        m.bufs.push(HostBuf { desc: v, elem: kind, bytes });
+        m.args.push(KernelArg::Mem(m.bufs.len() - 1));
+    }
+    Ok(m)
+}
+
+/// Writes the device results in `m` back into the interpreter's memory.
+pub fn unmarshal(mem: &mut Memory, m: &Marshalled) {
+    for hb in &m.bufs {
+        let d = mem.descs[hb.desc as usize].clone();
+        let n = device_size(hb.elem, true).unwrap_or(8);
+        let pos = mem.positions(&d);
+        let buf = &mut mem.bufs[d.buf as usize];
+        for (p, chunk) in pos.iter().zip(hb.bytes.chunks_exact(n)) {
+            let mut raw = [0u8; 8];
+            raw[..n].copy_from_slice(chunk);
+            let bits = u64::from_le_bytes(raw);
+            let v = match hb.elem {
+                Scalar::F32 | Scalar::F64 => bits,
+                _ => crate::program::sext(bits, (64 - 8 * n) as u8),
+            };
+            if let Some(x) = buf.data.get_mut(*p as usize) {
+                *x = v;
+            }
+            if let Some(init) = &mut buf.init {
+                if let Some(b) = init.get_mut(*p as usize) {
+                    *b = true;
+                }
+            }
+        }
+    }
+}
+
+/// Global and local work sizes of a launch, checked to fit `usize`/`u32`.
+pub fn work_sizes(grid: [i64; 3], block: [i64; 3]) -> Result<([usize; 3], [usize; 3]), String> {
+    let mut g = [0usize; 3];
+    let mut l = [0usize; 3];
+    for i in 0..3 {
+        let total = grid[i].checked_mul(block[i]).filter(|&t| t <= u32::MAX as i64);
+        let (Some(t), Ok(b)) = (total, usize::try_from(block[i])) else {
+            return Err("launch too large for the device".into());
+        };
+        g[i] = t as usize;
+        l[i] = b;
+    }
+    Ok((g, l))
+}
