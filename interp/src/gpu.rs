@@ -40,7 +40,8 @@ impl Machine<'_> {
             return Err(err(format!("launch too large: {nb} blocks of {nt} threads")));
         }
         if self.device.is_some() {
-            return self.launch_on_device(li, host, func, [d[0], d[1], d[2]], [d[3], d[4], d[5]])
+            return self
+                .launch_on_device(li, host, func, [d[0], d[1], d[2]], [d[3], d[4], d[5]])
                 .map_err(err);
         }
         let mut order: Vec<i64> = (0..nb).collect();

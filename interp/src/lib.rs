@@ -153,6 +153,13 @@ impl Loaded {
         Ok(i)
     }
 
+    /// The emitted source of kernel `module::name` for this program's device
+    /// backend (`None` for `sim` or an unknown kernel); an error is the
+    /// emitter's rendered diagnostics.
+    pub fn kernel_source(&self, kernel: &str) -> Option<&backend::KernelSource> {
+        self.kernels.get(&self.prog.find(kernel)?)
+    }
+
     /// A machine for this program, with the device of its backend opened.
     fn machine(&self, exec: &ExecOptions) -> Result<Machine<'_>, String> {
         let mut m = Machine::new(&self.prog, exec.clone());

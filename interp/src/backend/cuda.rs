@@ -1,5 +1,5 @@
 //! The CUDA backend: each kernel's emitted CUDA is compiled by nvcc
-//! (`-arch=sm_90 -cubin`; set `LF_CUDA_ARCH` for another) on its first
+//! (`-arch=sm_90 -cubin --fmad=false`; set `LF_CUDA_ARCH` for another arch) on its first
 //! launch and loaded through the CUDA driver API, which is opened at run time
 //! (`libcuda.so.1` with `libloading`): no CUDA is needed to build lf-run.
 
@@ -74,7 +74,10 @@ pub fn find_nvcc() -> Option<PathBuf> {
         return Some(p);
     }
     if let Some(path) = std::env::var_os("PATH") {
-        if let Some(p) = std::env::split_paths(&path).map(|d| d.join("nvcc")).find(|p| p.is_file()) {
+        if let Some(p) = std::env::split_paths(&path)
+            .map(|d| d.join("nvcc"))
+            .find(|p| p.is_file())
+        {
             return Some(p);
         }
     }
@@ -161,9 +164,10 @@ impl CudaDevice {
         if self.nvcc.is_none() {
             self.nvcc = find_nvcc();
         }
-        let nvcc = self.nvcc.clone().ok_or(
-            "--gpu-backend=cuda: nvcc not found (set NVCC, put it on PATH, or pip install nvidia-cuda-nvcc)",
-        )?;
+        let nvcc = self
+            .nvcc
+            .clone()
+            .ok_or("--gpu-backend=cuda: nvcc not found (set NVCC, put it on PATH, or pip install nvidia-cuda-nvcc)")?;
         let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
         let cu = dir.path().join(format!("{name}.cu"));
         let cubin = dir.path().join(format!("{name}.cubin"));
@@ -172,6 +176,9 @@ impl CudaDevice {
         let out = Command::new(&nvcc)
             .arg(format!("-arch={arch}"))
             .arg("-cubin")
+            // No contraction of a * b + c into an FMA: the interpreter rounds
+            // each op (an explicit arith.fma / math.fma is still fused).
+            .arg("--fmad=false")
             .arg("-o")
             .arg(&cubin)
             .arg(&cu)
@@ -202,7 +209,10 @@ impl CudaDevice {
         let mut func: CuFunction = std::ptr::null_mut();
         // SAFETY: the cubin image stays alive during the call; out-pointers are valid.
         unsafe {
-            self.check((self.api.module_load_data)(&mut module, cubin.as_ptr().cast()), "cuModuleLoadData")?;
+            self.check(
+                (self.api.module_load_data)(&mut module, cubin.as_ptr().cast()),
+                "cuModuleLoadData",
+            )?;
             self.check(
                 (self.api.module_get_function)(&mut func, module, cname.as_ptr()),
                 "cuModuleGetFunction",

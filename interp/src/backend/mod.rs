@@ -199,7 +199,11 @@ fn device_size(kind: Scalar, memref: bool) -> Result<usize, String> {
         Scalar::Index if !memref => Ok(4),
         k => Err(format!(
             "{} {} is not supported by the device backends",
-            if memref { "a memref of" } else { "a scalar argument of type" },
+            if memref {
+                "a memref of"
+            } else {
+                "a scalar argument of type"
+            },
             crate::print::elem_name(k)
         )),
     }
@@ -249,7 +253,11 @@ pub fn marshal(mem: &Memory, kernel: &Func, vals: &[u64]) -> Result<Marshalled, 
                 .ok_or_else(|| format!("kernel argument {k} is a view outside its buffer"))?;
             bytes.extend_from_slice(&x.to_le_bytes()[..n]);
         }
-        m.bufs.push(HostBuf { desc: v, elem: kind, bytes });
+        m.bufs.push(HostBuf {
+            desc: v,
+            elem: kind,
+            bytes,
+        });
         m.args.push(KernelArg::Mem(m.bufs.len() - 1));
     }
     Ok(m)
@@ -295,4 +303,87 @@ pub fn work_sizes(grid: [i64; 3], block: [i64; 3]) -> Result<([usize; 3], [usize
         l[i] = b;
     }
     Ok((g, l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::memory::Desc;
+    use crate::program::{MemTy, Space};
+
+    fn f32_vec(n: i64) -> MemTy {
+        MemTy {
+            shape: vec![Some(n)],
+            elem: Scalar::F32,
+            space: Space::Global,
+            strided: None,
+        }
+    }
+
+    fn kernel(params: Vec<(Option<MemTy>, Scalar)>) -> Func {
+        Func {
+            param_types: params.iter().map(|p| p.0.clone()).collect(),
+            param_kinds: params.iter().map(|p| p.1).collect(),
+            ..Func::default()
+        }
+    }
+
+    fn memory() -> Memory {
+        Memory {
+            limit: 1 << 20,
+            ..Memory::default()
+        }
+    }
+
+    #[test]
+    fn packs_views_and_writes_back() {
+        let mut mem = memory();
+        mem.alloc(&f32_vec(4), vec![4], Space::Global).unwrap();
+        for (i, x) in mem.bufs[0].data.iter_mut().enumerate() {
+            *x = (i as f32 + 0.5).to_bits() as u64;
+        }
+        // A strided view: elements 1 and 3.
+        let v = mem.push_desc(Desc {
+            buf: 0,
+            offset: 1,
+            sizes: vec![2].into(),
+            strides: vec![2].into(),
+        });
+        let k = kernel(vec![(Some(f32_vec(2)), Scalar::F32), (None, Scalar::Int(32))]);
+        let mut m = marshal(&mem, &k, &[v, (-7i64) as u64]).unwrap();
+        assert_eq!(m.bufs[0].bytes, [1.5f32.to_le_bytes(), 3.5f32.to_le_bytes()].concat());
+        assert!(matches!(&m.args[1], KernelArg::Scalar(b) if b == &(-7i32).to_le_bytes()));
+        m.bufs[0].bytes = [9.0f32.to_le_bytes(), (-2.0f32).to_le_bytes()].concat();
+        unmarshal(&mut mem, &m);
+        let got: Vec<f32> = mem.bufs[0].data.iter().map(|&x| f32::from_bits(x as u32)).collect();
+        assert_eq!(got, [0.5, 9.0, 2.5, -2.0]);
+    }
+
+    #[test]
+    fn same_memref_twice_is_one_buffer_other_views_are_refused() {
+        let mut mem = memory();
+        let d = mem.alloc(&f32_vec(4), vec![4], Space::Global).unwrap();
+        let k = kernel(vec![(Some(f32_vec(4)), Scalar::F32), (Some(f32_vec(4)), Scalar::F32)]);
+        let m = marshal(&mem, &k, &[d, d]).unwrap();
+        assert_eq!(m.bufs.len(), 1);
+        let v = mem.push_desc(Desc {
+            buf: 0,
+            offset: 2,
+            sizes: vec![2].into(),
+            strides: vec![1].into(),
+        });
+        let e = marshal(&mem, &k, &[d, v]).unwrap_err();
+        assert!(e.contains("aliasing views are not supported"), "{e}");
+    }
+
+    #[test]
+    fn refuses_what_the_device_cannot_take() {
+        let mem = memory();
+        let e = marshal(&mem, &kernel(vec![(None, Scalar::Int(1))]), &[1]).unwrap_err();
+        assert!(e.contains("a scalar argument of type i1 is not supported"), "{e}");
+        let e = marshal(&mem, &kernel(vec![(None, Scalar::Index)]), &[1 << 40]).unwrap_err();
+        assert!(e.contains("does not fit the kernel's 32-bit index type"), "{e}");
+        assert_eq!(work_sizes([2, 1, 1], [64, 1, 1]).unwrap(), ([128, 1, 1], [64, 1, 1]));
+        assert!(work_sizes([1 << 30, 1, 1], [64, 1, 1]).is_err());
+    }
 }

@@ -7,24 +7,29 @@ use opencl3::command_queue::CommandQueue;
 use opencl3::context::Context;
 use opencl3::device::{Device as ClDevice, CL_DEVICE_TYPE_ALL};
 use opencl3::kernel::Kernel;
-use opencl3::memory::{Buffer, CL_MEM_READ_WRITE};
+use opencl3::memory::{Buffer, ClMem, CL_MEM_READ_WRITE};
 use opencl3::program::Program;
 use opencl3::types::{cl_mem, CL_BLOCKING};
 use rustc_hash::FxHashMap;
 
 /// An open OpenCL device with its built kernels.
+/// Fields drop in order: kernels and programs, then the queue, then the context.
 pub struct OpenClDevice {
-    context: Context,
+    built: FxHashMap<u32, (Program, Kernel)>,
     queue: CommandQueue,
+    context: Context,
     /// The device's name (for messages).
     pub name: String,
     sources: FxHashMap<u32, KernelSource>,
-    built: FxHashMap<u32, (Program, Kernel)>,
 }
 
 impl OpenClDevice {
     /// Opens the first OpenCL device; an error says why there is none.
     pub fn open(sources: FxHashMap<u32, KernelSource>) -> Result<OpenClDevice, String> {
+        // The ICD loader's first platform query is not safe to run from two
+        // threads at once: serialize opening.
+        static OPENING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _guard = OPENING.lock().unwrap_or_else(|e| e.into_inner());
         let platforms = opencl3::platform::get_platforms()
             .map_err(|e| format!("--gpu-backend=opencl: no OpenCL platform is available ({e})"))?;
         let id = platforms
@@ -56,8 +61,14 @@ impl OpenClDevice {
             Some(Err(diags)) => return Err(format!("the OpenCL emitter cannot translate kernel @{name}:\n{diags}")),
             None => return Err(format!("no OpenCL source for kernel @{name}")),
         };
-        let program = Program::create_and_build_from_source(&self.context, src, "-cl-std=CL1.1")
-            .map_err(|log| format!("building the OpenCL C of kernel @{name} failed on '{}':\n{log}", self.name))?;
+        // No contraction of a * b + c into an FMA: the interpreter rounds each op.
+        let src = format!("#pragma OPENCL FP_CONTRACT OFF\n{src}");
+        let program = Program::create_and_build_from_source(&self.context, &src, "-cl-std=CL1.1").map_err(|log| {
+            format!(
+                "building the OpenCL C of kernel @{name} failed on '{}':\n{log}",
+                self.name
+            )
+        })?;
         let k = Kernel::create(&program, name).map_err(|e| format!("OpenCL kernel @{name}: {e}"))?;
         self.built.insert(kernel, (program, k));
         Ok(())
@@ -83,7 +94,12 @@ impl Device for OpenClDevice {
         for hb in &args.bufs {
             // SAFETY: a fresh buffer of at least one byte, no host pointer.
             let mut b = unsafe {
-                Buffer::<u8>::create(&self.context, CL_MEM_READ_WRITE, hb.bytes.len().max(1), std::ptr::null_mut())
+                Buffer::<u8>::create(
+                    &self.context,
+                    CL_MEM_READ_WRITE,
+                    hb.bytes.len().max(1),
+                    std::ptr::null_mut(),
+                )
             }
             .map_err(cl("clCreateBuffer"))?;
             if !hb.bytes.is_empty() {

@@ -413,7 +413,11 @@ impl<'a> OpPrinter<'a> {
                         skip_unless_alias,
                     };
                     child.print_op(body, o);
-                    let text = if dry_run { String::new() } else { std::mem::take(&mut child.out) };
+                    let text = if dry_run {
+                        String::new()
+                    } else {
+                        std::mem::take(&mut child.out)
+                    };
                     drop(child);
                     if spill.is_empty() || dry_run {
                         return (text, recording);

@@ -2,7 +2,7 @@
 //! The work is done by the `lf-interp` crate; see docs/lf-run.md.
 
 use clap::Parser;
-use lf_interp::{BlockOrder, Options};
+use lf_interp::{BlockOrder, GpuBackend, Options};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -57,6 +57,19 @@ struct Args {
     /// Print the number of instructions executed and the time taken to standard error.
     #[arg(long)]
     stats: bool,
+    /// Where kernel launches run: sim (the interpreter, with its checks), opencl (the emitted
+    /// OpenCL C on the first OpenCL device) or cuda (the emitted CUDA, nvcc and the driver API).
+    #[arg(long = "gpu-backend", default_value = "sim", value_parser = parse_backend)]
+    gpu_backend: GpuBackend,
+}
+
+fn parse_backend(s: &str) -> Result<GpuBackend, String> {
+    match s {
+        "sim" => Ok(GpuBackend::Sim),
+        "opencl" => Ok(GpuBackend::OpenCl),
+        "cuda" => Ok(GpuBackend::Cuda),
+        _ => Err("expected sim, opencl or cuda".into()),
+    }
 }
 
 fn parse_arg(s: &str) -> Result<(usize, String), String> {
@@ -93,6 +106,7 @@ pub fn main() -> ExitCode {
         atol: a.atol,
         stats: a.stats,
         stream: true,
+        gpu_backend: a.gpu_backend,
     };
     let out = match (&a.compare, &a.input) {
         (Some(files), _) => lf_interp::compare_files(&files[0], &files[1], &opts),
