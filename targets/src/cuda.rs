@@ -225,3 +225,30 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
         _ => em.error(op, format!("'{name}' is not supported by the CUDA emitter")),
     }
 }
+
+/// nvcc: `$NVCC`, `nvcc` on `PATH`, or the pip package `nvidia-cuda-nvcc`.
+pub fn find_nvcc() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("NVCC")
+        .map(std::path::PathBuf::from)
+        .filter(|p| p.is_file())
+    {
+        return Some(p);
+    }
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(p) = std::env::split_paths(&path)
+            .map(|d| d.join("nvcc"))
+            .find(|p| p.is_file())
+        {
+            return Some(p);
+        }
+    }
+    let out = std::process::Command::new("python3")
+        .args(["-c", "import nvidia, os; print(list(nvidia.__path__)[0])"])
+        .output()
+        .ok()?;
+    let dir = std::path::PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
+    ["cu13", "cu12", "cuda_nvcc"]
+        .iter()
+        .map(|v| dir.join(v).join("bin/nvcc"))
+        .find(|p| p.is_file())
+}

@@ -37,25 +37,6 @@ fn on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
 }
 
-fn find_nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NVCC").map(PathBuf::from).filter(|p| p.is_file()) {
-        return Some(p);
-    }
-    if let Some(p) = on_path("nvcc") {
-        return Some(p);
-    }
-    // The pip package: <site-packages>/nvidia/cu13/bin/nvcc (or cu12).
-    let out = Command::new("python3")
-        .args(["-c", "import nvidia, os; print(list(nvidia.__path__)[0])"])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    ["cu13", "cu12", "cuda_nvcc"]
-        .iter()
-        .map(|v| dir.join(v).join("bin/nvcc"))
-        .find(|p| p.is_file())
-}
-
 fn opencl_available() -> bool {
     Path::new("/usr/include/CL/cl.h").exists()
         && std::fs::read_dir("/etc/OpenCL/vendors").is_ok_and(|mut d| d.next().is_some())
@@ -107,7 +88,7 @@ fn run(cmd: &mut Command, what: &str) -> std::process::Output {
 
 #[test]
 fn cuda_compiles_with_nvcc() {
-    let Some(nvcc) = find_nvcc() else {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
         return skip_or_fail(
             "cuda_compiles_with_nvcc",
             "nvcc",

@@ -68,29 +68,8 @@ fn sym<T: Copy>(lib: &Library, name: &str) -> Result<T, String> {
         .map_err(|e| format!("--gpu-backend=cuda: the CUDA driver lacks {name}: {e}"))
 }
 
-/// nvcc: `$NVCC`, `nvcc` on `PATH`, or the pip package `nvidia-cuda-nvcc`.
-pub fn find_nvcc() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("NVCC").map(PathBuf::from).filter(|p| p.is_file()) {
-        return Some(p);
-    }
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(p) = std::env::split_paths(&path)
-            .map(|d| d.join("nvcc"))
-            .find(|p| p.is_file())
-        {
-            return Some(p);
-        }
-    }
-    let out = Command::new("python3")
-        .args(["-c", "import nvidia, os; print(list(nvidia.__path__)[0])"])
-        .output()
-        .ok()?;
-    let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());
-    ["cu13", "cu12", "cuda_nvcc"]
-        .iter()
-        .map(|v| dir.join(v).join("bin/nvcc"))
-        .find(|p| p.is_file())
-}
+/// nvcc, found as the emitter's tests find it.
+pub use lf_targets::cuda::find_nvcc;
 
 impl CudaDevice {
     /// Opens device 0 through `libcuda.so.1`; an error says why it cannot.

@@ -74,22 +74,7 @@ pub fn open(backend: GpuBackend, sources: FxHashMap<u32, KernelSource>) -> Resul
 
 /// Runs `gpu-kernel-outlining` on a module that has inline `gpu.launch` ops.
 pub fn outline(ctx: &Context, owned: &mut lf_ir::OwnedOp) -> Result<(), Vec<Diagnostic>> {
-    if ctx.op_name_str(owned.body.op_name(owned.op)) != "builtin.module" {
-        return Ok(());
-    }
-    let mut pipeline = lf_passes::OpPassManager::new("builtin.module");
-    pipeline
-        .add_default(&lf_passes::transforms::gpu_outline::INFO)
-        .map_err(|e| vec![Diagnostic::error(None, e)])?;
-    let options = lf_passes::RunOptions {
-        threads: 1,
-        ..Default::default()
-    };
-    let report = lf_passes::PassManager::new(pipeline, options).run(ctx, owned, &mut std::io::sink());
-    if report.failed {
-        return Err(report.diags);
-    }
-    Ok(())
+    lf_passes::transforms::gpu_outline::outline_module(ctx, owned)
 }
 
 /// The `gpu.func`s of a module: `(module name, kernel ref)`.

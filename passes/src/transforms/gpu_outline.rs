@@ -368,3 +368,25 @@ impl Pass for GpuKernelOutlining {
         Ok(())
     }
 }
+
+/// Runs `gpu-kernel-outlining` on a parsed module (a no-op on anything else
+/// and on a module without inline `gpu.launch`): what `lf-translate` and
+/// `lf-run --gpu-backend` do before emitting kernels.
+pub fn outline_module(ctx: &Context, owned: &mut lf_ir::OwnedOp) -> Result<(), Vec<Diagnostic>> {
+    if ctx.op_name_str(owned.body.op_name(owned.op)) != "builtin.module" {
+        return Ok(());
+    }
+    let mut pipeline = crate::OpPassManager::new("builtin.module");
+    pipeline
+        .add_default(&INFO)
+        .map_err(|e| vec![Diagnostic::error(None, e)])?;
+    let options = crate::RunOptions {
+        threads: 1,
+        ..Default::default()
+    };
+    let report = crate::PassManager::new(pipeline, options).run(ctx, owned, &mut std::io::sink());
+    if report.failed {
+        return Err(report.diags);
+    }
+    Ok(())
+}

@@ -71,27 +71,6 @@ fn main() {
     std::process::exit(run(Args::parse()));
 }
 
-/// Outlines inline `gpu.launch` ops into `gpu.module`/`gpu.func` kernels
-/// with lf-opt's `gpu-kernel-outlining` (a no-op when there are none).
-fn outline_kernels(ctx: &Context, owned: &mut lf_ir::OwnedOp) -> Result<(), Vec<Diagnostic>> {
-    if ctx.op_name_str(owned.body.op_name(owned.op)) != "builtin.module" {
-        return Ok(());
-    }
-    let mut pipeline = lf_passes::OpPassManager::new("builtin.module");
-    pipeline
-        .add_default(&lf_passes::transforms::gpu_outline::INFO)
-        .map_err(|e| vec![Diagnostic::error(None, e)])?;
-    let options = lf_passes::RunOptions {
-        threads: 1,
-        ..Default::default()
-    };
-    let report = lf_passes::PassManager::new(pipeline, options).run(ctx, owned, &mut std::io::sink());
-    if report.failed {
-        return Err(report.diags);
-    }
-    Ok(())
-}
-
 fn run(args: Args) -> i32 {
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
@@ -128,7 +107,7 @@ fn run(args: Args) -> i32 {
         report(&[*d]);
         return 1;
     }
-    if let Err(diags) = outline_kernels(&ctx, &mut owned) {
+    if let Err(diags) = lf_passes::transforms::gpu_outline::outline_module(&ctx, &mut owned) {
         report(&diags);
         return 1;
     }
