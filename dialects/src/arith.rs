@@ -128,6 +128,53 @@ const OVERFLOW_DEFAULT: AttrDef = AttrDef::with_default("overflowFlags", &OVERFL
 static SAME_LHS_RHS_RESULT: &[TypeRule] = &[TypeRule::AllMatch(&["lhs", "rhs", "result"])];
 
 /// Declares binary ops over one type (`SameOperandsAndResultType`).
+/// The binary ops whose operands commute (MLIR's `Commutative` trait).
+const COMMUTATIVE_OPS: &[&str] = &[
+    "arith.addi",
+    "arith.muli",
+    "arith.andi",
+    "arith.ori",
+    "arith.xori",
+    "arith.maxsi",
+    "arith.maxui",
+    "arith.minsi",
+    "arith.minui",
+    "arith.addf",
+    "arith.mulf",
+    "arith.maximumf",
+    "arith.minimumf",
+    "arith.maxnumf",
+    "arith.minnumf",
+];
+
+/// [`Traits::COMMUTATIVE`] for the ops in [`COMMUTATIVE_OPS`] (evaluated at
+/// compile time in the op declarations).
+const fn commutative_if(name: &str) -> Traits {
+    let mut i = 0;
+    while i < COMMUTATIVE_OPS.len() {
+        if const_str_eq(COMMUTATIVE_OPS[i], name) {
+            return Traits::COMMUTATIVE;
+        }
+        i += 1;
+    }
+    Traits::NONE
+}
+
+const fn const_str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 macro_rules! binary_ops {
     ($constraint:expr, $attrs:expr, $format:expr, $summary_prefix:expr, $ex_ty:expr, [$(($stat:ident, $name:expr, $summary:expr, $fold:expr)),* $(,)?]) => {
         $(
@@ -136,7 +183,7 @@ macro_rules! binary_ops {
                 fold: Some($fold),
                 summary: $summary,
                 description: concat!($summary_prefix, "\n\n```mlir\n%r = ", $name, " %a, %b : ", $ex_ty, "\n```"),
-                traits: Traits::PURE.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE),
+                traits: Traits::PURE.with(Traits::SAME_OPERANDS_AND_RESULT_TYPE).with(commutative_if($name)),
                 operands: &[ArgDef::one("lhs", $constraint), ArgDef::one("rhs", $constraint)],
                 results: &[ArgDef::one("result", $constraint)],
                 attributes: $attrs,

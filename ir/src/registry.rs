@@ -64,6 +64,9 @@ impl Traits {
     /// Single-block regions whose terminator may be left out of the custom
     /// form when it has no operands (`scf.yield` in `scf.for`).
     pub const SINGLE_BLOCK_IMPLICIT_TERMINATOR: Traits = Traits(1 << 12);
+    /// The op's two operands may be swapped (`arith.addi`): passes such as
+    /// `cse` and `canonicalize` compare or reorder them.
+    pub const COMMUTATIVE: Traits = Traits(1 << 13);
 
     /// Whether all of `other`'s bits are set.
     #[inline]

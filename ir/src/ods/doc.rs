@@ -22,6 +22,7 @@ const TRAIT_NAMES: &[(Traits, &str)] = &[
     (Traits::SAME_OPERANDS_AND_RESULT_TYPE, "SameOperandsAndResultType"),
     (Traits::MEMORY_EFFECTS, "MemoryEffects"),
     (Traits::RETURN_LIKE, "ReturnLike"),
+    (Traits::COMMUTATIVE, "Commutative"),
 ];
 
 /// Markdown reference of one dialect's ops (sorted by name).

@@ -107,32 +107,6 @@ impl ScopedTable {
     }
 }
 
-/// Commutative ops (MLIR's `Commutative` trait; lf's op declarations have
-/// no such trait yet).
-fn is_commutative(name: &str) -> bool {
-    matches!(
-        name,
-        "arith.addi"
-            | "arith.muli"
-            | "arith.andi"
-            | "arith.ori"
-            | "arith.xori"
-            | "arith.maxsi"
-            | "arith.maxui"
-            | "arith.minsi"
-            | "arith.minui"
-            | "arith.addf"
-            | "arith.mulf"
-            | "arith.maximumf"
-            | "arith.minimumf"
-            | "arith.maxnumf"
-            | "arith.minnumf"
-            | "arith.addui_extended"
-            | "arith.mulsi_extended"
-            | "arith.mului_extended"
-    )
-}
-
 /// MLIR's `isOpTriviallyDead`: unused and without effects other than
 /// allocating its results or reading memory.
 pub fn is_dead(ctx: &Context, body: &Body, op: OpId) -> bool {
@@ -262,7 +236,7 @@ impl Cx<'_> {
             return;
         }
         let mut operands: Box<[Value]> = body.operands(op).collect();
-        if is_commutative(ctx.op_name_str(body.op_name(op))) {
+        if ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::COMMUTATIVE)) {
             // `a + b` equals `b + a`: compare operands as a set (sorted).
             operands.sort_unstable();
         }

@@ -3,27 +3,7 @@
 
 use crate::rewrite::{constant_value, FnPattern, PatternRewriter, PatternSet};
 use lf_ir::attrs::AttrData;
-use lf_ir::{OpId, Value};
-
-/// Commutative ops whose constant operand goes to the right (MLIR does this
-/// for every `Commutative` op before folding).
-const COMMUTATIVE: &[&str] = &[
-    "arith.addi",
-    "arith.muli",
-    "arith.andi",
-    "arith.ori",
-    "arith.xori",
-    "arith.maxsi",
-    "arith.maxui",
-    "arith.minsi",
-    "arith.minui",
-    "arith.addf",
-    "arith.mulf",
-    "arith.maximumf",
-    "arith.minimumf",
-    "arith.maxnumf",
-    "arith.minnumf",
-];
+use lf_ir::{OpId, Traits, Value};
 
 /// Adds the patterns.
 pub fn add_patterns(set: &mut PatternSet) {
@@ -38,7 +18,9 @@ pub fn add_patterns(set: &mut PatternSet) {
 /// `op(c, x)` -> `op(x, c)` for commutative ops.
 fn constant_to_rhs(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx(), rw.body());
-    if !COMMUTATIVE.contains(&ctx.op_name_str(body.op_name(op))) || body.num_operands(op) != 2 {
+    // MLIR moves the constant operand of every `Commutative` op to the right.
+    let commutative = ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::COMMUTATIVE));
+    if !commutative || body.num_operands(op) != 2 {
         return false;
     }
     let (a, b) = (body.operand(op, 0), body.operand(op, 1));
