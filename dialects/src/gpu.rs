@@ -434,6 +434,9 @@ pub static FUNC: OpDef = OpDef {
         AttrDef::optional("res_attrs", &DICT_ARRAY_ATTR),
         AttrDef::optional("workgroup_attrib_attrs", &DICT_ARRAY_ATTR),
         AttrDef::optional("private_attrib_attrs", &DICT_ARRAY_ATTR),
+        AttrDef::optional("known_block_size", &DENSE_I32_ARRAY_ATTR),
+        AttrDef::optional("known_grid_size", &DENSE_I32_ARRAY_ATTR),
+        AttrDef::optional("known_cluster_size", &DENSE_I32_ARRAY_ATTR),
     ],
     regions: &[RegionDef {
         name: "body",
