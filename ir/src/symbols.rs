@@ -5,16 +5,7 @@ use crate::{Body, Context, Ident, OpId, RegionId};
 
 /// The `sym_name` of an op (from its properties or attributes), if any.
 pub fn symbol_name(ctx: &Context, body: &Body, op: OpId) -> Option<Ident> {
-    for dict in [body.op_props(op), body.op_attrs(op)].into_iter().flatten() {
-        for (k, v) in ctx.attr_data(dict).dict_entries() {
-            if ctx.ident_str(*k) == "sym_name" {
-                if let AttrData::String { value, .. } = ctx.attr_data(*v) {
-                    return Some(ctx.intern(value));
-                }
-            }
-        }
-    }
-    None
+    symbol_name_str(ctx, body, op).map(|n| ctx.intern(n))
 }
 
 /// The symbols defined directly in a region (a symbol table's body), in order.
@@ -83,7 +74,8 @@ pub fn lookup_symbol(ctx: &Context, body: &Body, region: RegionId, name: &str) -
     lookup_symbol_scan(ctx, body, region, name)
 }
 
-/// The `sym_name` of an op as a string (as [`symbol_name`], without interning).
+/// The `sym_name` of an op as a string: the first string-valued `sym_name`
+/// of its properties, then of its attributes.
 fn symbol_name_str<'c>(ctx: &'c Context, body: &Body, op: OpId) -> Option<&'c str> {
     for dict in [body.op_props(op), body.op_attrs(op)].into_iter().flatten() {
         for (k, v) in ctx.attr_data(dict).dict_entries() {
@@ -99,21 +91,7 @@ fn symbol_name_str<'c>(ctx: &'c Context, body: &Body, op: OpId) -> Option<&'c st
 
 /// [`lookup_symbol`] by a scan comparing names in place.
 fn lookup_symbol_scan(ctx: &Context, body: &Body, region: RegionId, name: &str) -> Option<OpId> {
-    let key = ctx.intern("sym_name");
-    let named = |op: OpId| {
-        for dict in [body.op_props(op), body.op_attrs(op)].into_iter().flatten() {
-            for (k, v) in ctx.attr_data(dict).dict_entries() {
-                // The first string `sym_name` decides, as in `symbol_name`.
-                if *k == key {
-                    if let AttrData::String { value, .. } = ctx.attr_data(*v) {
-                        return **value == *name;
-                    }
-                }
-            }
-        }
-        false
-    };
     body.region_blocks(region)
         .flat_map(|b| body.block_ops(b))
-        .find(|&op| named(op))
+        .find(|&op| symbol_name_str(ctx, body, op) == Some(name))
 }

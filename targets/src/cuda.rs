@@ -87,21 +87,7 @@ pub fn emit_program(ctx: &Context, program: &Program<'_>, emit: Emit) -> Result<
     if emit == Emit::All {
         out.push_str(runtime::HOST_RUNTIME);
         out.push('\n');
-        let mut has_main = false;
-        let mut defs = String::new();
-        for f in &program.host_funcs {
-            has_main |= f.name == "main";
-            match host::emit_function(ctx, program, *f, Flavor::CudaHost) {
-                Ok((proto, def)) => {
-                    out.push_str(&proto);
-                    out.push_str(";\n");
-                    defs.push('\n');
-                    defs.push_str(&def);
-                }
-                Err(e) => errors.extend(e),
-            }
-        }
-        out.push_str(&defs);
+        let has_main = host::emit_functions(ctx, program, Flavor::CudaHost, &mut out, &mut errors);
         out.push('\n');
         if has_main {
             out.push_str("int main(void) {\n  lf_main();\n  LF_CUDA_CHECK(cudaDeviceSynchronize());\n  return 0;\n}\n");

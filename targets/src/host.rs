@@ -18,6 +18,35 @@ pub fn c_name(name: &str) -> String {
     }
 }
 
+/// Emits every host function of `program`: all prototypes first (appended to
+/// `out`), then all definitions, so that functions may call each other in any
+/// order. Errors are collected into `errors`. Returns whether there is a
+/// `main` function (which the caller wraps in the C `main`).
+pub fn emit_functions(
+    ctx: &Context,
+    program: &Program<'_>,
+    flavor: Flavor,
+    out: &mut String,
+    errors: &mut Vec<Diagnostic>,
+) -> bool {
+    let mut has_main = false;
+    let mut defs = String::new();
+    for f in &program.host_funcs {
+        has_main |= f.name == "main";
+        match emit_function(ctx, program, *f, flavor) {
+            Ok((proto, def)) => {
+                out.push_str(&proto);
+                out.push_str(";\n");
+                defs.push('\n');
+                defs.push_str(&def);
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    out.push_str(&defs);
+    has_main
+}
+
 /// Emits one host function: signature and body.
 pub fn emit_function(
     ctx: &Context,

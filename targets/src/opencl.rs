@@ -157,21 +157,7 @@ pub fn emit_program(ctx: &Context, program: &Program<'_>, opts: &Options) -> Res
     out.push_str(&expr::affine_helpers("static inline", "int64_t"));
     out.push_str(runtime::HOST_RUNTIME);
     out.push('\n');
-    let mut has_main = false;
-    let mut defs = String::new();
-    for f in &program.host_funcs {
-        has_main |= f.name == "main";
-        match host::emit_function(ctx, program, *f, Flavor::OclHost) {
-            Ok((proto, def)) => {
-                out.push_str(&proto);
-                out.push_str(";\n");
-                defs.push('\n');
-                defs.push_str(&def);
-            }
-            Err(e) => errors.extend(e),
-        }
-    }
-    out.push_str(&defs);
+    let has_main = host::emit_functions(ctx, program, Flavor::OclHost, &mut out, &mut errors);
     if has_main {
         // A program without kernels or device buffers runs without an OpenCL device.
         if program.kernels.is_empty() && !uses_gpu_ops(ctx, program) {
