@@ -2,3 +2,4 @@
 //! build their own `my-opt` on top of [`opt::main_with`].
 
 pub mod opt;
+pub mod output;

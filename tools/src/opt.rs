@@ -6,7 +6,7 @@ use lf_ir::{Context, ParseOptions, PrintOptions};
 use lf_passes::{PassManager, PassRegistry, RunOptions};
 use memmap2::{Mmap, UncheckedAdvice};
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -277,7 +277,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     // Output goes straight to its destination (a temporary file renamed into
     // place at the end), except on standard output with several chunks, where
     // it is held until every chunk succeeded.
-    let mut sink = Sink::new(&args.output, chunks.len() > 1);
+    let mut sink = crate::output::Sink::new(&args.output, chunks.len() > 1);
     let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut failed = false;
@@ -687,191 +687,4 @@ fn read_input(input: &str) -> std::io::Result<(String, Input)> {
     let mut v = Vec::new();
     file.read_to_end(&mut v)?;
     Ok((input.to_string(), Input::Owned(v)))
-}
-
-/// Where the printed output goes. Nothing appears at the destination unless
-/// every chunk succeeded: a file is written through a temporary file renamed
-/// into place by [`Sink::finish`].
-enum Sink {
-    /// Standard output, written as printed (a single chunk).
-    Stdout { parts: usize },
-    /// Standard output with several chunks: held until all succeeded.
-    Held { buf: Vec<u8>, parts: usize },
-    /// A file; the temporary file (and the thread writing it) is created
-    /// with the first part.
-    File {
-        path: PathBuf,
-        tmp: Option<(tempfile::NamedTempFile, BackgroundWriter)>,
-        parts: usize,
-    },
-}
-
-impl Sink {
-    fn new(output: &str, several_parts: bool) -> Sink {
-        match output {
-            "-" if several_parts => Sink::Held {
-                buf: Vec::new(),
-                parts: 0,
-            },
-            "-" => Sink::Stdout { parts: 0 },
-            _ => Sink::File {
-                path: PathBuf::from(output),
-                tmp: None,
-                parts: 0,
-            },
-        }
-    }
-
-    /// Starts the next part (writing `separator` before all but the first)
-    /// and returns the writer to print it to.
-    fn begin_part(&mut self, separator: &[u8]) -> std::io::Result<Box<dyn Write + '_>> {
-        let (parts, w): (&mut usize, Box<dyn Write + '_>) = match self {
-            Sink::Stdout { parts } => (parts, Box::new(std::io::stdout().lock())),
-            Sink::Held { buf, parts } => (parts, Box::new(buf)),
-            Sink::File { path, tmp, parts } => {
-                if tmp.is_none() {
-                    let dir = path
-                        .parent()
-                        .filter(|p| !p.as_os_str().is_empty())
-                        .unwrap_or(Path::new("."));
-                    let t = tempfile::NamedTempFile::new_in(dir)?;
-                    let w = BackgroundWriter::new(t.as_file().try_clone()?);
-                    *tmp = Some((t, w));
-                }
-                let w = &mut tmp.as_mut().expect("temporary file").1;
-                (parts, Box::new(w))
-            }
-        };
-        let mut w = w;
-        if *parts > 0 {
-            w.write_all(separator)?;
-        }
-        *parts += 1;
-        Ok(w)
-    }
-
-    /// Makes the output appear at its destination.
-    fn finish(self) -> std::io::Result<()> {
-        match self {
-            Sink::Stdout { .. } => Ok(()),
-            Sink::Held { buf, .. } => {
-                let mut out = std::io::stdout().lock();
-                out.write_all(&buf)?;
-                out.flush()
-            }
-            Sink::File { path, tmp, .. } => {
-                let tmp = match tmp {
-                    Some((t, mut w)) => {
-                        w.finish()?;
-                        t
-                    }
-                    None => {
-                        // Nothing printed (no chunk): still write an empty file.
-                        let dir = path
-                            .parent()
-                            .filter(|p| !p.as_os_str().is_empty())
-                            .unwrap_or(Path::new("."));
-                        tempfile::NamedTempFile::new_in(dir)?
-                    }
-                };
-                tmp.persist(&path).map_err(|e| e.error)?;
-                Ok(())
-            }
-        }
-    }
-}
-
-/// Size of the buffers handed to the writing thread.
-const WRITE_CHUNK: usize = 1 << 20;
-
-/// A writer that hands full buffers to a thread that writes them to a file,
-/// so that the kernel's copying overlaps the printing. Buffers go back to the
-/// printer for reuse. A write error is returned by [`BackgroundWriter::finish`]
-/// (or by the next write after the thread stopped).
-struct BackgroundWriter {
-    buf: Vec<u8>,
-    to_thread: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
-    recycled: std::sync::mpsc::Receiver<Vec<u8>>,
-    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
-}
-
-impl BackgroundWriter {
-    fn new(mut file: std::fs::File) -> Self {
-        let (to_thread, from_printer) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
-        let (give_back, recycled) = std::sync::mpsc::channel::<Vec<u8>>();
-        let thread = std::thread::spawn(move || -> std::io::Result<()> {
-            for mut chunk in from_printer {
-                file.write_all(&chunk)?;
-                chunk.clear();
-                let _ = give_back.send(chunk);
-            }
-            file.flush()
-        });
-        BackgroundWriter {
-            buf: Vec::with_capacity(WRITE_CHUNK),
-            to_thread: Some(to_thread),
-            recycled,
-            thread: Some(thread),
-        }
-    }
-
-    /// Hands the current buffer to the thread.
-    fn send(&mut self) -> std::io::Result<()> {
-        if self.buf.is_empty() {
-            return Ok(());
-        }
-        let next = self
-            .recycled
-            .try_recv()
-            .unwrap_or_else(|_| Vec::with_capacity(WRITE_CHUNK));
-        let full = std::mem::replace(&mut self.buf, next);
-        match self.to_thread.as_ref().map(|t| t.send(full)) {
-            Some(Ok(())) => Ok(()),
-            // The thread stopped on an error: `finish` reports it.
-            _ => Err(self
-                .join()
-                .err()
-                .unwrap_or_else(|| std::io::Error::other("writer thread stopped"))),
-        }
-    }
-
-    fn join(&mut self) -> std::io::Result<()> {
-        self.to_thread = None;
-        match self.thread.take().map(|t| t.join()) {
-            None => Ok(()),
-            Some(Ok(r)) => r,
-            Some(Err(_)) => Err(std::io::Error::other("writer thread panicked")),
-        }
-    }
-
-    /// Writes what is left and waits for the thread.
-    fn finish(&mut self) -> std::io::Result<()> {
-        self.send()?;
-        self.join()
-    }
-}
-
-impl Write for BackgroundWriter {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
-        self.write_all(data)?;
-        Ok(data.len())
-    }
-
-    fn write_all(&mut self, mut data: &[u8]) -> std::io::Result<()> {
-        while !data.is_empty() {
-            let room = WRITE_CHUNK - self.buf.len().min(WRITE_CHUNK);
-            let n = room.min(data.len());
-            self.buf.extend_from_slice(&data[..n]);
-            data = &data[n..];
-            if self.buf.len() >= WRITE_CHUNK {
-                self.send()?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Hands the buffered bytes to the thread (without waiting for the write).
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.send()
-    }
 }

@@ -141,17 +141,9 @@ fn run(args: Args) -> i32 {
         }
         return 0;
     }
-    // Write next to the destination, then rename: no partial file on failure.
-    let path = std::path::Path::new(&args.output);
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(std::path::Path::new("."));
-    let written = tempfile::NamedTempFile::new_in(dir).and_then(|mut f| {
-        f.write_all(code.as_bytes())?;
-        f.persist(path).map_err(|e| e.error)?;
-        Ok(())
-    });
+    // A regular file is written next to the destination and renamed into
+    // place: no partial file on failure.
+    let written = lf_tools::output::write_file(std::path::Path::new(&args.output), code.as_bytes());
     match written {
         Ok(()) => 0,
         Err(e) => {

@@ -1,0 +1,242 @@
+//! Where a tool's output goes. A regular file is written through a
+//! temporary file beside it and renamed into place only when everything
+//! succeeded, so a failed run leaves no partial file. A destination that
+//! exists and is not a regular file (`/dev/null`, a pipe, a terminal) is
+//! written in place: renaming over it would replace the device with a plain
+//! file.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Where printed output goes, one or more parts separated by a marker.
+/// Nothing appears in a regular file unless every part succeeded.
+pub enum Sink {
+    /// Standard output, written as printed (a single part).
+    Stdout { parts: usize },
+    /// Standard output with several parts: held until all succeeded.
+    Held { buf: Vec<u8>, parts: usize },
+    /// A regular file (or a new one); the temporary file (and the thread
+    /// writing it) is created with the first part.
+    File {
+        path: PathBuf,
+        tmp: Option<(tempfile::NamedTempFile, BackgroundWriter)>,
+        parts: usize,
+    },
+    /// An existing destination that is not a regular file, written in place.
+    Special {
+        path: PathBuf,
+        writer: Option<BackgroundWriter>,
+        parts: usize,
+    },
+}
+
+/// Whether `path` names something that exists and is not a regular file
+/// (a device such as `/dev/null`, a pipe or a socket), which must be written
+/// in place instead of replaced by a rename.
+pub fn is_special_destination(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file())
+}
+
+/// The directory a temporary file for `path` is created in.
+fn directory_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+}
+
+/// Opens an existing special destination for writing.
+fn open_in_place(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::OpenOptions::new().write(true).open(path)
+}
+
+/// Writes `bytes` to the file at `path`: through a temporary file renamed
+/// into place for a regular file, so that a failure leaves no partial file;
+/// in place for a device or pipe.
+pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if is_special_destination(path) {
+        let mut f = open_in_place(path)?;
+        f.write_all(bytes)?;
+        return f.flush();
+    }
+    let mut f = tempfile::NamedTempFile::new_in(directory_of(path))?;
+    f.write_all(bytes)?;
+    f.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+impl Sink {
+    /// The sink for the `-o` argument `output` (`-` is standard output);
+    /// `several_parts` says whether more than one part will be printed.
+    pub fn new(output: &str, several_parts: bool) -> Sink {
+        match output {
+            "-" if several_parts => Sink::Held {
+                buf: Vec::new(),
+                parts: 0,
+            },
+            "-" => Sink::Stdout { parts: 0 },
+            _ if is_special_destination(Path::new(output)) => Sink::Special {
+                path: PathBuf::from(output),
+                writer: None,
+                parts: 0,
+            },
+            _ => Sink::File {
+                path: PathBuf::from(output),
+                tmp: None,
+                parts: 0,
+            },
+        }
+    }
+
+    /// Starts the next part (writing `separator` before all but the first)
+    /// and returns the writer to print it to.
+    pub fn begin_part(&mut self, separator: &[u8]) -> std::io::Result<Box<dyn Write + '_>> {
+        let (parts, w): (&mut usize, Box<dyn Write + '_>) = match self {
+            Sink::Stdout { parts } => (parts, Box::new(std::io::stdout().lock())),
+            Sink::Held { buf, parts } => (parts, Box::new(buf)),
+            Sink::File { path, tmp, parts } => {
+                if tmp.is_none() {
+                    let t = tempfile::NamedTempFile::new_in(directory_of(path))?;
+                    let w = BackgroundWriter::new(t.as_file().try_clone()?);
+                    *tmp = Some((t, w));
+                }
+                let w = &mut tmp.as_mut().expect("temporary file").1;
+                (parts, Box::new(w))
+            }
+            Sink::Special { path, writer, parts } => {
+                if writer.is_none() {
+                    *writer = Some(BackgroundWriter::new(open_in_place(path)?));
+                }
+                (parts, Box::new(writer.as_mut().expect("writer")))
+            }
+        };
+        let mut w = w;
+        if *parts > 0 {
+            w.write_all(separator)?;
+        }
+        *parts += 1;
+        Ok(w)
+    }
+
+    /// Makes the output appear at its destination.
+    pub fn finish(self) -> std::io::Result<()> {
+        match self {
+            Sink::Stdout { .. } => Ok(()),
+            Sink::Held { buf, .. } => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(&buf)?;
+                out.flush()
+            }
+            Sink::File { path, tmp, .. } => {
+                let tmp = match tmp {
+                    Some((t, mut w)) => {
+                        w.finish()?;
+                        t
+                    }
+                    // Nothing printed (no part): still write an empty file.
+                    None => tempfile::NamedTempFile::new_in(directory_of(&path))?,
+                };
+                tmp.persist(&path).map_err(|e| e.error)?;
+                Ok(())
+            }
+            Sink::Special { writer, .. } => match writer {
+                Some(mut w) => w.finish(),
+                None => Ok(()),
+            },
+        }
+    }
+}
+
+/// Size of the buffers handed to the writing thread.
+const WRITE_CHUNK: usize = 1 << 20;
+
+/// A writer that hands full buffers to a thread that writes them to a file,
+/// so that the kernel's copying overlaps the printing. Buffers go back to the
+/// printer for reuse. A write error is returned by [`BackgroundWriter::finish`]
+/// (or by the next write after the thread stopped).
+pub struct BackgroundWriter {
+    buf: Vec<u8>,
+    to_thread: Option<std::sync::mpsc::SyncSender<Vec<u8>>>,
+    recycled: std::sync::mpsc::Receiver<Vec<u8>>,
+    thread: Option<std::thread::JoinHandle<std::io::Result<()>>>,
+}
+
+impl BackgroundWriter {
+    fn new(mut file: std::fs::File) -> Self {
+        let (to_thread, from_printer) = std::sync::mpsc::sync_channel::<Vec<u8>>(2);
+        let (give_back, recycled) = std::sync::mpsc::channel::<Vec<u8>>();
+        let thread = std::thread::spawn(move || -> std::io::Result<()> {
+            for mut chunk in from_printer {
+                file.write_all(&chunk)?;
+                chunk.clear();
+                let _ = give_back.send(chunk);
+            }
+            file.flush()
+        });
+        BackgroundWriter {
+            buf: Vec::with_capacity(WRITE_CHUNK),
+            to_thread: Some(to_thread),
+            recycled,
+            thread: Some(thread),
+        }
+    }
+
+    /// Hands the current buffer to the thread.
+    fn send(&mut self) -> std::io::Result<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let next = self
+            .recycled
+            .try_recv()
+            .unwrap_or_else(|_| Vec::with_capacity(WRITE_CHUNK));
+        let full = std::mem::replace(&mut self.buf, next);
+        match self.to_thread.as_ref().map(|t| t.send(full)) {
+            Some(Ok(())) => Ok(()),
+            // The thread stopped on an error: `finish` reports it.
+            _ => Err(self
+                .join()
+                .err()
+                .unwrap_or_else(|| std::io::Error::other("writer thread stopped"))),
+        }
+    }
+
+    fn join(&mut self) -> std::io::Result<()> {
+        self.to_thread = None;
+        match self.thread.take().map(|t| t.join()) {
+            None => Ok(()),
+            Some(Ok(r)) => r,
+            Some(Err(_)) => Err(std::io::Error::other("writer thread panicked")),
+        }
+    }
+
+    /// Writes what is left and waits for the thread.
+    fn finish(&mut self) -> std::io::Result<()> {
+        self.send()?;
+        self.join()
+    }
+}
+
+impl Write for BackgroundWriter {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.write_all(data)?;
+        Ok(data.len())
+    }
+
+    fn write_all(&mut self, mut data: &[u8]) -> std::io::Result<()> {
+        while !data.is_empty() {
+            let room = WRITE_CHUNK - self.buf.len().min(WRITE_CHUNK);
+            let n = room.min(data.len());
+            self.buf.extend_from_slice(&data[..n]);
+            data = &data[n..];
+            if self.buf.len() >= WRITE_CHUNK {
+                self.send()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Hands the buffered bytes to the thread (without waiting for the write).
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.send()
+    }
+}
