@@ -68,7 +68,12 @@ pub struct Context {
     dialects: RwLock<Vec<Box<str>>>,
     allow_unregistered: std::sync::atomic::AtomicBool,
     common: CommonTypes,
+    /// Per-context state of other crates, by type: see [`Context::extension`].
+    extensions: RwLock<Extensions>,
 }
+
+/// The map behind [`Context::extension`].
+type Extensions = rustc_hash::FxHashMap<std::any::TypeId, std::sync::Arc<dyn std::any::Any + Send + Sync>>;
 
 impl Default for Context {
     fn default() -> Self {
@@ -128,9 +133,26 @@ impl Context {
             dialects: RwLock::new(Vec::new()),
             allow_unregistered: false.into(),
             common,
+            extensions: RwLock::new(Extensions::default()),
         };
         crate::builtin::register(&ctx);
         ctx
+    }
+
+    /// State of type `T` kept for the lifetime of this context and shared by
+    /// every thread, created with `T::default()` on first use: the place for
+    /// caches of values derived from uniqued attributes (uniqued values stay
+    /// valid as long as the context, so such a cache never goes stale).
+    pub fn extension<T: Default + Send + Sync + 'static>(&self) -> std::sync::Arc<T> {
+        let key = std::any::TypeId::of::<T>();
+        let found = self.extensions.read().get(&key).cloned();
+        let any = found.unwrap_or_else(|| {
+            let mut all = self.extensions.write();
+            all.entry(key)
+                .or_insert_with(|| std::sync::Arc::new(T::default()))
+                .clone()
+        });
+        any.downcast::<T>().expect("extension stored under its own TypeId")
     }
 
     /// Frequently used types and attributes.

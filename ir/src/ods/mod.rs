@@ -270,12 +270,36 @@ fn group_range(
     total: usize,
     index: usize,
 ) -> Range<usize> {
-    match segment_sizes(ctx, props, prop_name, groups, total) {
-        Some(sizes) => {
-            let start: usize = sizes[..index].iter().sum();
-            start..start + sizes[index]
+    let non_single = groups.iter().filter(|g| g.arity != Arity::Single).count();
+    if non_single > 1 {
+        return match segment_sizes(ctx, props, prop_name, groups, total) {
+            Some(sizes) => {
+                let start: usize = sizes[..index].iter().sum();
+                start..start + sizes[index]
+            }
+            None => 0..0,
+        };
+    }
+    // At most one variadic group: its size is what the single groups leave
+    // (the same rule as `segment_sizes`, without building the list).
+    let Some(rest) = total.checked_sub(groups.len() - non_single) else {
+        return 0..0;
+    };
+    let size_of = |g: &ArgDef| match g.arity {
+        Arity::Single => Some(1),
+        Arity::Optional if rest > 1 => None,
+        _ => Some(rest),
+    };
+    let mut start = 0;
+    for g in &groups[..index] {
+        match size_of(g) {
+            Some(n) => start += n,
+            None => return 0..0,
         }
-        None => 0..0,
+    }
+    match groups.get(index).map(size_of) {
+        Some(Some(n)) if groups[index + 1..].iter().all(|g| size_of(g).is_some()) => start..start + n,
+        _ => 0..0,
     }
 }
 

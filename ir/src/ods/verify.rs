@@ -37,11 +37,15 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
         }
     }
     // Segment sizes.
-    for (groups, total, prop_name) in [
+    let mut sizes: [Vec<usize>; 2] = Default::default();
+    for (k, (groups, total, prop_name)) in [
         (def.operands, body.num_operands(op), "operandSegmentSizes"),
         (def.results, body.num_results(op), "resultSegmentSizes"),
-    ] {
-        if segment_sizes(ctx, body.op_props(op), prop_name, groups, total).is_none() {
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let Some(found) = segment_sizes(ctx, body.op_props(op), prop_name, groups, total) else {
             let non_single = groups.iter().filter(|g| g.arity != Arity::Single).count();
             if non_single > 1 && dict_get(ctx, body.op_props(op), prop_name).is_none() {
                 return Err(err(format!("requires attribute '{prop_name}'")));
@@ -54,8 +58,10 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
                     "result"
                 }
             )));
-        }
+        };
+        sizes[k] = found;
     }
+    let [operand_sizes, result_sizes] = sizes;
     // Attributes.
     for a in def.attributes {
         match dict_get(ctx, body.op_props(op), a.name) {
@@ -70,16 +76,20 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
         }
     }
     // Operand and result types.
-    for (g, arg) in def.operands.iter().enumerate() {
-        for i in operand_group_range(ctx, body, op, def, g) {
+    let mut i = 0;
+    for (arg, n) in def.operands.iter().zip(&operand_sizes) {
+        for _ in 0..*n {
             let t = body.value_type(body.operand(op, i));
             check_type(ctx, arg, t).map_err(|s| err(format!("operand #{i} must be {s}")))?;
+            i += 1;
         }
     }
-    for (g, arg) in def.results.iter().enumerate() {
-        for i in result_group_range(ctx, body, op, def, g) {
+    let mut i = 0;
+    for (arg, n) in def.results.iter().zip(&result_sizes) {
+        for _ in 0..*n {
             let t = body.value_type(body.result(op, i));
             check_type(ctx, arg, t).map_err(|s| err(format!("result #{i} must be {s}")))?;
+            i += 1;
         }
     }
     // Type rules.

@@ -54,8 +54,13 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         self.p.error_at(r.tok, msg)
     }
 
-    /// Whether the op's region parsed last is empty (no blocks).
+    /// Whether the op's region parsed last is empty (no blocks). A region
+    /// handed to a worker thread is never empty (see the parser's
+    /// `parallel` module).
     pub fn region_is_empty(&mut self, r: crate::RegionId) -> bool {
+        if r == crate::RegionId(crate::entity::NONE) {
+            return false;
+        }
         let body: &crate::Body = match self.pending.state.nested.as_deref() {
             Some(b) => b,
             None => self.p.body(),

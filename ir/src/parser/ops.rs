@@ -7,6 +7,7 @@ use super::scope::{Definition, ForwardRef, IsolatedScope, SourcePosLite};
 use super::{Memo, OwnedOp, ParseError, ParseResult, Parser};
 use crate::attrs::AttrData;
 use crate::body::OperationState;
+use crate::entity::NONE;
 use crate::registry::{OpDef, Traits};
 use crate::{Attribute, BlockId, Body, Context, Ident, Location, OpId, RegionId, Type, Value};
 use lf_diag::{Diagnostic, SourcePos};
@@ -37,6 +38,12 @@ pub(crate) struct PendingOp {
     /// Properties set one by one by custom parsers.
     pub(crate) props: Vec<(Ident, Attribute)>,
     pub(crate) isolated: bool,
+    /// Whether the op's one region may go to a worker thread when the
+    /// custom parser asks for it (custom-form isolated ops with a single
+    /// region that are not symbol tables, such as `func.func`).
+    pub(crate) spawnable: bool,
+    /// The task parsing that region on a worker, once handed out.
+    pub(crate) spawned: Option<super::parallel::SpawnedTask>,
 }
 
 impl<'a> Parser<'a> {
@@ -437,6 +444,8 @@ impl<'a> Parser<'a> {
             attrs: Vec::new(),
             props: Vec::new(),
             isolated,
+            spawnable: false,
+            spawned: None,
         };
 
         self.expect(T::LParen, "'(' to start operand list")?;
@@ -669,6 +678,8 @@ impl<'a> Parser<'a> {
             attrs: Vec::new(),
             props: Vec::new(),
             isolated,
+            spawnable: isolated && def.regions.len() == 1 && !def.has(Traits::SYMBOL_TABLE),
+            spawned: None,
         };
         // The op's regions get no default dialect unless its parser pushes
         // one (as `func.func` does).
@@ -684,7 +695,12 @@ impl<'a> Parser<'a> {
         if let Some(l) = self.parse_optional_trailing_loc()? {
             pending.state.loc = l;
         }
-        self.finish_op(pending)
+        let spawned = pending.spawned.take();
+        let op = self.finish_op(pending)?;
+        if let Some(task) = spawned {
+            self.note_spawned(op, task);
+        }
+        Ok(op)
     }
 
     fn lookup_custom_op(&self, text: &str) -> Option<&'static OpDef> {
@@ -721,6 +737,12 @@ impl<'a> Parser<'a> {
         pending: &mut PendingOp,
         entry_args: &[(UnresolvedOperand<'a>, Type, Location)],
     ) -> ParseResult<RegionId> {
+        if pending.spawnable && pending.spawned.is_none() && pending.state.regions.is_empty() {
+            if let Some(task) = self.spawn_custom_region(pending, entry_args) {
+                pending.spawned = Some(task);
+                return Ok(RegionId(NONE));
+            }
+        }
         if pending.isolated {
             let nested = pending.state.nested.take().map(|b| *b).unwrap_or_default();
             self.bodies.push(nested);

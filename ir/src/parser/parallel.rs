@@ -16,13 +16,20 @@
 //! If a worker ends its region list anywhere but where the bracket matching
 //! said (which valid input never does), the whole file is parsed again
 //! sequentially.
+//!
+//! The custom form works the same way: when the custom parser of an isolated
+//! single-region op (`func.func`, `gpu.func`) asks for its region, the `{`
+//! ... `}` goes to a worker with the entry block's arguments, and the custom
+//! parser gets a placeholder region (which it must not look into; a region
+//! with no content is never handed out, so `region_is_empty` stays exact).
 
 use super::lexer::Token;
 use super::ops::PendingOp;
+use super::ops::UnresolvedOperand;
 use super::{Memo, OwnedOp, ParseError, ParseOptions, ParseResult, Parser};
 use crate::body::OperationState;
 use crate::entity::NONE;
-use crate::{Attribute, Body, Context, OpId, RegionId, Type};
+use crate::{Attribute, Body, Context, Location, OpId, RegionId, Type};
 use lf_diag::Diagnostic;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
@@ -36,10 +43,20 @@ const QUEUE: usize = 64;
 /// deep nesting recurses.
 const WORKER_STACK: usize = 256 << 20;
 
+/// What a task parses.
+enum TaskKind<'a> {
+    /// A generic op's region list `( {...}, ... )`.
+    RegionList,
+    /// A custom-form op's single region `{...}`, with the entry block's
+    /// arguments.
+    Region(Vec<(UnresolvedOperand<'a>, Type, Location)>),
+}
+
 /// The region list of one isolated op, to be parsed by a worker.
 pub(crate) struct Task<'a> {
     idx: usize,
-    /// The `(` opening the region list.
+    kind: TaskKind<'a>,
+    /// The `(` opening the region list (the `{` opening the region).
     open: Token,
     /// Start of the token after the matching `)`.
     end: u32,
@@ -252,8 +269,15 @@ fn run_task<'a>(
         attrs: Vec::new(),
         props: Vec::new(),
         isolated: true,
+        spawnable: false,
+        spawned: None,
     };
-    let r = p.parse_region_list(&mut pending);
+    let r = match &task.kind {
+        TaskKind::RegionList => p.parse_region_list(&mut pending),
+        TaskKind::Region(entry_args) => p.parse_region_for(&mut pending, entry_args).map(|r| {
+            pending.state.regions.push(r);
+        }),
+    };
     shared.memos.lock().push(std::mem::take(&mut p.memo));
     match r {
         Err(e) => Outcome::Failed(e),
@@ -284,12 +308,48 @@ impl<'a> Parser<'a> {
         }
         self.lexer.reset(end, line, line_start);
         self.bump();
+        let idx = self.hand_out(open, pending, TaskKind::RegionList)?;
+        pending.state.regions = vec![RegionId(NONE); regions];
+        pending.state.nested = Some(Box::default());
+        Some(SpawnedTask { idx, regions })
+    }
+
+    /// At the `{` of the single region of an isolated custom-form op (see
+    /// `PendingOp::spawnable`): if this is a parallel parse, the region has
+    /// content and is bracket-balanced, hands it to a worker with the entry
+    /// block's arguments and moves past it.
+    pub(crate) fn spawn_custom_region(
+        &mut self,
+        pending: &mut PendingOp,
+        entry_args: &[(UnresolvedOperand<'a>, Type, Location)],
+    ) -> Option<SpawnedTask> {
+        if self.par.is_none() || self.tok.kind != super::lexer::TokenKind::LBrace {
+            return None;
+        }
+        let open = self.tok;
+        let src = self.src.as_bytes();
+        if !has_content(src, open.end as usize) {
+            return None;
+        }
+        let (line, line_start) = (open.line, open.start as usize - (open.col as usize - 1));
+        let (end, line, line_start) = scan_balanced(src, open.end as usize, line, line_start, b'}')?;
+        self.lexer.reset(end, line, line_start);
+        self.bump();
+        let idx = self.hand_out(open, pending, TaskKind::Region(entry_args.to_vec()))?;
+        pending.state.nested = Some(Box::default());
+        Some(SpawnedTask { idx, regions: 1 })
+    }
+
+    /// Queues the task starting at `open` (the parser already stands after
+    /// its end), or runs it here when the queue is full; returns its number.
+    fn hand_out(&mut self, open: Token, pending: &PendingOp, kind: TaskKind<'a>) -> Option<usize> {
         let par = self.par.as_mut()?;
         let idx = par.next_idx;
         par.next_idx += 1;
         par.shared.pending.lock().insert(idx, open.start);
         let task = Task {
             idx,
+            kind,
             open,
             end: self.tok.start,
             depth: self.depth,
@@ -312,9 +372,7 @@ impl<'a> Parser<'a> {
             // The workers are gone: parse the rest as usual, then redo.
             _ => par.mismatch = true,
         }
-        pending.state.regions = vec![RegionId(NONE); regions];
-        pending.state.nested = Some(Box::default());
-        Some(SpawnedTask { idx, regions })
+        Some(idx)
     }
 
     fn par_mut(&mut self) -> &mut Par<'a> {
@@ -388,13 +446,29 @@ impl<'a> Parser<'a> {
 /// matching outside strings and comments (as the lexer splits them). Returns
 /// the offset after it, the number of regions (`{` at the list's level), and
 /// the line number and line start there; `None` if the text is not balanced.
-fn scan_region_list(
+fn scan_region_list(src: &[u8], i: usize, line: u32, line_start: usize) -> Option<(usize, usize, u32, usize)> {
+    let mut regions = 0;
+    let (end, line, line_start) = scan(src, i, line, line_start, b')', &mut regions)?;
+    Some((end, regions, line, line_start))
+}
+
+/// Like [`scan_region_list`], for any opening bracket ending at `i` that
+/// `closer` closes.
+fn scan_balanced(src: &[u8], i: usize, line: u32, line_start: usize, closer: u8) -> Option<(usize, u32, usize)> {
+    scan(src, i, line, line_start, closer, &mut 0)
+}
+
+/// The bracket matching of [`scan_region_list`]; counts the `{` at the first
+/// level in `regions`.
+fn scan(
     src: &[u8],
     mut i: usize,
     mut line: u32,
     mut line_start: usize,
-) -> Option<(usize, usize, u32, usize)> {
-    let (mut depth, mut regions) = (1u32, 0usize);
+    closer: u8,
+    regions: &mut usize,
+) -> Option<(usize, u32, usize)> {
+    let mut depth = 1u32;
     while i < src.len() {
         let c = src[i];
         i += 1;
@@ -405,13 +479,13 @@ fn scan_region_list(
             }
             b'(' | b'[' => depth += 1,
             b'{' => {
-                regions += (depth == 1) as usize;
+                *regions += (depth == 1) as usize;
                 depth += 1;
             }
             b')' | b']' | b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return (c == b')').then_some((i, regions, line, line_start));
+                    return (c == closer).then_some((i, line, line_start));
                 }
             }
             b'"' => loop {
@@ -432,6 +506,22 @@ fn scan_region_list(
         }
     }
     None
+}
+
+/// Whether anything but white space and comments follows offset `i` before
+/// the next `}` (a region `{ }` with no content is parsed in place).
+fn has_content(src: &[u8], mut i: usize) -> bool {
+    while i < src.len() {
+        match src[i] {
+            b' ' | b'\t' | b'\r' | b'\n' => i += 1,
+            b'/' if src.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |k| i + k);
+            }
+            b'}' => return false,
+            _ => return true,
+        }
+    }
+    false
 }
 
 /// Stands for an error that [`parse`] replaces (a task's error, or a redo).

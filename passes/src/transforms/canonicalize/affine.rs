@@ -4,6 +4,11 @@
 //! duplicate and unused operands dropped, maps simplified; `affine.apply`
 //! of a constant or of an identity map folded; `affine.min`/`affine.max`
 //! of constants folded; trivial `affine.for` loops removed.
+//!
+//! Most affine ops of a program need no operand substitution (no
+//! `affine.apply` or constant operand, no promotable or repeated operand);
+//! for them the result depends on the map alone, and the simplified map is
+//! computed once per map attribute and context ([`Context::extension`]).
 
 use super::scf::replace_with_region;
 use crate::rewrite::{constant_value, FnPattern, PatternRewriter, PatternSet};
@@ -191,45 +196,114 @@ pub fn canonicalize_map_and_operands(
         dim_repl[i] = AffineExpr::symbol(index_of(&mut new_syms, v));
     }
     let (nd2, ns2) = (new_dims.len() as u32, new_syms.len() as u32);
-    let results: Vec<AffineExpr> = results
-        .iter()
-        .map(|r| r.replace_dims_and_symbols(&dim_repl, &sym_repl).simplify(nd2, ns2))
-        .collect();
-    // Drop unused dimensions and symbols.
-    let mut used_d = vec![false; nd2 as usize];
-    let mut used_s = vec![false; ns2 as usize];
-    for r in &results {
-        r.mark_used_dims(&mut used_d);
-        r.mark_used_symbols(&mut used_s);
-    }
-    let mut d_map = Vec::new();
-    let mut out = Vec::new();
-    for (i, u) in used_d.iter().enumerate() {
-        d_map.push(AffineExpr::dim(out.len() as u32));
-        if *u {
-            out.push(new_dims[i]);
-        }
-    }
-    let nd3 = out.len() as u32;
-    let mut s_map = Vec::new();
-    let mut out_syms = Vec::new();
-    for (i, u) in used_s.iter().enumerate() {
-        s_map.push(AffineExpr::symbol(out_syms.len() as u32));
-        if *u {
-            out_syms.push(new_syms[i]);
-        }
-    }
-    let ns3 = out_syms.len() as u32;
-    let results: Vec<AffineExpr> = results
-        .iter()
-        .map(|r| r.replace_dims_and_symbols(&d_map, &s_map).simplify(nd3, ns3))
-        .collect();
-    let new_map = AffineMap::new(nd3, ns3, results);
-    out.extend(out_syms);
+    let (new_map, used_d, used_s) = simplify_and_find_unused(&results, &dim_repl, &sym_repl, nd2, ns2);
+    let mut out: Vec<Value> = keep_used(&new_dims, &used_d);
+    out.extend(keep_used(&new_syms, &used_s));
     if new_map == *map && out == operands {
         return None;
     }
     Some((new_map, out))
+}
+
+/// The values of `list` whose flag in `used` is set.
+fn keep_used(list: &[Value], used: &[bool]) -> Vec<Value> {
+    list.iter().zip(used).filter(|(_, u)| **u).map(|(v, _)| *v).collect()
+}
+
+/// The last steps of [`canonicalize_map_and_operands`]: substitutes
+/// `dim_repl`/`sym_repl` into `results`, simplifies over `nd` dimensions and
+/// `ns` symbols, and drops the dimensions and symbols no result uses.
+/// Returns the map and which of the `nd` dimensions and `ns` symbols it kept.
+fn simplify_and_find_unused(
+    results: &[AffineExpr],
+    dim_repl: &[AffineExpr],
+    sym_repl: &[AffineExpr],
+    nd: u32,
+    ns: u32,
+) -> (AffineMap, Vec<bool>, Vec<bool>) {
+    let results: Vec<AffineExpr> = results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(dim_repl, sym_repl).simplify(nd, ns))
+        .collect();
+    let mut used_d = vec![false; nd as usize];
+    let mut used_s = vec![false; ns as usize];
+    for r in &results {
+        r.mark_used_dims(&mut used_d);
+        r.mark_used_symbols(&mut used_s);
+    }
+    let renumber = |used: &[bool], make: fn(u32) -> AffineExpr| -> (Vec<AffineExpr>, u32) {
+        let mut kept = 0u32;
+        let map = used
+            .iter()
+            .map(|u| {
+                let e = make(kept);
+                kept += u32::from(*u);
+                e
+            })
+            .collect();
+        (map, kept)
+    };
+    let (d_map, nd3) = renumber(&used_d, AffineExpr::dim);
+    let (s_map, ns3) = renumber(&used_s, AffineExpr::symbol);
+    let results: Vec<AffineExpr> = results
+        .iter()
+        .map(|r| r.replace_dims_and_symbols(&d_map, &s_map).simplify(nd3, ns3))
+        .collect();
+    (AffineMap::new(nd3, ns3, results), used_d, used_s)
+}
+
+/// What [`canonicalize_map_and_operands`] makes of a map whose operands need
+/// no substitution (see [`operands_need_no_substitution`]): the simplified
+/// map and which dimensions and symbols it keeps; `None` if the map is
+/// already canonical.
+#[derive(Clone)]
+struct SimplifiedMap {
+    map: Attribute,
+    used_dims: Box<[bool]>,
+    used_syms: Box<[bool]>,
+}
+
+/// [`SimplifiedMap`]s by map attribute, per context: the same few maps
+/// recur on most ops of a program, and simplifying them is the costly part
+/// of canonicalizing an affine op.
+#[derive(Default)]
+struct SimplifiedMaps(parking_lot::RwLock<rustc_hash::FxHashMap<Attribute, Option<SimplifiedMap>>>);
+
+/// The canonical form of the map attribute `attr` (holding `map`) for
+/// operands that need no substitution, computed once per context.
+fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<SimplifiedMap> {
+    let cache = ctx.extension::<SimplifiedMaps>();
+    if let Some(found) = cache.0.read().get(&attr) {
+        return found.clone();
+    }
+    let (nd, ns) = (map.num_dims(), map.num_symbols());
+    let dims: Vec<AffineExpr> = (0..nd).map(AffineExpr::dim).collect();
+    let syms: Vec<AffineExpr> = (0..ns).map(AffineExpr::symbol).collect();
+    let (new_map, used_d, used_s) = simplify_and_find_unused(map.results(), &dims, &syms, nd, ns);
+    let unchanged = new_map == *map && used_d.iter().chain(&used_s).all(|u| *u);
+    let simplified = (!unchanged).then(|| SimplifiedMap {
+        map: map_attr(ctx, new_map),
+        used_dims: used_d.into(),
+        used_syms: used_s.into(),
+    });
+    cache.0.write().insert(attr, simplified.clone());
+    simplified
+}
+
+/// Whether [`canonicalize_map_and_operands`] would leave the operands as
+/// they are before simplifying: none is produced by `affine.apply` or is a
+/// constant, no dimension operand is a valid symbol, and none repeats. The
+/// result then depends on the map alone.
+fn operands_need_no_substitution(ctx: &Context, body: &Body, num_dims: usize, operands: &[Value]) -> bool {
+    operands.iter().enumerate().all(|(i, &v)| {
+        let from_apply = body
+            .defining_op(v)
+            .is_some_and(|o| ctx.op_name_str(body.op_name(o)) == "affine.apply");
+        !from_apply
+            && const_index(ctx, body, v).is_none()
+            && (i >= num_dims || !is_top_level_symbol(ctx, body, v))
+            && !operands[..i].contains(&v)
+    })
 }
 
 /// The position of `v` in `list`, appending it if absent.
@@ -247,23 +321,36 @@ fn index_of(list: &mut Vec<Value>, v: Value) -> u32 {
 /// `load`, `store`.
 fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx(), rw.body());
-    let Some(map) = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "map")).cloned() else {
+    let Some(attr) = lf_ir::ods::prop(ctx, body, op, "map") else {
+        return false;
+    };
+    let Some(map) = map_of(ctx, Some(attr)) else {
         return false;
     };
     let start = map_operands_start(ctx, body, op);
     let all: Vec<Value> = body.operands(op).collect();
-    if all.len() < start {
+    if all.len() < start || all.len() - start != map.num_inputs() as usize {
         return false;
     }
-    let Some((new_map, new_ops)) = canonicalize_map_and_operands(ctx, body, &map, &all[start..]) else {
-        return false;
+    let (new_attr, new_ops) = if operands_need_no_substitution(ctx, body, map.num_dims() as usize, &all[start..]) {
+        let Some(s) = simplified_map(ctx, attr, map) else {
+            return false;
+        };
+        let nd = map.num_dims() as usize;
+        let mut kept = keep_used(&all[start..start + nd], &s.used_dims);
+        kept.extend(keep_used(&all[start + nd..], &s.used_syms));
+        (s.map, kept)
+    } else {
+        let Some((new_map, new_ops)) = canonicalize_map_and_operands(ctx, body, map, &all[start..]) else {
+            return false;
+        };
+        (map_attr(ctx, new_map), new_ops)
     };
     let mut operands = all[..start].to_vec();
     operands.extend(new_ops);
-    let attr = map_attr(ctx, new_map);
     rw.modify_in_place(op, |body| {
         body.set_operands(op, &operands);
-        set_prop(ctx, body, op, "map", attr);
+        set_prop(ctx, body, op, "map", new_attr);
     });
     true
 }
