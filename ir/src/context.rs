@@ -64,7 +64,13 @@ pub struct Context {
     /// under `idents`' write lock, so indices match the interner's symbols).
     ident_texts: boxcar::Vec<IdentText>,
     op_names: Uniquer<Box<str>>,
-    op_infos: boxcar::Vec<RwLock<OpNameInfo>>,
+    /// The registration of each op name, by id: 1 + its index in
+    /// `registrations`, 0 if unregistered. Read without a lock: op
+    /// definitions are looked up on every op by every thread.
+    op_infos: boxcar::Vec<std::sync::atomic::AtomicU32>,
+    /// Every registration made (a later one for the same name replaces the
+    /// earlier one, as `lf-dialects` does for `builtin.module`).
+    registrations: boxcar::Vec<OpNameInfo>,
     dialects: RwLock<Vec<Box<str>>>,
     allow_unregistered: std::sync::atomic::AtomicBool,
     common: CommonTypes,
@@ -130,6 +136,7 @@ impl Context {
             ident_texts: boxcar::Vec::new(),
             op_names: Uniquer::new(),
             op_infos: boxcar::Vec::new(),
+            registrations: boxcar::Vec::new(),
             dialects: RwLock::new(Vec::new()),
             allow_unregistered: false.into(),
             common,
@@ -286,13 +293,17 @@ impl Context {
 
     /// Interns an operation name (registered or not).
     pub fn op_name(&self, name: &str) -> OpName {
+        // Known names (nearly every call) need no allocation.
+        if let Some(id) = self.op_names.lookup_borrowed(name) {
+            if (id as usize) < self.op_infos.count() {
+                return OpName(id);
+            }
+        }
         let id = self.op_names.intern(name.into());
         while self.op_infos.count() <= id as usize {
             // Entries are pushed in id order under the uniquer's write lock in
             // practice; fill any gap left by a racing thread.
-            let next = self.op_infos.count() as u32;
-            let text: &str = self.op_names.get(next);
-            self.op_infos.push(RwLock::new(OpNameInfo::unregistered(text)));
+            self.op_infos.push(std::sync::atomic::AtomicU32::new(0));
         }
         OpName(id)
     }
@@ -305,16 +316,27 @@ impl Context {
     /// The definition of a registered op, `None` for unregistered ones.
     #[inline]
     pub fn op_def(&self, name: OpName) -> Option<&'static OpDef> {
-        self.op_infos[name.0 as usize].read().def
+        self.registration(name).map(|i| i.def)
+    }
+
+    #[inline]
+    fn registration(&self, name: OpName) -> Option<&OpNameInfo> {
+        match self.op_infos[name.0 as usize].load(std::sync::atomic::Ordering::Acquire) {
+            0 => None,
+            i => Some(&self.registrations[i as usize - 1]),
+        }
     }
 
     /// The compiled declarative format of a registered op, if it has one.
     #[inline]
     pub fn op_format(&self, name: OpName) -> Option<&'static crate::ods::format::Format> {
-        self.op_infos[name.0 as usize].read().format
+        self.registration(name).and_then(|i| i.format)
     }
 
     /// Registers an op definition (and its dialect).
+    ///
+    /// A later registration under the same name replaces the earlier one;
+    /// registering the same definition again does nothing.
     ///
     /// # Panics
     /// If the op's declarative format is malformed (a bug in the declaration,
@@ -322,10 +344,12 @@ impl Context {
     pub fn register_op(&self, def: &'static OpDef) {
         let name = self.op_name(def.name);
         self.register_dialect(def.dialect());
+        if self.op_def(name).is_some_and(|d| std::ptr::eq(d, def)) {
+            return;
+        }
         let format = crate::ods::format::compiled(def).unwrap_or_else(|e| panic!("{e}"));
-        let mut info = self.op_infos[name.0 as usize].write();
-        info.def = Some(def);
-        info.format = format;
+        let index = self.registrations.push(OpNameInfo { def, format });
+        self.op_infos[name.0 as usize].store(index as u32 + 1, std::sync::atomic::Ordering::Release);
     }
 
     /// Registers a dialect namespace (ops and attributes of registered dialects
@@ -364,7 +388,7 @@ impl Context {
     /// All registered op definitions, sorted by name.
     pub fn registered_ops(&self) -> Vec<&'static OpDef> {
         let mut v: Vec<_> = (0..self.op_infos.count())
-            .filter_map(|i| self.op_infos[i].read().def)
+            .filter_map(|i| self.registration(OpName(i as u32)).map(|info| info.def))
             .collect();
         v.sort_by_key(|d| d.name);
         v

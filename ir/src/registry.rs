@@ -17,17 +17,8 @@ pub struct OpName(pub(crate) u32);
 
 /// What the context knows about an op name.
 pub(crate) struct OpNameInfo {
-    pub(crate) def: Option<&'static OpDef>,
+    pub(crate) def: &'static OpDef,
     pub(crate) format: Option<&'static crate::ods::format::Format>,
-}
-
-impl OpNameInfo {
-    pub(crate) fn unregistered(_name: &str) -> Self {
-        OpNameInfo {
-            def: None,
-            format: None,
-        }
-    }
 }
 
 /// Traits of an op, as a bit set.

@@ -54,6 +54,20 @@ impl<T: Hash + Eq> Uniquer<T> {
     }
 
     /// Looks a value up without inserting it.
+    /// Looks up a value by a borrowed form of it (`&str` for `Box<str>`),
+    /// without building a `T`. `Q` must hash as `T` does (as `str` and
+    /// `Box<str>` do).
+    pub(crate) fn lookup_borrowed<Q: ?Sized + Hash + Eq>(&self, q: &Q) -> Option<u32>
+    where
+        T: std::borrow::Borrow<Q>,
+    {
+        let hash = self.hasher.hash_one(q);
+        self.tables[shard(hash)]
+            .read()
+            .find(hash, |&id| self.values[id as usize].borrow() == q)
+            .copied()
+    }
+
     pub(crate) fn lookup(&self, value: &T) -> Option<u32> {
         let hash = self.hasher.hash_one(value);
         self.tables[shard(hash)]
