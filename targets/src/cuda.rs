@@ -45,21 +45,7 @@ pub fn kernel_file(ctx: &Context, kernels: &[(&str, FuncRef<'_>)]) -> Result<Str
     out.push_str(PRELUDE);
     out.push('\n');
     out.push_str(&expr::affine_helpers("static __host__ __device__ inline", "int"));
-    let mut errors = Vec::new();
-    for (module, k) in kernels {
-        match kernel_source(ctx, *k) {
-            Ok(s) => {
-                out.push_str(&format!("\n/* gpu.module @{module}, gpu.func @{} */\n", k.name));
-                out.push_str(&s);
-            }
-            Err(e) => errors.extend(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    crate::kernel::append_kernels(out, kernels, |k| kernel_source(ctx, k))
 }
 
 /// Emits the whole program (or only its kernels).

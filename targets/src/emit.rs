@@ -859,6 +859,12 @@ impl<'a> Emitter<'a> {
         let ops = self.operands(op);
         let (lb, ub, step) = (self.expr(ops[0]), self.expr(ops[1]), self.expr(ops[2]));
         let carried = self.declare_results(op, Some(&ops[3..]));
+        self.counted_loop(op, &lb, &ub, &step, &carried);
+    }
+
+    /// `for (T iv = lb; iv < ub; iv += step) { body }` for the loop `op`
+    /// whose results are `carried`; `ub` is used as written.
+    fn counted_loop(&mut self, op: OpId, lb: &str, ub: &str, step: &str, carried: &[String]) {
         let Some((_, entry)) = self.region_entry(op, 0) else {
             return;
         };
@@ -872,7 +878,7 @@ impl<'a> Emitter<'a> {
             format!("{iv} += {step}")
         };
         self.line(&format!("for ({t} {iv} = {lb}; {iv} < {ub}; {inc}) {{"));
-        self.loop_body(entry, &args[1..], &carried);
+        self.loop_body(entry, &args[1..], carried);
         self.line("}");
     }
 
@@ -899,22 +905,8 @@ impl<'a> Emitter<'a> {
         let lb = self.fold_minmax(&lm, &largs, ">");
         let ub = self.fold_minmax(&um, &uargs, "<");
         let carried = self.declare_results(op, Some(&ops[nl + nu..]));
-        let Some((_, entry)) = self.region_entry(op, 0) else {
-            return;
-        };
-        let args = self.body.block_args(entry).to_vec();
-        let iv = self.names.get(args[0]);
-        let t = self.cty_value(args[0]);
-        self.vals.insert(args[0], Val::Expr(iv.clone()));
-        let inc = if step == 1 {
-            format!("{iv}++")
-        } else {
-            format!("{iv} += {step}")
-        };
         let ub = if expr::is_atom(&ub) { ub } else { format!("({ub})") };
-        self.line(&format!("for ({t} {iv} = {lb}; {iv} < {ub}; {inc}) {{"));
-        self.loop_body(entry, &args[1..], &carried);
-        self.line("}");
+        self.counted_loop(op, &lb, &ub, &step.to_string(), &carried);
     }
 
     fn scf_if(&mut self, op: OpId) {

@@ -78,6 +78,31 @@ fn clashing_kernel_name(name: &str, flavor: Flavor) -> Option<&'static str> {
     }
 }
 
+/// Appends each of `kernels` to `out` as `source` emits it, after a comment
+/// naming its `gpu.module` and `gpu.func`; returns `out`, or the errors of
+/// every kernel that failed.
+pub fn append_kernels(
+    mut out: String,
+    kernels: &[(&str, FuncRef<'_>)],
+    mut source: impl FnMut(FuncRef<'_>) -> Result<String, Vec<Diagnostic>>,
+) -> Result<String, Vec<Diagnostic>> {
+    let mut errors = Vec::new();
+    for (module, k) in kernels {
+        match source(*k) {
+            Ok(s) => {
+                out.push_str(&format!("\n/* gpu.module @{module}, gpu.func @{} */\n", k.name));
+                out.push_str(&s);
+            }
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
 /// Emits the kernel `f` for a device flavor.
 pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<String, Vec<Diagnostic>> {
     if lf_ir::ods::discardable_attr(ctx, f.body, f.op, "gpu.kernel").is_none() {

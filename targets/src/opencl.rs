@@ -104,22 +104,7 @@ pub fn kernel_program(
     kernels: &[(&str, FuncRef<'_>)],
     opts: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    let mut out = kernel_prelude(opts.amd_fp64);
-    let mut errors = Vec::new();
-    for (module, k) in kernels {
-        match kernel_source(ctx, *k, opts) {
-            Ok(s) => {
-                out.push_str(&format!("\n/* gpu.module @{module}, gpu.func @{} */\n", k.name));
-                out.push_str(&s);
-            }
-            Err(e) => errors.extend(e),
-        }
-    }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    crate::kernel::append_kernels(kernel_prelude(opts.amd_fp64), kernels, |k| kernel_source(ctx, k, opts))
 }
 
 /// `text` as a C string literal, one source line per literal line.
