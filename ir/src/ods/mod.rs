@@ -240,19 +240,8 @@ pub(crate) fn segment_sizes(
 ) -> Option<Vec<usize>> {
     let non_single = groups.iter().filter(|g| g.arity != Arity::Single).count();
     if non_single <= 1 {
-        let fixed = groups.len() - non_single;
-        let rest = total.checked_sub(fixed)?;
-        return Some(
-            groups
-                .iter()
-                .map(|g| match g.arity {
-                    Arity::Single => 1,
-                    Arity::Optional if rest > 1 => usize::MAX,
-                    _ => rest,
-                })
-                .collect::<Vec<_>>(),
-        )
-        .filter(|v| v.iter().all(|&n| n != usize::MAX));
+        let rest = total.checked_sub(groups.len() - non_single)?;
+        return groups.iter().map(|g| implied_size(g, rest)).collect();
     }
     let sizes = prop_i32_array(ctx, props, prop_name)?;
     if sizes.len() != groups.len() || sizes.iter().any(|&s| s < 0) {
@@ -280,26 +269,31 @@ fn group_range(
             None => 0..0,
         };
     }
-    // At most one variadic group: its size is what the single groups leave
-    // (the same rule as `segment_sizes`, without building the list).
+    // At most one variadic group: the sizes follow from the count alone.
     let Some(rest) = total.checked_sub(groups.len() - non_single) else {
         return 0..0;
     };
-    let size_of = |g: &ArgDef| match g.arity {
-        Arity::Single => Some(1),
-        Arity::Optional if rest > 1 => None,
-        _ => Some(rest),
-    };
     let mut start = 0;
     for g in &groups[..index] {
-        match size_of(g) {
+        match implied_size(g, rest) {
             Some(n) => start += n,
             None => return 0..0,
         }
     }
-    match groups.get(index).map(size_of) {
-        Some(Some(n)) if groups[index + 1..].iter().all(|g| size_of(g).is_some()) => start..start + n,
+    match groups.get(index).map(|g| implied_size(g, rest)) {
+        Some(Some(n)) if groups[index + 1..].iter().all(|g| implied_size(g, rest).is_some()) => start..start + n,
         _ => 0..0,
+    }
+}
+
+/// The size of group `g` of an op with at most one variadic group, where
+/// `rest` values are left for that group once each single group has one:
+/// `None` for an optional group given more than one.
+fn implied_size(g: &ArgDef, rest: usize) -> Option<usize> {
+    match g.arity {
+        Arity::Single => Some(1),
+        Arity::Optional if rest > 1 => None,
+        _ => Some(rest),
     }
 }
 
