@@ -43,6 +43,72 @@ pub struct Aliases {
     printed: Option<FxHashMap<Attribute, u32>>,
     /// In a dry run: records every attribute whose alias is looked up.
     recorder: Option<parking_lot::Mutex<FxHashMap<Attribute, u32>>>,
+    /// Deferred numbering (see [`Aliases::deferred`]).
+    deferred: Option<parking_lot::Mutex<Deferred>>,
+}
+
+/// Starts a placeholder for an alias that is numbered after printing; the
+/// placeholder is `MARK_START`, the decimal index in [`Deferred::order`],
+/// `MARK_END`.
+const MARK_START: char = '\u{1}';
+const MARK_END: char = '\u{2}';
+
+/// The maps and sets a deferred print wrote, in the order first written.
+#[derive(Default)]
+struct Deferred {
+    index: FxHashMap<Attribute, u32>,
+    /// Each attribute with its alias prefix (`map` or `set`).
+    order: Vec<(Attribute, &'static str)>,
+    /// Placeholders written (or taken over from a child print).
+    placeholders: usize,
+    /// Set when the numbering cannot be trusted: a placeholder count did
+    /// not match (the marker occurred in printed text), or an op was printed
+    /// whose alias order differs from its print order.
+    unsure: bool,
+}
+
+impl Deferred {
+    fn index_of(&mut self, a: Attribute, prefix: &'static str) -> u32 {
+        let next = self.order.len() as u32;
+        let i = *self.index.entry(a).or_insert(next);
+        if i == next {
+            self.order.push((a, prefix));
+        }
+        i
+    }
+}
+
+/// A piece of deferred text: plain text, or a placeholder's index.
+enum Piece<'t> {
+    Text(&'t str),
+    Mark(u32),
+}
+
+/// Calls `f` on each piece of `text`, in order; returns the number of
+/// well-formed placeholders.
+fn for_each_piece<'t>(text: &'t str, mut f: impl FnMut(Piece<'t>)) -> usize {
+    let mut rest = text;
+    let mut count = 0;
+    while let Some(start) = rest.find(MARK_START) {
+        f(Piece::Text(&rest[..start]));
+        let after = &rest[start + 1..];
+        let parsed = after
+            .find(MARK_END)
+            .and_then(|end| after[..end].parse::<u32>().ok().map(|i| (i, end)));
+        match parsed {
+            Some((i, end)) => {
+                f(Piece::Mark(i));
+                count += 1;
+                rest = &after[end + 1..];
+            }
+            None => {
+                f(Piece::Text(&rest[start..start + 1]));
+                rest = after;
+            }
+        }
+    }
+    f(Piece::Text(rest));
+    count
 }
 
 impl Aliases {
@@ -89,6 +155,126 @@ impl Aliases {
             recorder: Some(Default::default()),
             ..Aliases::default()
         }
+    }
+
+    /// Aliases numbered after printing, in one pass with no dry run (the
+    /// custom form without locations): each map or set written gets a
+    /// placeholder, numbered in the order first written, as MLIR's alias
+    /// pass (a dry run of the printer) numbers them. Prints on other threads
+    /// use their own table and are merged in order with [`Aliases::absorb`];
+    /// [`Aliases::finish_deferred`] then gives the definitions and the text.
+    pub(crate) fn deferred() -> Aliases {
+        Aliases {
+            deferred: Some(Default::default()),
+            ..Aliases::default()
+        }
+    }
+
+    /// Whether this is a deferred table.
+    pub(crate) fn is_deferred(&self) -> bool {
+        self.deferred.is_some()
+    }
+
+    /// Writes the alias of `a` (`#map3`, or a placeholder when deferred);
+    /// returns false, writing nothing, when `a` has none.
+    #[inline]
+    pub(crate) fn write_alias(&self, ctx: &Context, out: &mut String, a: Attribute) -> bool {
+        if let Some(d) = &self.deferred {
+            let prefix = match ctx.attr_data(a) {
+                AttrData::AffineMap(_) => "map",
+                AttrData::IntegerSet(_) => "set",
+                AttrData::Location(_) => {
+                    // Locations get aliases numbered by nesting depth: left
+                    // to the exact path.
+                    d.lock().unsure = true;
+                    return false;
+                }
+                _ => return false,
+            };
+            let mut d = d.lock();
+            let i = d.index_of(a, prefix);
+            d.placeholders += 1;
+            drop(d);
+            use std::fmt::Write;
+            let _ = write!(out, "{MARK_START}{i}{MARK_END}");
+            return true;
+        }
+        match self.attr_alias(a) {
+            Some(name) => {
+                out.push('#');
+                out.push_str(name);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// In a deferred print: notes that the numbering cannot be trusted (an
+    /// op whose alias order is not its print order was printed).
+    pub(crate) fn mark_unsure(&self) {
+        if let Some(d) = &self.deferred {
+            d.lock().unsure = true;
+        }
+    }
+
+    /// Appends `text`, printed with the deferred table `child`, to `out`,
+    /// renumbering its placeholders into this table (children are absorbed
+    /// in print order, so first-written order is kept).
+    pub(crate) fn absorb(&self, out: &mut String, text: &str, child: Aliases) {
+        let (Some(me), Some(child)) = (&self.deferred, child.deferred) else {
+            out.push_str(text);
+            return;
+        };
+        let child = child.into_inner();
+        let mut me = me.lock();
+        let mut bad = child.unsure;
+        let found = for_each_piece(text, |piece| match piece {
+            Piece::Text(s) => out.push_str(s),
+            Piece::Mark(i) => match child.order.get(i as usize) {
+                Some(&(a, prefix)) => {
+                    let j = me.index_of(a, prefix);
+                    use std::fmt::Write;
+                    let _ = write!(out, "{MARK_START}{j}{MARK_END}");
+                }
+                None => bad = true,
+            },
+        });
+        me.placeholders += found;
+        if bad || found != child.placeholders {
+            me.unsure = true;
+        }
+    }
+
+    /// Ends a deferred print: the alias definitions (maps, then sets, each
+    /// numbered in first-written order) and the names to put in place of
+    /// the placeholders; `None` when the numbering cannot be trusted (then
+    /// print again the exact way).
+    pub(crate) fn finish_deferred(self) -> Option<DeferredNames> {
+        let d = self.deferred?.into_inner();
+        if d.unsure {
+            return None;
+        }
+        let mut names = vec![String::new(); d.order.len()];
+        let mut top = Vec::with_capacity(d.order.len());
+        for prefix in ["map", "set"] {
+            let mut n = 0usize;
+            for (i, &(a, p)) in d.order.iter().enumerate() {
+                if p == prefix {
+                    names[i] = if n == 0 {
+                        prefix.to_string()
+                    } else {
+                        format!("{prefix}{n}")
+                    };
+                    n += 1;
+                    top.push((names[i].clone(), a));
+                }
+            }
+        }
+        Some(DeferredNames {
+            top,
+            names,
+            placeholders: d.placeholders,
+        })
     }
 
     /// In a dry run, notes an attribute printed without an alias lookup.
@@ -180,8 +366,8 @@ impl Aliases {
             for b in rb.region_blocks(r) {
                 for (i, &arg) in rb.block_args(b).iter().enumerate() {
                     self.visit_type(ctx, rb.value_type(arg));
-                    let loc = rb.block_arg_loc(b, i).to_attr(ctx);
                     if self.with_locs {
+                        let loc = rb.block_arg_loc(b, i).to_attr(ctx);
                         self.visit_loc_attr(ctx, loc, false);
                     }
                 }
@@ -333,5 +519,52 @@ impl Aliases {
             depth = depth.max(self.visit_loc_attr(ctx, c, deferred) + 1);
         }
         self.add(a, "loc", depth, deferred)
+    }
+}
+
+/// The outcome of a deferred print (see [`Aliases::finish_deferred`]).
+pub(crate) struct DeferredNames {
+    /// The alias definitions, in the order they are printed.
+    pub(crate) top: Vec<(String, Attribute)>,
+    names: Vec<String>,
+    placeholders: usize,
+}
+
+impl DeferredNames {
+    /// Whether `text` holds exactly the placeholders counted while printing
+    /// (false when the marker also occurred in the printed text itself).
+    pub(crate) fn matches(&self, text: &str) -> bool {
+        let mut valid = true;
+        let found = for_each_piece(text, |piece| {
+            if let Piece::Mark(i) = piece {
+                valid &= (i as usize) < self.names.len();
+            }
+        });
+        valid && found == self.placeholders
+    }
+
+    /// Writes `text` with each placeholder replaced by `#name`.
+    pub(crate) fn write_text(&self, text: &str, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut buf = String::with_capacity(1 << 16);
+        let mut result = Ok(());
+        for_each_piece(text, |piece| {
+            let s = match piece {
+                Piece::Text(s) => s,
+                Piece::Mark(i) => {
+                    buf.push('#');
+                    &self.names[i as usize]
+                }
+            };
+            if buf.len() + s.len() > (1 << 16) {
+                if result.is_ok() {
+                    result = w.write_all(buf.as_bytes()).and_then(|_| w.write_all(s.as_bytes()));
+                }
+                buf.clear();
+            } else {
+                buf.push_str(s);
+            }
+        });
+        result?;
+        w.write_all(buf.as_bytes())
     }
 }

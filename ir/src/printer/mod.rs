@@ -44,6 +44,11 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 /// definitions, followed by a newline, to `w`.
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
     let names = Names::compute_with((!opts.generic).then_some(ctx), body, op, opts.generic, true);
+    if !opts.generic && !opts.debuginfo {
+        if let Some(done) = print_deferred(ctx, body, op, opts, &names, w) {
+            return done;
+        }
+    }
     let mut aliases = Aliases::collect(ctx, body, op, opts.debuginfo, None);
     // In the custom form, ops decide which attributes and locations they
     // print; a dry run finds them, so that aliases are defined only for those.
@@ -102,6 +107,52 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
         Some(e) => Err(e),
         None => Ok(()),
     }
+}
+
+/// Prints the custom form without locations in one pass, numbering the
+/// aliases afterwards (see [`Aliases::deferred`]); `None`, having written
+/// nothing, when that numbering cannot be trusted.
+fn print_deferred(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    opts: &PrintOptions,
+    names: &Names,
+    w: &mut dyn io::Write,
+) -> Option<io::Result<()>> {
+    let aliases = Aliases::deferred();
+    let mut sink = io::sink();
+    let mut p = OpPrinter {
+        ctx,
+        opts,
+        names,
+        aliases: &aliases,
+        out: String::with_capacity(1 << 20),
+        w: &mut sink,
+        indent: 0,
+        err: None,
+        summary: false,
+        dry_run: false,
+        skip_unless_alias: None,
+    };
+    p.print_op(body, op);
+    p.out.push_str("\n\n");
+    let text = std::mem::take(&mut p.out);
+    drop(p);
+    let resolved = aliases.finish_deferred()?;
+    if !resolved.matches(&text) {
+        return None;
+    }
+    let mut head = String::new();
+    let syntax = SyntaxWriter { ctx, aliases: None };
+    for (name, a) in &resolved.top {
+        head.push('#');
+        head.push_str(name);
+        head.push_str(" = ");
+        syntax.attr_no_alias(&mut head, *a);
+        head.push('\n');
+    }
+    Some(w.write_all(head.as_bytes()).and_then(|_| resolved.write_text(&text, w)))
 }
 
 /// Prints to a `String` (convenience for tests and diagnostics).
@@ -165,7 +216,8 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn flush(&mut self, force: bool) {
-        if (force || self.out.len() > (1 << 20)) && self.err.is_none() {
+        // A deferred print keeps its text until the aliases are numbered.
+        if (force || (self.out.len() > (1 << 20) && !self.aliases.is_deferred())) && self.err.is_none() {
             if let Err(e) = self.w.write_all(self.out.as_bytes()) {
                 self.err = Some(e);
             }
@@ -255,6 +307,11 @@ impl<'a> OpPrinter<'a> {
     fn print_generic(&mut self, body: &Body, op: OpId) {
         if self.dry_run {
             return self.visit_generic_in_alias_order(body, op);
+        }
+        if body.num_regions(op) > 0 {
+            // MLIR numbers the aliases of a generic op's regions before those
+            // of its own attributes: not print order.
+            self.aliases.mark_unsure();
         }
         let ctx = self.ctx;
         self.out.push('"');
@@ -394,10 +451,15 @@ impl<'a> OpPrinter<'a> {
         for batch in ops.chunks(BATCH) {
             // In a dry run each op records into its own table; they are
             // merged in program order, so print order is kept.
+            let deferred = aliases.is_deferred();
             let parts: Vec<(String, Option<Aliases>)> = batch
                 .par_iter()
                 .map(|&o| {
-                    let recording = dry_run.then(Aliases::recording);
+                    let recording = if dry_run {
+                        Some(Aliases::recording())
+                    } else {
+                        deferred.then(Aliases::deferred)
+                    };
                     let mut spill: Vec<u8> = Vec::new();
                     let mut child = OpPrinter {
                         ctx,
@@ -427,15 +489,23 @@ impl<'a> OpPrinter<'a> {
                     (all, recording)
                 })
                 .collect();
-            for (t, recording) in parts {
-                if let Some(r) = recording {
-                    for a in r.recorded_in_order() {
-                        self.aliases.note_printed(a);
+            for (t, child_aliases) in parts {
+                match child_aliases {
+                    Some(r) if dry_run => {
+                        for a in r.recorded_in_order() {
+                            self.aliases.note_printed(a);
+                        }
+                        continue;
                     }
-                    continue;
+                    Some(r) => {
+                        self.newline();
+                        self.aliases.absorb(&mut self.out, &t, r);
+                    }
+                    None => {
+                        self.newline();
+                        self.out.push_str(&t);
+                    }
                 }
-                self.newline();
-                self.out.push_str(&t);
                 self.flush(false);
             }
         }

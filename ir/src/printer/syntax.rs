@@ -183,9 +183,7 @@ impl SyntaxWriter<'_> {
 
     /// Writes an attribute.
     pub(crate) fn attr(&self, out: &mut String, a: Attribute) {
-        if let Some(name) = self.aliases.and_then(|al| al.attr_alias(a)) {
-            out.push('#');
-            out.push_str(name);
+        if self.aliases.is_some_and(|al| al.write_alias(self.ctx, out, a)) {
             return;
         }
         self.attr_no_alias(out, a);
@@ -417,12 +415,8 @@ impl SyntaxWriter<'_> {
 
     /// Writes a location nested in another: its alias if it has one.
     fn nested_location(&self, out: &mut String, a: Attribute) {
-        match self.aliases.and_then(|al| al.attr_alias(a)) {
-            Some(name) => {
-                out.push('#');
-                out.push_str(name);
-            }
-            None => self.location_body(out, a),
+        if !self.aliases.is_some_and(|al| al.write_alias(self.ctx, out, a)) {
+            self.location_body(out, a);
         }
     }
 
