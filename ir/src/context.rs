@@ -11,6 +11,16 @@ use string_interner::backend::BucketBackend;
 use string_interner::symbol::SymbolU32;
 use string_interner::{StringInterner, Symbol};
 
+/// Slots of the per-thread identifier cache (see [`Context::intern`]).
+const IDENT_CACHE_SLOTS: usize = 256;
+
+thread_local! {
+    /// Recently interned identifiers of this thread: (context, ident) by
+    /// hash slot. Only a hint: the text is compared before use.
+    static IDENT_CACHE: [std::cell::Cell<(usize, u32)>; IDENT_CACHE_SLOTS] =
+        const { [const { std::cell::Cell::new((0, 0)) }; IDENT_CACHE_SLOTS] };
+}
+
 /// A pointer to the text of an interned identifier (owned by the interner).
 struct IdentText(*const str);
 // SAFETY: the pointee is immutable, never freed while the context lives,
@@ -172,6 +182,21 @@ impl Context {
 
     /// Interns a string.
     pub fn intern(&self, s: &str) -> Ident {
+        // A per-thread cache of recent identifiers spares the shared lock.
+        let me = self as *const Self as usize;
+        let hash = std::hash::BuildHasher::hash_one(&rustc_hash::FxBuildHasher, s);
+        let slot = hash as usize % IDENT_CACHE_SLOTS;
+        let (owner, id) = IDENT_CACHE.with(|c| c[slot].get());
+        if owner == me && (id as usize) < self.ident_texts.count() && self.ident_str(Ident(id)) == s {
+            return Ident(id);
+        }
+        let found = self.intern_shared(s);
+        IDENT_CACHE.with(|c| c[slot].set((me, found.0)));
+        found
+    }
+
+    /// [`Context::intern`] through the shared interner.
+    fn intern_shared(&self, s: &str) -> Ident {
         if let Some(sym) = self.idents.read().get(s) {
             return Ident(sym.to_usize() as u32);
         }

@@ -14,6 +14,34 @@ type FxBuild = std::hash::BuildHasherDefault<rustc_hash::FxHasher>;
 /// intern at the same time mostly take different locks).
 const SHARDS: usize = 16;
 
+/// Slots of the per-thread cache of recent lookups (a power of two).
+const FRONT_SLOTS: usize = 1024;
+
+/// One remembered lookup: which table, the value's hash, its id.
+#[derive(Copy, Clone)]
+struct FrontEntry {
+    table: usize,
+    hash: u64,
+    id: u32,
+}
+
+thread_local! {
+    /// A direct-mapped cache in front of every [`Uniquer`], per thread: hot
+    /// values (`f32`, `index`, a loop's map) are found without touching the
+    /// shared locks, whose reader counts would otherwise bounce between
+    /// cores. An entry is only a hint: the value at the id is compared
+    /// before it is used, so entries of a table that is gone are harmless.
+    static FRONT: [std::cell::Cell<FrontEntry>; FRONT_SLOTS] = const {
+        [const { std::cell::Cell::new(FrontEntry { table: 0, hash: 0, id: 0 }) }; FRONT_SLOTS]
+    };
+}
+
+/// The front-cache slot of a hash.
+#[inline]
+fn front_slot(hash: u64) -> usize {
+    (hash ^ (hash >> 29)) as usize % FRONT_SLOTS
+}
+
 /// Uniques values of type `T` into dense `u32` ids.
 pub(crate) struct Uniquer<T> {
     values: boxcar::Vec<T>,
@@ -40,6 +68,19 @@ impl<T: Hash + Eq> Uniquer<T> {
     /// Returns the id of `value`, inserting it if it is new.
     pub(crate) fn intern(&self, value: T) -> u32 {
         let hash = self.hasher.hash_one(&value);
+        let me = self as *const Self as usize;
+        let slot = front_slot(hash);
+        let hint = FRONT.with(|f| f[slot].get());
+        if hint.table == me && hint.hash == hash && self.values.get(hint.id as usize) == Some(&value) {
+            return hint.id;
+        }
+        let id = self.intern_shared(hash, value);
+        FRONT.with(|f| f[slot].set(FrontEntry { table: me, hash, id }));
+        id
+    }
+
+    /// [`Uniquer::intern`] through the shared, locked tables.
+    fn intern_shared(&self, hash: u64, value: T) -> u32 {
         let shard = &self.tables[shard(hash)];
         if let Some(&id) = shard.read().find(hash, |&id| self.values[id as usize] == value) {
             return id;
@@ -62,10 +103,18 @@ impl<T: Hash + Eq> Uniquer<T> {
         T: std::borrow::Borrow<Q>,
     {
         let hash = self.hasher.hash_one(q);
-        self.tables[shard(hash)]
+        let me = self as *const Self as usize;
+        let slot = front_slot(hash);
+        let hint = FRONT.with(|f| f[slot].get());
+        if hint.table == me && hint.hash == hash && self.values.get(hint.id as usize).is_some_and(|v| v.borrow() == q) {
+            return Some(hint.id);
+        }
+        let id = self.tables[shard(hash)]
             .read()
             .find(hash, |&id| self.values[id as usize].borrow() == q)
-            .copied()
+            .copied()?;
+        FRONT.with(|f| f[slot].set(FrontEntry { table: me, hash, id }));
+        Some(id)
     }
 
     pub(crate) fn lookup(&self, value: &T) -> Option<u32> {
