@@ -65,6 +65,28 @@ struct Deferred {
     /// not match (the marker occurred in printed text), or an op was printed
     /// whose alias order differs from its print order.
     unsure: bool,
+    /// Whether this is the table of the whole print (which keeps the text
+    /// of absorbed child prints as segments instead of copying it).
+    top: bool,
+    /// The text so far, in order, when `top`.
+    segments: Vec<Segment>,
+}
+
+/// A piece of a deferred print's text, with the placeholders of a child
+/// print still numbered in the child's table (`map` takes them to ours).
+struct Segment {
+    text: String,
+    map: Option<Vec<u32>>,
+}
+
+impl Segment {
+    /// The index in the top table of placeholder `i` of this segment.
+    fn resolve(&self, i: u32) -> Option<u32> {
+        match &self.map {
+            None => Some(i),
+            Some(m) => m.get(i as usize).copied(),
+        }
+    }
 }
 
 impl Deferred {
@@ -163,9 +185,14 @@ impl Aliases {
     /// pass (a dry run of the printer) numbers them. Prints on other threads
     /// use their own table and are merged in order with [`Aliases::absorb`];
     /// [`Aliases::finish_deferred`] then gives the definitions and the text.
-    pub(crate) fn deferred() -> Aliases {
+    /// `top` for the table of the whole print, false for the table of a
+    /// child print on another thread.
+    pub(crate) fn deferred(top: bool) -> Aliases {
         Aliases {
-            deferred: Some(Default::default()),
+            deferred: Some(parking_lot::Mutex::new(Deferred {
+                top,
+                ..Deferred::default()
+            })),
             ..Aliases::default()
         }
     }
@@ -220,15 +247,27 @@ impl Aliases {
     /// Appends `text`, printed with the deferred table `child`, to `out`,
     /// renumbering its placeholders into this table (children are absorbed
     /// in print order, so first-written order is kept).
-    pub(crate) fn absorb(&self, out: &mut String, text: &str, child: Aliases) {
+    pub(crate) fn absorb(&self, out: &mut String, text: String, child: Aliases) {
         let (Some(me), Some(child)) = (&self.deferred, child.deferred) else {
-            out.push_str(text);
+            out.push_str(&text);
             return;
         };
         let child = child.into_inner();
         let mut me = me.lock();
+        if me.top && child.segments.is_empty() {
+            // Keep the child's text as it is, with a map to our numbering.
+            let map = child.order.iter().map(|&(a, prefix)| me.index_of(a, prefix)).collect();
+            me.placeholders += child.placeholders;
+            me.unsure |= child.unsure;
+            if !out.is_empty() {
+                let text = std::mem::take(out);
+                me.segments.push(Segment { text, map: None });
+            }
+            me.segments.push(Segment { text, map: Some(map) });
+            return;
+        }
         let mut bad = child.unsure;
-        let found = for_each_piece(text, |piece| match piece {
+        let found = for_each_piece(&text, |piece| match piece {
             Piece::Text(s) => out.push_str(s),
             Piece::Mark(i) => match child.order.get(i as usize) {
                 Some(&(a, prefix)) => {
@@ -249,8 +288,9 @@ impl Aliases {
     /// numbered in first-written order) and the names to put in place of
     /// the placeholders; `None` when the numbering cannot be trusted (then
     /// print again the exact way).
-    pub(crate) fn finish_deferred(self) -> Option<DeferredNames> {
-        let d = self.deferred?.into_inner();
+    pub(crate) fn finish_deferred(self, last: String) -> Option<DeferredNames> {
+        let mut d = self.deferred?.into_inner();
+        d.segments.push(Segment { text: last, map: None });
         if d.unsure {
             return None;
         }
@@ -274,6 +314,7 @@ impl Aliases {
             top,
             names,
             placeholders: d.placeholders,
+            segments: d.segments,
         })
     }
 
@@ -528,42 +569,50 @@ pub(crate) struct DeferredNames {
     pub(crate) top: Vec<(String, Attribute)>,
     names: Vec<String>,
     placeholders: usize,
+    segments: Vec<Segment>,
 }
 
 impl DeferredNames {
-    /// Whether `text` holds exactly the placeholders counted while printing
-    /// (false when the marker also occurred in the printed text itself).
-    pub(crate) fn matches(&self, text: &str) -> bool {
+    /// Whether the text holds exactly the placeholders counted while
+    /// printing (false when the marker also occurred in the printed text).
+    pub(crate) fn matches(&self) -> bool {
         let mut valid = true;
-        let found = for_each_piece(text, |piece| {
-            if let Piece::Mark(i) = piece {
-                valid &= (i as usize) < self.names.len();
-            }
-        });
+        let mut found = 0;
+        for seg in &self.segments {
+            found += for_each_piece(&seg.text, |piece| {
+                if let Piece::Mark(i) = piece {
+                    valid &= seg.resolve(i).is_some_and(|g| (g as usize) < self.names.len());
+                }
+            });
+        }
         valid && found == self.placeholders
     }
 
-    /// Writes `text` with each placeholder replaced by `#name`.
-    pub(crate) fn write_text(&self, text: &str, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let mut buf = String::with_capacity(1 << 16);
+    /// Writes the text with each placeholder replaced by `#name` (after
+    /// [`DeferredNames::matches`] said yes).
+    pub(crate) fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
+        const CHUNK: usize = 1 << 16;
+        let mut buf = String::with_capacity(CHUNK);
         let mut result = Ok(());
-        for_each_piece(text, |piece| {
-            let s = match piece {
-                Piece::Text(s) => s,
-                Piece::Mark(i) => {
-                    buf.push('#');
-                    &self.names[i as usize]
+        for seg in &self.segments {
+            for_each_piece(&seg.text, |piece| {
+                let s = match piece {
+                    Piece::Text(s) => s,
+                    Piece::Mark(i) => {
+                        buf.push('#');
+                        &self.names[seg.resolve(i).unwrap_or(0) as usize]
+                    }
+                };
+                if buf.len() + s.len() > CHUNK {
+                    if result.is_ok() {
+                        result = w.write_all(buf.as_bytes()).and_then(|_| w.write_all(s.as_bytes()));
+                    }
+                    buf.clear();
+                } else {
+                    buf.push_str(s);
                 }
-            };
-            if buf.len() + s.len() > (1 << 16) {
-                if result.is_ok() {
-                    result = w.write_all(buf.as_bytes()).and_then(|_| w.write_all(s.as_bytes()));
-                }
-                buf.clear();
-            } else {
-                buf.push_str(s);
-            }
-        });
+            });
+        }
         result?;
         w.write_all(buf.as_bytes())
     }

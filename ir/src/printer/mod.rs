@@ -120,7 +120,7 @@ fn print_deferred(
     names: &Names,
     w: &mut dyn io::Write,
 ) -> Option<io::Result<()>> {
-    let aliases = Aliases::deferred();
+    let aliases = Aliases::deferred(true);
     let mut sink = io::sink();
     let mut p = OpPrinter {
         ctx,
@@ -139,8 +139,8 @@ fn print_deferred(
     p.out.push_str("\n\n");
     let text = std::mem::take(&mut p.out);
     drop(p);
-    let resolved = aliases.finish_deferred()?;
-    if !resolved.matches(&text) {
+    let resolved = aliases.finish_deferred(text)?;
+    if !resolved.matches() {
         return None;
     }
     let mut head = String::new();
@@ -152,7 +152,7 @@ fn print_deferred(
         syntax.attr_no_alias(&mut head, *a);
         head.push('\n');
     }
-    Some(w.write_all(head.as_bytes()).and_then(|_| resolved.write_text(&text, w)))
+    Some(w.write_all(head.as_bytes()).and_then(|_| resolved.write_text(w)))
 }
 
 /// Prints to a `String` (convenience for tests and diagnostics).
@@ -458,7 +458,7 @@ impl<'a> OpPrinter<'a> {
                     let recording = if dry_run {
                         Some(Aliases::recording())
                     } else {
-                        deferred.then(Aliases::deferred)
+                        deferred.then(|| Aliases::deferred(false))
                     };
                     let mut spill: Vec<u8> = Vec::new();
                     let mut child = OpPrinter {
@@ -499,7 +499,7 @@ impl<'a> OpPrinter<'a> {
                     }
                     Some(r) => {
                         self.newline();
-                        self.aliases.absorb(&mut self.out, &t, r);
+                        self.aliases.absorb(&mut self.out, t, r);
                     }
                     None => {
                         self.newline();
