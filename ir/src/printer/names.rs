@@ -9,6 +9,7 @@
 use crate::entity::NONE;
 use crate::{BlockId, Body, Context, OpId, RegionId, Value, ValueDef};
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::sync::Arc;
 
 const ARG_BIT: u32 = 1 << 31;
 /// Marks an index into [`Names::strings`] (a name suggested by the op).
@@ -18,6 +19,9 @@ const NAME_BIT: u32 = 1 << 30;
 #[derive(Default)]
 struct NameScopes {
     scopes: Vec<(usize, FxHashSet<String>)>,
+    /// Names used by the ancestors of the root scope (when numbering an
+    /// isolated op's body on its own).
+    base: Option<Arc<FxHashSet<String>>>,
 }
 
 impl NameScopes {
@@ -28,7 +32,20 @@ impl NameScopes {
                 return true;
             }
             if *parent == usize::MAX {
-                return false;
+                return self.base.as_ref().is_some_and(|b| b.contains(name));
+            }
+            scope = *parent;
+        }
+    }
+
+    /// Every name `scope` sees (its own and its ancestors').
+    fn all_visible(&self, mut scope: usize) -> FxHashSet<String> {
+        let mut all: FxHashSet<String> = self.base.as_deref().cloned().unwrap_or_default();
+        loop {
+            let (parent, names) = &self.scopes[scope];
+            all.extend(names.iter().cloned());
+            if *parent == usize::MAX {
+                return all;
             }
             scope = *parent;
         }
@@ -89,76 +106,55 @@ impl Names {
         let mut names = Names::default();
         let mut scopes = NameScopes::default();
         scopes.scopes.push((usize::MAX, FxHashSet::default()));
-        // (body, region, next value, next arg, next conflict id, parent scope)
-        let mut stack: Vec<(&Body, RegionId, u32, u32, u32, usize)> = Vec::new();
         let rb = body.regions_body(op);
-        for &r in body.regions(op) {
-            stack.push((rb, r, 0, 0, 0, 0));
-        }
-        let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
-        while let Some((b, region, v, a, c, parent_scope)) = stack.pop() {
-            if !unique {
-                next_value = v;
-                next_arg = a;
-                next_conflict = c;
-            }
-            scopes.scopes.push((parent_scope, FxHashSet::default()));
-            let scope = scopes.scopes.len() - 1;
-            let bn = names.bodies.entry(key(b)).or_insert_with(|| BodyNames {
-                values: vec![NONE; b.values.len()],
-                blocks: vec![NONE; b.blocks.len()],
-            });
-            for (i, blk) in b.region_blocks(region).enumerate() {
-                bn.blocks[blk.index()] = i as u32;
-                let entry = i == 0;
-                for &arg in b.block_args(blk) {
-                    if entry {
-                        bn.values[arg.index()] = next_arg | ARG_BIT;
-                        next_arg += 1;
-                    } else {
-                        bn.values[arg.index()] = next_value;
-                        next_value += 1;
-                    }
-                }
-                for o in b.block_ops(blk) {
-                    if b.num_results(o) == 0 {
-                        continue;
-                    }
-                    let hint = ctx
-                        .and_then(|c| c.op_def(b.op_name(o)).and_then(|d| d.result_names).map(|f| f(c, b, o)))
-                        .flatten();
-                    let n = b.num_results(o);
-                    match hint {
-                        Some(h) if n == 1 => {
-                            let name = scopes.unique(scope, &sanitize(&h), &mut next_conflict);
-                            bn.values[b.result(o, 0).index()] = NAME_BIT | names.strings.len() as u32;
-                            names.strings.push(name);
-                        }
-                        Some(h) if split_results && h.split(',').count() == n => {
-                            for (i, part) in h.split(',').enumerate() {
-                                let name = scopes.unique(scope, &sanitize(part), &mut next_conflict);
-                                bn.values[b.result(o, i).index()] = NAME_BIT | names.strings.len() as u32;
-                                names.strings.push(name);
-                            }
-                            names.split.insert((key(b), o.0));
-                        }
-                        _ => {
-                            bn.values[b.result(o, 0).index()] = next_value;
-                            next_value += 1;
-                        }
-                    }
-                }
-            }
-            for blk in b.region_blocks(region) {
-                for o in b.block_ops(blk) {
-                    let orb = b.regions_body(o);
-                    for &r in b.regions(o) {
-                        stack.push((orb, r, next_value, next_arg, next_conflict, scope));
-                    }
-                }
+        let stack: Vec<Pending<'_>> = body.regions(op).iter().map(|&r| (rb, r, 0, 0, 0, 0)).collect();
+        // In the custom form each region starts from counters fixed when it
+        // is pushed, so the bodies of isolated ops (functions) can be
+        // numbered on other threads, each seeing the names of its ancestors.
+        let parallel = !unique && rayon::current_num_threads() > 1;
+        let mut jobs = Vec::new();
+        let numbering = Numbering {
+            ctx,
+            unique,
+            split_results,
+        };
+        numbering.run(&mut names, &mut scopes, stack, parallel.then_some(&mut jobs));
+        if !jobs.is_empty() {
+            use rayon::prelude::*;
+            let parts: Vec<Names> = jobs
+                .into_par_iter()
+                .map(|(stack, seen)| {
+                    let mut part = Names::default();
+                    let mut scopes = NameScopes {
+                        scopes: vec![(usize::MAX, FxHashSet::default())],
+                        base: Some(seen),
+                    };
+                    numbering.run(&mut part, &mut scopes, stack, None);
+                    part
+                })
+                .collect();
+            for part in parts {
+                names.merge(part);
             }
         }
         names
+    }
+
+    /// Takes in the names of other bodies (numbered separately).
+    fn merge(&mut self, part: Names) {
+        let offset = self.strings.len() as u32;
+        for (k, mut bn) in part.bodies {
+            if offset > 0 {
+                for v in bn.values.iter_mut() {
+                    if *v != NONE && *v & ARG_BIT == 0 && *v & NAME_BIT != 0 {
+                        *v += offset;
+                    }
+                }
+            }
+            self.bodies.insert(k, bn);
+        }
+        self.strings.extend(part.strings);
+        self.split.extend(part.split);
     }
 
     /// Writes the name of `v` (with `%`), e.g. `%3`, `%arg0`, `%2#1`.
@@ -253,6 +249,115 @@ impl Names {
             .get(&key(body))
             .and_then(|n| n.blocks.get(b.index()).copied())
             .unwrap_or(NONE)
+    }
+}
+
+/// A region waiting to be numbered: (body, region, next value, next
+/// argument, next conflict id, parent scope).
+type Pending<'b> = (&'b Body, RegionId, u32, u32, u32, usize);
+
+/// The regions of one isolated op to number on another thread, with the
+/// names its ancestors use.
+type Job<'b> = (Vec<Pending<'b>>, Arc<FxHashSet<String>>);
+
+/// The settings of one numbering (see [`Names::compute_with`]).
+#[derive(Clone, Copy)]
+struct Numbering<'c> {
+    ctx: Option<&'c Context>,
+    unique: bool,
+    split_results: bool,
+}
+
+impl Numbering<'_> {
+    /// Numbers the regions of `stack` and everything nested in them; with
+    /// `jobs`, the regions of isolated ops are left as jobs instead.
+    fn run<'b>(
+        &self,
+        names: &mut Names,
+        scopes: &mut NameScopes,
+        mut stack: Vec<Pending<'b>>,
+        mut jobs: Option<&mut Vec<Job<'b>>>,
+    ) {
+        let (ctx, unique, split_results) = (self.ctx, self.unique, self.split_results);
+        let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
+        let mut seen_by_scope: FxHashMap<usize, Arc<FxHashSet<String>>> = FxHashMap::default();
+        while let Some((b, region, v, a, c, parent_scope)) = stack.pop() {
+            if !unique {
+                next_value = v;
+                next_arg = a;
+                next_conflict = c;
+            }
+            scopes.scopes.push((parent_scope, FxHashSet::default()));
+            let scope = scopes.scopes.len() - 1;
+            let bn = names.bodies.entry(key(b)).or_insert_with(|| BodyNames {
+                values: vec![NONE; b.values.len()],
+                blocks: vec![NONE; b.blocks.len()],
+            });
+            for (i, blk) in b.region_blocks(region).enumerate() {
+                bn.blocks[blk.index()] = i as u32;
+                let entry = i == 0;
+                for &arg in b.block_args(blk) {
+                    if entry {
+                        bn.values[arg.index()] = next_arg | ARG_BIT;
+                        next_arg += 1;
+                    } else {
+                        bn.values[arg.index()] = next_value;
+                        next_value += 1;
+                    }
+                }
+                for o in b.block_ops(blk) {
+                    if b.num_results(o) == 0 {
+                        continue;
+                    }
+                    let hint = ctx
+                        .and_then(|c| c.op_def(b.op_name(o)).and_then(|d| d.result_names).map(|f| f(c, b, o)))
+                        .flatten();
+                    let n = b.num_results(o);
+                    match hint {
+                        Some(h) if n == 1 => {
+                            let name = scopes.unique(scope, &sanitize(&h), &mut next_conflict);
+                            bn.values[b.result(o, 0).index()] = NAME_BIT | names.strings.len() as u32;
+                            names.strings.push(name);
+                        }
+                        Some(h) if split_results && h.split(',').count() == n => {
+                            for (i, part) in h.split(',').enumerate() {
+                                let name = scopes.unique(scope, &sanitize(part), &mut next_conflict);
+                                bn.values[b.result(o, i).index()] = NAME_BIT | names.strings.len() as u32;
+                                names.strings.push(name);
+                            }
+                            names.split.insert((key(b), o.0));
+                        }
+                        _ => {
+                            bn.values[b.result(o, 0).index()] = next_value;
+                            next_value += 1;
+                        }
+                    }
+                }
+            }
+            for blk in b.region_blocks(region) {
+                for o in b.block_ops(blk) {
+                    let orb = b.regions_body(o);
+                    match jobs.as_deref_mut() {
+                        Some(jobs) if !std::ptr::eq(orb, b) && b.num_regions(o) > 0 => {
+                            let seen = seen_by_scope
+                                .entry(scope)
+                                .or_insert_with(|| Arc::new(scopes.all_visible(scope)));
+                            let regions = b
+                                .regions(o)
+                                .iter()
+                                .map(|&r| (orb, r, next_value, next_arg, next_conflict, 0))
+                                .collect();
+                            jobs.push((regions, Arc::clone(seen)));
+                        }
+                        _ => {
+                            for &r in b.regions(o) {
+                                stack.push((orb, r, next_value, next_arg, next_conflict, scope));
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 
