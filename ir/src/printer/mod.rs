@@ -55,52 +55,19 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
     if !opts.generic && !aliases.is_empty() {
         let recording = Aliases::recording();
         let mut sink = io::sink();
-        let mut dry = OpPrinter {
-            ctx,
-            opts,
-            names: &names,
-            aliases: &recording,
-            out: String::new(),
-            w: &mut sink,
-            indent: 0,
-            err: None,
-            summary: false,
-            dry_run: true,
-            skip_unless_alias: (!opts.debuginfo).then_some(&aliases),
-        };
+        let mut dry = OpPrinter::new(ctx, opts, &names, &recording, &mut sink);
+        dry.dry_run = true;
+        dry.skip_unless_alias = (!opts.debuginfo).then_some(&aliases);
         dry.print_op(body, op);
         drop(dry);
         aliases = Aliases::collect(ctx, body, op, opts.debuginfo, Some(recording.into_recorded()));
     }
-    let mut p = OpPrinter {
-        ctx,
-        opts,
-        names: &names,
-        aliases: &aliases,
-        out: String::with_capacity(1 << 20),
-        w,
-        indent: 0,
-        err: None,
-        summary: false,
-        dry_run: false,
-        skip_unless_alias: None,
-    };
-    for (name, a) in &aliases.top {
-        p.out.push('#');
-        p.out.push_str(name);
-        p.out.push_str(" = ");
-        p.syntax().attr_no_alias(&mut p.out, *a);
-        p.out.push('\n');
-    }
+    let mut p = OpPrinter::new(ctx, opts, &names, &aliases, w);
+    p.out.reserve(1 << 20);
+    write_alias_definitions(ctx, &mut p.out, &aliases.top, Some(&aliases));
     p.print_op(body, op);
     p.out.push('\n');
-    for (name, a) in &aliases.end {
-        p.out.push('#');
-        p.out.push_str(name);
-        p.out.push_str(" = ");
-        p.syntax().attr_no_alias(&mut p.out, *a);
-        p.out.push('\n');
-    }
+    write_alias_definitions(ctx, &mut p.out, &aliases.end, Some(&aliases));
     p.out.push('\n');
     p.flush(true);
     match p.err.take() {
@@ -122,19 +89,7 @@ fn print_deferred(
 ) -> Option<io::Result<()>> {
     let aliases = Aliases::deferred(true);
     let mut sink = io::sink();
-    let mut p = OpPrinter {
-        ctx,
-        opts,
-        names,
-        aliases: &aliases,
-        out: String::with_capacity(1 << 20),
-        w: &mut sink,
-        indent: 0,
-        err: None,
-        summary: false,
-        dry_run: false,
-        skip_unless_alias: None,
-    };
+    let mut p = OpPrinter::new(ctx, opts, names, &aliases, &mut sink);
     p.print_op(body, op);
     p.out.push_str("\n\n");
     let text = std::mem::take(&mut p.out);
@@ -144,15 +99,21 @@ fn print_deferred(
         return None;
     }
     let mut head = String::new();
-    let syntax = SyntaxWriter { ctx, aliases: None };
-    for (name, a) in &resolved.top {
-        head.push('#');
-        head.push_str(name);
-        head.push_str(" = ");
-        syntax.attr_no_alias(&mut head, *a);
-        head.push('\n');
-    }
+    write_alias_definitions(ctx, &mut head, &resolved.top, None);
     Some(w.write_all(head.as_bytes()).and_then(|_| resolved.write_text(w)))
+}
+
+/// Writes `#name = attr` lines; attributes inside them use the aliases of
+/// `table` (a fused location names its parts `#loc1`).
+fn write_alias_definitions(ctx: &Context, out: &mut String, aliases: &[(String, Attribute)], table: Option<&Aliases>) {
+    let syntax = SyntaxWriter { ctx, aliases: table };
+    for (name, a) in aliases {
+        out.push('#');
+        out.push_str(name);
+        out.push_str(" = ");
+        syntax.attr_no_alias(out, *a);
+        out.push('\n');
+    }
 }
 
 /// Prints to a `String` (convenience for tests and diagnostics).
@@ -172,19 +133,7 @@ pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
     let names = Names::default();
     let aliases = Aliases::default();
     let mut sink = io::sink();
-    let mut p = OpPrinter {
-        ctx,
-        opts: &opts,
-        names: &names,
-        aliases: &aliases,
-        out: String::new(),
-        w: &mut sink,
-        indent: 0,
-        err: None,
-        summary: false,
-        dry_run: false,
-        skip_unless_alias: None,
-    };
+    let mut p = OpPrinter::new(ctx, &opts, &names, &aliases, &mut sink);
     p.summary = true;
     p.print_op(body, op);
     p.out
@@ -208,6 +157,30 @@ pub(crate) struct OpPrinter<'a> {
 }
 
 impl<'a> OpPrinter<'a> {
+    /// A printer writing the op's text to `w` (a real print: no dry run,
+    /// no summary).
+    fn new(
+        ctx: &'a Context,
+        opts: &'a PrintOptions,
+        names: &'a Names,
+        aliases: &'a Aliases,
+        w: &'a mut dyn io::Write,
+    ) -> Self {
+        OpPrinter {
+            ctx,
+            opts,
+            names,
+            aliases,
+            out: String::new(),
+            w,
+            indent: 0,
+            err: None,
+            summary: false,
+            dry_run: false,
+            skip_unless_alias: None,
+        }
+    }
+
     fn syntax(&self) -> SyntaxWriter<'a> {
         SyntaxWriter {
             ctx: self.ctx,
@@ -461,19 +434,10 @@ impl<'a> OpPrinter<'a> {
                         deferred.then(|| Aliases::deferred(false))
                     };
                     let mut spill: Vec<u8> = Vec::new();
-                    let mut child = OpPrinter {
-                        ctx,
-                        opts,
-                        names,
-                        aliases: recording.as_ref().unwrap_or(aliases),
-                        out: String::new(),
-                        w: &mut spill,
-                        indent,
-                        err: None,
-                        summary: false,
-                        dry_run,
-                        skip_unless_alias,
-                    };
+                    let mut child = OpPrinter::new(ctx, opts, names, recording.as_ref().unwrap_or(aliases), &mut spill);
+                    child.indent = indent;
+                    child.dry_run = dry_run;
+                    child.skip_unless_alias = skip_unless_alias;
                     child.print_op(body, o);
                     let text = if dry_run {
                         String::new()
