@@ -1422,6 +1422,17 @@ fn print_launch_func(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Resul
     Ok(())
 }
 
+/// The operand groups of `gpu.launch` and `gpu.launch_func` that give the
+/// grid and block sizes, in the order x, y, z of the grid, then of the block.
+pub const LAUNCH_SIZE_OPERANDS: [&str; 6] = [
+    "gridSizeX",
+    "gridSizeY",
+    "gridSizeZ",
+    "blockSizeX",
+    "blockSizeY",
+    "blockSizeZ",
+];
+
 fn verify_launch_func(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let Some(kernel) = prop(ctx, body, op, "kernel") else {
         return Ok(());
@@ -1436,19 +1447,10 @@ fn verify_launch_func(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagno
             ));
         }
     }
-    let names = [
-        "gridSizeX",
-        "gridSizeY",
-        "gridSizeZ",
-        "blockSizeX",
-        "blockSizeY",
-        "blockSizeZ",
-        "clusterSizeX",
-        "clusterSizeY",
-        "clusterSizeZ",
-    ];
-    let tys: Vec<Type> = names
+    let clusters = ["clusterSizeX", "clusterSizeY", "clusterSizeZ"];
+    let tys: Vec<Type> = LAUNCH_SIZE_OPERANDS
         .iter()
+        .chain(clusters.iter())
         .flat_map(|n| operand_group(ctx, body, op, n))
         .map(|v| body.value_type(v))
         .collect();

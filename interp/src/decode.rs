@@ -1402,17 +1402,7 @@ impl<'a> FnDecoder<'a> {
 
     fn launch_dims(&mut self, op: OpId) -> R<[Reg; 6]> {
         let mut dims = [0; 6];
-        for (i, g) in [
-            "gridSizeX",
-            "gridSizeY",
-            "gridSizeZ",
-            "blockSizeX",
-            "blockSizeY",
-            "blockSizeZ",
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (i, g) in lf_dialects::gpu::LAUNCH_SIZE_OPERANDS.iter().enumerate() {
             dims[i] = *self.group(op, g).first().ok_or("launch without sizes")?;
         }
         Ok(dims)

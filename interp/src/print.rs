@@ -94,45 +94,19 @@ fn print_rec(
         out.push_str(&fmt_elem(get(offset), elem));
         return;
     }
-    // First element.
+    // At least one element, as mlir-runner prints.
     out.push('[');
-    print_rec(out, get, elem, dim - 1, rank, offset, &sizes[1..], &strides[1..]);
-    if sizes[0] <= 1 {
-        out.push(']');
-        return;
-    }
-    out.push_str(", ");
-    if dim > 1 {
-        out.push('\n');
-    }
-    for i in 1..sizes[0] - 1 {
-        spaces(out, rank - dim + 1);
-        print_rec(
-            out,
-            get,
-            elem,
-            dim - 1,
-            rank,
-            offset + i * strides[0],
-            &sizes[1..],
-            &strides[1..],
-        );
-        out.push_str(", ");
-        if dim > 1 {
-            out.push('\n');
+    for i in 0..sizes[0].max(1) {
+        if i > 0 {
+            out.push_str(", ");
+            if dim > 1 {
+                out.push('\n');
+            }
+            spaces(out, rank - dim + 1);
         }
+        let at = offset + i * strides[0];
+        print_rec(out, get, elem, dim - 1, rank, at, &sizes[1..], &strides[1..]);
     }
-    spaces(out, rank - dim + 1);
-    print_rec(
-        out,
-        get,
-        elem,
-        dim - 1,
-        rank,
-        offset + (sizes[0] - 1) * strides[0],
-        &sizes[1..],
-        &strides[1..],
-    );
     out.push(']');
 }
 
