@@ -230,38 +230,13 @@ fn print_dim_and_symbol_list(p: &mut CustomPrinter<'_, '_>, operands: &[Value], 
 /// Prints the results of `map` with its dimensions and symbols named by `operands`
 /// (`%i + 1, symbol(%n)`), as MLIR's `printAffineMapOfSSAIds`.
 fn print_map_of_ssa_ids(p: &mut CustomPrinter<'_, '_>, map: &AffineMap, operands: &[Value]) {
-    let nd = map.num_dims() as usize;
+    let nd = (map.num_dims() as usize).min(operands.len());
+    let (dims, syms) = operands.split_at(nd);
     for (i, e) in map.results().iter().enumerate() {
         if i > 0 {
             p.write(", ");
         }
-        let mut s = String::new();
-        let _ = lf_ir::affine::print_affine_expr_with(&mut s, e, &mut |out: &mut String, pos, is_sym| {
-            out.push_str(if is_sym { "\u{1}S" } else { "\u{1}D" });
-            out.push_str(&pos.to_string());
-            out.push('\u{2}');
-            Ok(())
-        });
-        // Substitute the placeholders with value names.
-        let mut rest = s.as_str();
-        while let Some(k) = rest.find('\u{1}') {
-            p.write(&rest[..k]);
-            let is_sym = rest.as_bytes()[k + 1] == b'S';
-            let end = rest[k..].find('\u{2}').map_or(rest.len(), |e| k + e);
-            let pos: usize = rest[k + 2..end].parse().unwrap_or(0);
-            let idx = if is_sym { nd + pos } else { pos };
-            if is_sym {
-                p.write("symbol(");
-            }
-            if let Some(v) = operands.get(idx) {
-                p.value(*v);
-            }
-            if is_sym {
-                p.write(")");
-            }
-            rest = &rest[(end + 1).min(rest.len())..];
-        }
-        p.write(rest);
+        p.affine_expr_of_values(e, dims, syms);
     }
 }
 
@@ -446,7 +421,7 @@ fn parse_store_like(p: &mut CustomParser<'_, '_>, vector: bool) -> ParseResult<(
 fn print_affine_access(p: &mut CustomPrinter<'_, '_>, op: OpId, first: usize, vector: Option<Type>) {
     let ctx = p.ctx();
     let body = p.body();
-    let ops: Vec<Value> = body.operands(op).collect();
+    let ops: smallvec::SmallVec<[Value; 8]> = body.operands(op).collect();
     p.value(ops[first]);
     p.write("[");
     // The map is printed inline (never as an alias): a dry run skips it.

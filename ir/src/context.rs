@@ -86,7 +86,12 @@ pub struct Context {
     common: CommonTypes,
     /// Per-context state of other crates, by type: see [`Context::extension`].
     extensions: RwLock<Extensions>,
+    /// Distinct for every context made by this process: see [`Context::uid`].
+    uid: u64,
 }
+
+/// The next [`Context::uid`].
+static NEXT_CONTEXT_UID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The map behind [`Context::extension`].
 type Extensions = rustc_hash::FxHashMap<std::any::TypeId, std::sync::Arc<dyn std::any::Any + Send + Sync>>;
@@ -151,6 +156,7 @@ impl Context {
             allow_unregistered: false.into(),
             common,
             extensions: RwLock::new(Extensions::default()),
+            uid: NEXT_CONTEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         };
         crate::builtin::register(&ctx);
         ctx
@@ -170,6 +176,14 @@ impl Context {
                 .clone()
         });
         any.downcast::<T>().expect("extension stored under its own TypeId")
+    }
+
+    /// A number no other context of this process has had or will have
+    /// (unlike the context's address, which a later context may reuse): the
+    /// key for per-thread caches of values of this context.
+    #[inline]
+    pub fn uid(&self) -> u64 {
+        self.uid
     }
 
     /// Frequently used types and attributes.

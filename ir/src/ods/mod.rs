@@ -122,6 +122,29 @@ pub struct AttrDef {
 }
 
 impl AttrDef {
+    /// The value this attribute takes when absent, if it has a default. Made
+    /// once per thread and context (ops ask for it on every parse and print).
+    pub fn default_value(&self, ctx: &Context) -> Option<Attribute> {
+        type Cache = std::cell::RefCell<rustc_hash::FxHashMap<(u64, usize), Attribute>>;
+        thread_local!(static DEFAULTS: Cache = Cache::default());
+        /// Entries kept per thread before the cache is emptied (contexts come and go).
+        const MAX_DEFAULTS: usize = 4096;
+        let make = self.default?;
+        let key = (ctx.uid(), make as usize);
+        if let Some(a) = DEFAULTS.with(|c| c.borrow().get(&key).copied()) {
+            return Some(a);
+        }
+        let a = make(ctx);
+        DEFAULTS.with(|c| {
+            let mut c = c.borrow_mut();
+            if c.len() >= MAX_DEFAULTS {
+                c.clear();
+            }
+            c.insert(key, a);
+        });
+        Some(a)
+    }
+
     /// A required attribute.
     pub const fn required(name: &'static str, constraint: &'static AttrConstraint) -> AttrDef {
         AttrDef {
@@ -230,6 +253,9 @@ pub fn result_group_range(ctx: &Context, body: &Body, op: OpId, def: &OpDef, ind
     )
 }
 
+/// The sizes of an op's operand or result groups (inline: ops have few).
+pub(crate) type SegmentSizes = smallvec::SmallVec<[usize; 6]>;
+
 /// The segment sizes of all groups, or `None` if they cannot be determined.
 pub(crate) fn segment_sizes(
     ctx: &Context,
@@ -237,18 +263,25 @@ pub(crate) fn segment_sizes(
     prop_name: &str,
     groups: &[ArgDef],
     total: usize,
-) -> Option<Vec<usize>> {
+) -> Option<SegmentSizes> {
     let non_single = groups.iter().filter(|g| g.arity != Arity::Single).count();
     if non_single <= 1 {
         let rest = total.checked_sub(groups.len() - non_single)?;
         return groups.iter().map(|g| implied_size(g, rest)).collect();
     }
-    let sizes = prop_i32_array(ctx, props, prop_name)?;
-    if sizes.len() != groups.len() || sizes.iter().any(|&s| s < 0) {
+    let a = dict_get(ctx, props, prop_name)?;
+    let AttrData::DenseArray {
+        values: crate::DenseValues::Int(sizes),
+        ..
+    } = ctx.attr_data(a)
+    else {
+        return None;
+    };
+    if sizes.len() != groups.len() {
         return None;
     }
-    let v: Vec<usize> = sizes.iter().map(|&s| s as usize).collect();
-    (v.iter().sum::<usize>() == total).then_some(v)
+    let v: SegmentSizes = sizes.iter().map(|&s| usize::try_from(s).ok()).collect::<Option<_>>()?;
+    (v.iter().try_fold(0usize, |sum, &s| sum.checked_add(s)) == Some(total)).then_some(v)
 }
 
 fn group_range(
@@ -330,17 +363,6 @@ pub fn discardable_attr(ctx: &Context, body: &Body, op: OpId, name: &str) -> Opt
     dict_get(ctx, body.op_attrs(op), name)
 }
 
-fn prop_i32_array(ctx: &Context, props: Option<Attribute>, name: &str) -> Option<Vec<i64>> {
-    let a = dict_get(ctx, props, name)?;
-    match ctx.attr_data(a) {
-        AttrData::DenseArray {
-            values: crate::DenseValues::Int(values),
-            ..
-        } => values.iter().map(|&v| i64::try_from(v).ok()).collect(),
-        _ => None,
-    }
-}
-
 /// `array<i32: ...>`, the form of `operandSegmentSizes`.
 pub fn segment_sizes_attr(ctx: &Context, sizes: &[usize]) -> Attribute {
     ctx.get_attr(AttrData::DenseArray {
@@ -389,10 +411,10 @@ pub(crate) fn normalize_properties(
         false
     });
     for a in def.attributes {
-        if let Some(d) = a.default {
+        if let Some(d) = a.default_value(ctx) {
             let k = ctx.intern(a.name);
             if !entries.iter().any(|(e, _)| *e == k) {
-                entries.push((k, d(ctx)));
+                entries.push((k, d));
             }
         }
     }

@@ -37,7 +37,7 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
         }
     }
     // Segment sizes.
-    let mut sizes: [Vec<usize>; 2] = Default::default();
+    let mut sizes: [super::SegmentSizes; 2] = Default::default();
     for (k, (groups, total, prop_name)) in [
         (def.operands, body.num_operands(op), "operandSegmentSizes"),
         (def.results, body.num_results(op), "resultSegmentSizes"),
@@ -96,7 +96,7 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
     for rule in def.type_rules {
         match rule {
             TypeRule::AllMatch(names) => {
-                let tys: Vec<Type> = names.iter().flat_map(|n| group_types(ctx, body, op, def, n)).collect();
+                let tys: GroupTypes = names.iter().flat_map(|n| group_types(ctx, body, op, def, n)).collect();
                 if tys.windows(2).any(|w| w[0] != w[1]) {
                     return Err(err(format!(
                         "failed to verify that all of {{{}}} have same type",
@@ -141,7 +141,10 @@ fn check_type(ctx: &Context, arg: &ArgDef, t: Type) -> Result<(), String> {
     ))
 }
 
-fn group_types(ctx: &Context, body: &Body, op: OpId, def: &OpDef, name: &str) -> Vec<Type> {
+/// The types of one operand or result group (inline: groups are small).
+type GroupTypes = smallvec::SmallVec<[Type; 4]>;
+
+fn group_types(ctx: &Context, body: &Body, op: OpId, def: &OpDef, name: &str) -> GroupTypes {
     if let Some(g) = def.operands.iter().position(|a| a.name == name) {
         return operand_group_range(ctx, body, op, def, g)
             .map(|i| body.value_type(body.operand(op, i)))
@@ -152,7 +155,7 @@ fn group_types(ctx: &Context, body: &Body, op: OpId, def: &OpDef, name: &str) ->
             .map(|i| body.value_type(body.result(op, i)))
             .collect();
     }
-    Vec::new()
+    GroupTypes::new()
 }
 
 /// MLIR's messages for a wrong number of operands or results.

@@ -95,9 +95,10 @@ pub fn parse_source_with(ctx: &Context, src: &str, file_name: &str, opts: &Parse
     Parser::new(ctx, src, file_name, opts).parse_top_level()
 }
 
-/// Results of parsing text that repeats verbatim in the generic form, by the
-/// text itself: operation names, properties dictionaries (`<{...}>`) and
-/// trailing function types (`: (index) -> f32`). Parsing the same text again
+/// Results of parsing text that repeats verbatim, by the text itself:
+/// operation names, properties dictionaries (`<{...}>`) and types that end
+/// a line (the generic form's trailing function types `: (index) -> f32`,
+/// the custom form's `: memref<32x32xf32>`). Parsing the same text again
 /// gives the same uniqued value (aliases cannot be redefined), so a hit skips
 /// the lexing, parsing and uniquing. Keys are owned copies, so the memo never
 /// keeps pages of the source alive.
@@ -111,7 +112,8 @@ pub(crate) struct Memo {
     /// locks are shared by all threads).
     pub(crate) op_names: FxHashMap<Box<str>, (crate::OpName, Option<&'static crate::OpDef>)>,
     pub(crate) props: FxHashMap<Box<str>, (Attribute, u32)>,
-    pub(crate) fn_types: FxHashMap<Box<str>, (Type, u32)>,
+    /// Types that end their line, by the rest of the line.
+    pub(crate) types: FxHashMap<Box<str>, (Type, u32)>,
 }
 
 impl Memo {
@@ -318,6 +320,30 @@ impl<'a> Parser<'a> {
         self.lexer.reset(self.tok.start as usize, self.tok.line, line_start);
         self.lexer.advance_to(offset);
         self.bump();
+    }
+
+    /// Parses a type, memoized by the rest of the line when the type ends
+    /// it (as an op's trailing type usually does): see [`Memo`].
+    pub(crate) fn parse_type_ending_line(&mut self) -> ParseResult<Type> {
+        let start = self.tok.start as usize;
+        let eol = memchr::memchr(b'\n', &self.src.as_bytes()[start..]).map_or(self.src.len(), |i| start + i);
+        let key = &self.src[start..eol];
+        let memo_ok = key.len() <= Memo::MAX_LEN;
+        let hit = self
+            .memo
+            .types
+            .get(key)
+            .copied()
+            .filter(|&(_, rel)| memo_ok && self.memo_hit_ok(rel));
+        if let Some((t, _)) = hit {
+            self.skip_raw_to(eol);
+            return Ok(t);
+        }
+        let (t, rel) = self.with_rel_depth(|p| p.parse_type())?;
+        if memo_ok && self.tok.start as usize >= eol {
+            Memo::insert(&mut self.memo.types, key, (t, rel));
+        }
+        Ok(t)
     }
 
     /// Whether a memoized parse that nested `rel` levels deeper than here

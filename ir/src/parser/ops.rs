@@ -506,30 +506,7 @@ impl<'a> Parser<'a> {
         }
         self.expect(T::Colon, "':' followed by operation type")?;
         let ty_tok = self.tok;
-        // The function type usually ends the line: memoize it by the rest of the line.
-        let start = ty_tok.start as usize;
-        let eol = memchr::memchr(b'\n', &self.src.as_bytes()[start..]).map_or(self.src.len(), |i| start + i);
-        let key = &self.src[start..eol];
-        let memo_ok = key.len() <= Memo::MAX_LEN;
-        let hit = self
-            .memo
-            .fn_types
-            .get(key)
-            .copied()
-            .filter(|&(_, rel)| memo_ok && self.memo_hit_ok(rel));
-        let fty = match hit {
-            Some((t, _)) => {
-                self.skip_raw_to(eol);
-                t
-            }
-            None => {
-                let (t, rel) = self.with_rel_depth(|p| p.parse_type())?;
-                if memo_ok && self.tok.start as usize >= eol {
-                    Memo::insert(&mut self.memo.fn_types, key, (t, rel));
-                }
-                t
-            }
-        };
+        let fty = self.parse_type_ending_line()?;
         let (inputs, results) = match ctx.type_data(fty) {
             crate::types::TypeData::Function { inputs, results } => (inputs, results),
             _ => return Err(self.error_at(ty_tok, "expected function type")),
@@ -970,6 +947,11 @@ impl<'p, 'a> CustomParser<'p, 'a> {
 
     /// Parses a type.
     pub fn parse_type(&mut self) -> ParseResult<Type> {
+        // Shaped types (`memref<32x32xf32>`) are slow to parse and usually
+        // end an op's line, the same way many times over.
+        if self.p.tok.kind == T::BareIdent && self.p.src.as_bytes().get(self.p.tok.end as usize) == Some(&b'<') {
+            return self.p.parse_type_ending_line();
+        }
         self.p.parse_type()
     }
 

@@ -585,6 +585,30 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
         self.p.value(b, v);
     }
 
+    /// Writes an affine expression over values, as the custom forms of the
+    /// affine ops do: dimension `i` as the name of `dims[i]`, symbol `j` as
+    /// `symbol(` the name of `syms[j]` `)`.
+    pub fn affine_expr_of_values(&mut self, e: &crate::affine::AffineExpr, dims: &[Value], syms: &[Value]) {
+        let (names, body) = (&self.p.names, self.body);
+        let _ = crate::affine::print_affine_expr_with(&mut self.p.out, e, &mut |out: &mut String, pos, is_sym| {
+            let v = if is_sym {
+                syms.get(pos as usize)
+            } else {
+                dims.get(pos as usize)
+            };
+            if is_sym {
+                out.push_str("symbol(");
+            }
+            if let Some(&v) = v {
+                names.write_value(out, body, v);
+            }
+            if is_sym {
+                out.push(')');
+            }
+            Ok(())
+        });
+    }
+
     /// Writes a type.
     pub fn ty(&mut self, t: Type) {
         let s = self.p.syntax();
@@ -656,8 +680,8 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
                 }
                 let is_default = def
                     .and_then(|d| d.attributes.iter().find(|a| a.name == name))
-                    .and_then(|a| a.default)
-                    .is_some_and(|d| d(ctx) == v);
+                    .and_then(|a| a.default_value(ctx))
+                    .is_some_and(|d| d == v);
                 if !is_default {
                     entries.push((k, v));
                 }

@@ -291,10 +291,10 @@ pub fn fill_default_props(ctx: &Context, state: &mut OperationState) {
         .unwrap_or_default();
     let before = entries.len();
     for a in def.attributes {
-        if let Some(d) = a.default {
+        if let Some(d) = a.default_value(ctx) {
             let k = ctx.intern(a.name);
             if !entries.iter().any(|(e, _)| *e == k) {
-                entries.push((k, d(ctx)));
+                entries.push((k, d));
             }
         }
     }

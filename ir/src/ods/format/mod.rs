@@ -144,6 +144,9 @@ pub enum Element {
 pub struct Format {
     /// The top-level elements.
     pub elements: Vec<Element>,
+    /// The names of the attributes the format prints itself, and the
+    /// segment sizes: what its `attr-dict` leaves out.
+    pub printed_attrs: Vec<&'static str>,
 }
 
 /// The compiled format of `def` (compiled once per process and kept).
@@ -180,7 +183,11 @@ pub fn compile(def: &'static OpDef) -> Result<Option<Format>, String> {
     if c.pos != c.toks.len() {
         return Err(format!("{}: unexpected '{}' in format", def.name, c.toks[c.pos]));
     }
-    Ok(Some(Format { elements }))
+    let printed_attrs = print::format_attr_names(def, &elements);
+    Ok(Some(Format {
+        elements,
+        printed_attrs,
+    }))
 }
 
 fn tokenize(src: &'static str) -> Result<Vec<&'static str>, String> {

@@ -4,6 +4,14 @@ use super::{CustomArg, Element, Format, TypeTarget};
 use crate::ods::{Arity, TypeRule};
 use crate::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use crate::{Attribute, Context, OpDef, Type};
+use smallvec::{smallvec, SmallVec};
+
+/// Operand references of one operand group (inline: groups are small).
+pub type OperandRefs<'a> = SmallVec<[UnresolvedOperand<'a>; 2]>;
+/// The types of one operand or result group.
+pub type GroupTypes = SmallVec<[Type; 2]>;
+/// One entry per operand group, result group or attribute of an op.
+pub type PerGroup<T> = SmallVec<[T; 4]>;
 
 /// Parses a `custom<Name>(...)` directive, filling `state` for its arguments.
 pub type CustomParseFn =
@@ -13,33 +21,33 @@ pub type CustomParseFn =
 #[derive(Debug)]
 pub struct FormatState<'a> {
     /// Operand references, per operand group.
-    pub operands: Vec<Vec<UnresolvedOperand<'a>>>,
+    pub operands: PerGroup<OperandRefs<'a>>,
     /// Types given in the text, per operand group.
-    pub operand_types: Vec<Option<Vec<Type>>>,
+    pub operand_types: PerGroup<Option<GroupTypes>>,
     /// Types given in the text, per result group.
-    pub result_types: Vec<Option<Vec<Type>>>,
+    pub result_types: PerGroup<Option<GroupTypes>>,
     /// `type(operands)`, before it is split into groups.
-    pub all_operand_types: Option<Vec<Type>>,
+    pub all_operand_types: Option<GroupTypes>,
     /// `type(results)`, before it is split into groups.
-    pub all_result_types: Option<Vec<Type>>,
+    pub all_result_types: Option<GroupTypes>,
     /// Inherent attributes, per declared attribute.
-    pub attrs: Vec<Option<Attribute>>,
+    pub attrs: PerGroup<Option<Attribute>>,
 }
 
 impl<'a> FormatState<'a> {
     fn new(def: &OpDef) -> Self {
         FormatState {
-            operands: vec![Vec::new(); def.operands.len()],
-            operand_types: vec![None; def.operands.len()],
-            result_types: vec![None; def.results.len()],
+            operands: smallvec![OperandRefs::new(); def.operands.len()],
+            operand_types: smallvec![None; def.operands.len()],
+            result_types: smallvec![None; def.results.len()],
             all_operand_types: None,
             all_result_types: None,
-            attrs: vec![None; def.attributes.len()],
+            attrs: smallvec![None; def.attributes.len()],
         }
     }
 
     /// Records the types parsed for a target.
-    pub fn set_types(&mut self, target: TypeTarget, tys: Vec<Type>) {
+    pub fn set_types(&mut self, target: TypeTarget, tys: GroupTypes) {
         match target {
             TypeTarget::Operand(i) => self.operand_types[i] = Some(tys),
             TypeTarget::Result(i) => self.result_types[i] = Some(tys),
@@ -71,9 +79,9 @@ fn parse_element<'a>(
         Element::Whitespace { .. } => Ok(()),
         Element::Operand { group, .. } => {
             st.operands[*group] = match def.operands[*group].arity {
-                Arity::Single => vec![p.parse_operand()?],
+                Arity::Single => smallvec![p.parse_operand()?],
                 Arity::Optional => p.parse_optional_operand()?.into_iter().collect(),
-                Arity::Variadic => p.parse_operand_list()?,
+                Arity::Variadic => OperandRefs::from_vec(p.parse_operand_list()?),
             };
             Ok(())
         }
@@ -82,7 +90,7 @@ fn parse_element<'a>(
             if def.operands.len() != 1 {
                 return Err(p.error("'operands' in a format needs exactly one operand group"));
             }
-            st.operands[0] = all;
+            st.operands[0] = OperandRefs::from_vec(all);
             Ok(())
         }
         Element::Attr { index, .. } => {
@@ -109,23 +117,23 @@ fn parse_element<'a>(
         }
         Element::Type { target, .. } => {
             let tys = match target {
-                TypeTarget::Operand(g) if def.operands[*g].arity == Arity::Single => vec![p.parse_type()?],
-                TypeTarget::Result(g) if def.results[*g].arity == Arity::Single => vec![p.parse_type()?],
+                TypeTarget::Operand(g) if def.operands[*g].arity == Arity::Single => smallvec![p.parse_type()?],
+                TypeTarget::Result(g) if def.results[*g].arity == Arity::Single => smallvec![p.parse_type()?],
                 TypeTarget::Operand(g) if def.operands[*g].arity == Arity::Optional => {
                     p.parse_optional_type()?.into_iter().collect()
                 }
                 TypeTarget::Result(g) if def.results[*g].arity == Arity::Optional => {
                     p.parse_optional_type()?.into_iter().collect()
                 }
-                _ => p.parse_type_list()?,
+                _ => GroupTypes::from_vec(p.parse_type_list()?),
             };
             st.set_types(*target, tys);
             Ok(())
         }
         Element::FunctionalType { inputs, results, .. } => {
             let (ins, outs) = p.parse_function_type_parts()?;
-            st.set_types(*inputs, ins);
-            st.set_types(*results, outs);
+            st.set_types(*inputs, GroupTypes::from_vec(ins));
+            st.set_types(*results, GroupTypes::from_vec(outs));
             Ok(())
         }
         Element::AttrDict { with_keyword } => {
@@ -191,7 +199,7 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
     let ctx = p.ctx();
     // Split `type(operands)` / `type(results)` into groups.
     if let Some(all) = st.all_operand_types.take() {
-        let counts: Vec<usize> = st.operands.iter().map(Vec::len).collect();
+        let counts: PerGroup<usize> = st.operands.iter().map(|g| g.len()).collect();
         let total: usize = counts.iter().sum();
         if all.len() != total {
             return Err(p.error(format!("{total} operands present, but expected {}", all.len())));
@@ -206,13 +214,13 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
     }
     resolve_by_rules(ctx, &mut st, def);
     // Operands.
-    let mut sizes = Vec::with_capacity(def.operands.len());
+    let mut sizes = PerGroup::<usize>::new();
     for (g, refs) in std::mem::take(&mut st.operands).into_iter().enumerate() {
         let tys = match st.operand_types[g].take() {
             Some(t) => t,
             None => match def.operands[g].constraint.build {
-                Some(b) => vec![b(ctx); refs.len()],
-                None if refs.is_empty() => Vec::new(),
+                Some(b) => smallvec![b(ctx); refs.len()],
+                None if refs.is_empty() => GroupTypes::new(),
                 None => {
                     return Err(p.error(format!(
                         "cannot infer the type of operand group '{}' of '{}'",
@@ -257,7 +265,7 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
     Ok(())
 }
 
-fn split_results(p: &CustomParser<'_, '_>, st: &mut FormatState<'_>, def: &OpDef, all: Vec<Type>) -> ParseResult<()> {
+fn split_results(p: &CustomParser<'_, '_>, st: &mut FormatState<'_>, def: &OpDef, all: GroupTypes) -> ParseResult<()> {
     let fixed = def.results.iter().filter(|r| r.arity == Arity::Single).count();
     let flexible = def.results.len() - fixed;
     if flexible > 1 {
@@ -291,14 +299,14 @@ fn resolve_by_rules(ctx: &Context, st: &mut FormatState<'_>, def: &OpDef) {
         if let Some(i) = def.operands.iter().position(|g| g.name == name) {
             if st.operand_types[i].is_none() {
                 let n = st.operands[i].len();
-                st.operand_types[i] = Some(vec![t; n]);
+                st.operand_types[i] = Some(smallvec![t; n]);
                 return true;
             }
             return false;
         }
         if let Some(i) = def.results.iter().position(|g| g.name == name) {
             if st.result_types[i].is_none() {
-                st.result_types[i] = Some(vec![t]);
+                st.result_types[i] = Some(smallvec![t]);
                 return true;
             }
         }

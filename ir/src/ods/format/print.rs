@@ -15,15 +15,21 @@ pub fn print_with_format(p: &mut CustomPrinter<'_, '_>, op: OpId, fmt: &Format) 
         .ctx()
         .op_def(p.body().op_name(op))
         .expect("formats belong to registered ops");
-    let elided = format_attr_names(def, &fmt.elements);
     for e in &fmt.elements {
-        print_element(p, op, def, e, &elided);
+        print_element(p, op, def, e, &fmt.printed_attrs);
     }
 }
 
 /// The names of the attributes a format prints itself (left out of `attr-dict`).
-fn format_attr_names(def: &OpDef, elements: &[Element]) -> Vec<&'static str> {
+pub(super) fn format_attr_names(def: &OpDef, elements: &[Element]) -> Vec<&'static str> {
     let mut out = Vec::new();
+    collect_attr_names(def, elements, &mut out);
+    out.push("operandSegmentSizes");
+    out.push("resultSegmentSizes");
+    out
+}
+
+fn collect_attr_names(def: &OpDef, elements: &[Element], out: &mut Vec<&'static str>) {
     for e in elements {
         match e {
             Element::Attr { index, .. } => out.push(def.attributes[*index].name),
@@ -35,19 +41,19 @@ fn format_attr_names(def: &OpDef, elements: &[Element]) -> Vec<&'static str> {
                 }
             }
             Element::Optional { then, els, .. } => {
-                out.extend(format_attr_names(def, then));
-                out.extend(format_attr_names(def, els));
+                collect_attr_names(def, then, out);
+                collect_attr_names(def, els, out);
             }
             _ => {}
         }
     }
-    out.push("operandSegmentSizes");
-    out.push("resultSegmentSizes");
-    out
 }
 
+/// Types or values of one format target (inline: targets are small).
+type Few<T> = smallvec::SmallVec<[T; 4]>;
+
 /// The types of a format type target.
-pub(crate) fn target_types(p: &CustomPrinter<'_, '_>, op: OpId, def: &OpDef, t: TypeTarget) -> Vec<Type> {
+pub(crate) fn target_types(p: &CustomPrinter<'_, '_>, op: OpId, def: &OpDef, t: TypeTarget) -> Few<Type> {
     let (ctx, body) = (p.ctx(), p.body());
     match t {
         TypeTarget::Operand(g) => operand_group_range(ctx, body, op, def, g)
@@ -77,14 +83,14 @@ fn print_element(p: &mut CustomPrinter<'_, '_>, op: OpId, def: &'static OpDef, e
         Element::Whitespace { space: s } => space(p, *s),
         Element::Operand { group, space: s } => {
             space(p, *s);
-            let vals: Vec<_> = operand_group_range(ctx, body, op, def, *group)
+            let vals: Few<_> = operand_group_range(ctx, body, op, def, *group)
                 .map(|i| body.operand(op, i))
                 .collect();
             p.value_list(&vals);
         }
         Element::AllOperands { space: s } => {
             space(p, *s);
-            let vals: Vec<_> = body.operands(op).collect();
+            let vals: Few<_> = body.operands(op).collect();
             p.value_list(&vals);
         }
         Element::Attr { index, space: s } => {
@@ -182,7 +188,7 @@ fn anchor_present(p: &CustomPrinter<'_, '_>, op: OpId, def: &OpDef, anchor: &Ele
             let a = &def.attributes[*index];
             match prop(ctx, body, op, a.name) {
                 None => false,
-                Some(v) => a.default.is_none_or(|d| d(ctx) != v),
+                Some(v) => a.default_value(ctx).is_none_or(|d| d != v),
             }
         }
         Element::Region { index, .. } => {
