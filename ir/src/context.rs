@@ -126,7 +126,7 @@ impl Context {
             t(TypeData::None),
         );
         let unit = Attribute(attrs.intern(AttrData::Unit));
-        let empty_dict = Attribute(attrs.intern(AttrData::Dictionary(Box::new([]))));
+        let empty_dict = Attribute(attrs.intern(AttrData::Dictionary(crate::attrs::DictEntries::new())));
         let unknown_loc = Attribute(attrs.intern(AttrData::Location(LocationData::Unknown)));
         let common = CommonTypes {
             i1: common_types.0,
@@ -310,7 +310,7 @@ impl Context {
             return self.common.empty_dict;
         }
         entries.sort_by(|a, b| self.ident_str(a.0).cmp(self.ident_str(b.0)));
-        self.get_attr(AttrData::Dictionary(entries.into()))
+        self.get_attr(AttrData::Dictionary(crate::attrs::DictEntries::from_vec(entries)))
     }
 
     /// A `loc("file":line:col)` location attribute.

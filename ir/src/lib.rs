@@ -31,7 +31,7 @@ pub use lf_affine as affine;
 /// Diagnostics (the `lf-diag` crate).
 pub use lf_diag as diag;
 
-pub use attrs::{AttrData, Attribute, DenseValues, LocationData};
+pub use attrs::{AttrData, Attribute, DenseValues, DictEntries, LocationData};
 pub use body::{Body, OperationState, ValueDef};
 pub use context::{CommonTypes, Context, Ident};
 pub use entity::{BlockId, OpId, RegionId, UseId, Value};

@@ -7,7 +7,7 @@
 
 use crate::dominance::RegionDominance;
 use crate::registry::{OpDef, Traits};
-use crate::{BlockId, Body, Context, Location, OpId, RegionId, Value};
+use crate::{Body, Context, Location, OpId, RegionId, Value};
 use lf_diag::Diagnostic;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -49,27 +49,23 @@ struct Verifier<'a> {
     root_owner: Option<&'static OpDef>,
     /// The location of the op owning this body's root regions.
     root_loc: Option<Location>,
-    /// Position of each op in its block.
+    /// Position of each op visited so far in program order (pre-order,
+    /// from 1), numbered as the walk reaches it; 0 for ops not reached yet.
     order: Vec<u32>,
+    /// Ops numbered so far.
+    visited: u32,
     doms: FxHashMap<RegionId, RegionDominance>,
 }
 
 impl<'a> Verifier<'a> {
     fn new(ctx: &'a Context, body: &'a Body, root_owner: Option<&'static OpDef>) -> Self {
-        let mut order = vec![0u32; body.ops.len()];
-        for (bi, b) in body.blocks.iter().enumerate() {
-            if b.parent != crate::entity::NONE {
-                for (i, o) in body.block_ops(BlockId(bi as u32)).enumerate() {
-                    order[o.index()] = i as u32;
-                }
-            }
-        }
         Verifier {
             ctx,
             body,
             root_owner,
             root_loc: None,
-            order,
+            order: vec![0u32; body.ops.len()],
+            visited: 0,
             doms: FxHashMap::default(),
         }
     }
@@ -237,6 +233,8 @@ impl<'a> Verifier<'a> {
                     let msg = "operation with block successors must terminate its parent block";
                     return Err(Box::new(Diagnostic::error(body.op_loc(op).source_pos(self.ctx), msg)));
                 }
+                self.visited += 1;
+                self.order[op.index()] = self.visited;
                 self.verify_op(op)?;
                 for (i, v) in body.operands(op).enumerate() {
                     if !self.dominates(v, op, graph) {
@@ -306,7 +304,8 @@ impl<'a> Verifier<'a> {
             }
             return match body.defining_op(v) {
                 None => true,
-                Some(d) => d != a && self.order[d.index()] < self.order[a.index()],
+                // `a` is being verified: a definition before it in its block has been reached.
+                Some(d) => d != a && self.order[d.index()] != 0 && self.order[d.index()] < self.order[a.index()],
             };
         }
         let dom = self
@@ -327,7 +326,7 @@ impl<'a> Verifier<'a> {
             .filter(|(_, d)| !d.erased && d.parent != crate::entity::NONE)
             .filter_map(|(i, d)| d.nested.as_deref().map(|n| (OpId(i as u32), n)))
             .collect();
-        let mut failures: Vec<(Vec<u32>, Box<Diagnostic>)> = children
+        let mut failures: Vec<(u32, Box<Diagnostic>)> = children
             .par_iter()
             .filter_map(|(op, n)| {
                 verify_body(ctx, n, ctx.op_def(body.op_name(*op)), body.op_loc(*op))
@@ -335,34 +334,16 @@ impl<'a> Verifier<'a> {
                     .map(|e| (self.path_key(*op), e))
             })
             .collect();
-        failures.sort_by(|a, b| a.0.cmp(&b.0));
+        failures.sort_by_key(|f| f.0);
         match failures.into_iter().next() {
             Some((_, e)) => Err(e),
             None => Ok(()),
         }
     }
 
-    /// A key that orders ops of this body in program order.
-    fn path_key(&self, op: OpId) -> Vec<u32> {
-        let mut key = Vec::new();
-        let mut cur = Some(op);
-        while let Some(o) = cur {
-            key.push(self.order[o.index()]);
-            if let Some(b) = self.body.op_block(o) {
-                let blocks_before = self
-                    .body
-                    .block_region(b)
-                    .map_or(0, |r| self.body.region_blocks(r).position(|x| x == b).unwrap_or(0));
-                key.push(blocks_before as u32);
-                key.push(
-                    self.body
-                        .block_region(b)
-                        .map_or(0, |r| self.body.region_index(r) as u32),
-                );
-            }
-            cur = self.body.parent_op(o);
-        }
-        key.reverse();
-        key
+    /// A key that orders ops of this body in program order (called once
+    /// every op of the body has been reached).
+    fn path_key(&self, op: OpId) -> u32 {
+        self.order[op.index()]
     }
 }
