@@ -429,18 +429,26 @@ fn type_list(ctx: &Context, tys: impl Iterator<Item = Type>) -> String {
 /// body of `func`, against the symbol table holding `func`.
 fn verify_symbol_uses(ctx: &Context, body: &Body, func: OpId) -> Result<(), Diagnostic> {
     let mut result = Ok(());
+    // Compared by id: this visits every op of every function.
+    let (func_name, call, constant) = (
+        ctx.op_name("func.func"),
+        ctx.op_name("func.call"),
+        ctx.op_name("func.constant"),
+    );
     walk(body, func, WalkOrder::PreOrder, &mut |b, o| {
         if o == func && std::ptr::eq(b, body) {
             return WalkControl::Advance;
         }
-        let name = ctx.op_name_str(b.op_name(o));
-        if name == "func.func" || ctx.op_def(b.op_name(o)).is_some_and(|d| d.has(Traits::SYMBOL_TABLE)) {
+        let name = b.op_name(o);
+        if name == func_name || ctx.op_def(name).is_some_and(|d| d.has(Traits::SYMBOL_TABLE)) {
             return WalkControl::Skip;
         }
-        let r = match name {
-            "func.call" => verify_call_uses(ctx, body, func, b, o),
-            "func.constant" => verify_constant_uses(ctx, body, func, b, o),
-            _ => Ok(()),
+        let r = if name == call {
+            verify_call_uses(ctx, body, func, b, o)
+        } else if name == constant {
+            verify_constant_uses(ctx, body, func, b, o)
+        } else {
+            Ok(())
         };
         match r {
             Ok(()) => WalkControl::Advance,

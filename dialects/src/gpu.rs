@@ -234,10 +234,17 @@ pub fn verify_container_module(ctx: &Context, body: &Body, module: OpId) -> Resu
     let Some(block) = mb.entry_block(region) else {
         return Ok(());
     };
-    for top in mb.block_ops(block) {
-        walk_launches(ctx, &names, (mb, block), mb, top, 1, is_container)?;
+    // Every op of the module is visited: the functions are walked in
+    // parallel, and the first error in program order is reported.
+    use rayon::prelude::*;
+    let tops: Vec<OpId> = mb.block_ops(block).collect();
+    match tops
+        .par_iter()
+        .find_map_first(|&top| walk_launches(ctx, &names, (mb, block), mb, top, 1, is_container).err())
+    {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// What [`walk_launches`] compares against, interned once per module.
