@@ -44,6 +44,7 @@ pub static FUNC: OpDef = OpDef {
     parse: Some(parse_func),
     print: Some(print_func),
     verify: Some(verify_func),
+    verify_regions: Some(verify_symbol_uses),
     ..OpDef::declared("func.func")
 };
 
@@ -370,7 +371,7 @@ fn verify_func(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
         }
         verify_return(ctx, rb, t, &name, &results)?;
     }
-    verify_symbol_uses(ctx, body, op)
+    Ok(())
 }
 
 fn verify_return(ctx: &Context, body: &Body, op: OpId, fname: &str, results: &[Type]) -> Result<(), Diagnostic> {
@@ -426,7 +427,9 @@ fn type_list(ctx: &Context, tys: impl Iterator<Item = Type>) -> String {
 }
 
 /// MLIR's `verifySymbolUses` of the `func.call`s and `func.constant`s in the
-/// body of `func`, against the symbol table holding `func`.
+/// body of `func`, against the symbol table holding `func`. Runs after the
+/// body verified (as in MLIR, where the symbol table checks its users after
+/// its regions), on the thread that verified it.
 fn verify_symbol_uses(ctx: &Context, body: &Body, func: OpId) -> Result<(), Diagnostic> {
     let mut result = Ok(());
     // Compared by id: this visits every op of every function.

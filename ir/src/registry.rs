@@ -107,6 +107,11 @@ pub struct OpDef {
     pub parents: &'static [&'static str],
     /// The op's own verifier.
     pub verify: Option<VerifyFn>,
+    /// Checks that run once the op's regions have verified (MLIR's
+    /// `verifyRegions`). For an op isolated from above they run on the
+    /// thread that verified its body, so walking that body here costs no
+    /// sequential time.
+    pub verify_regions: Option<VerifyFn>,
     /// Custom syntax parser.
     pub parse: Option<ParseFn>,
     /// Custom syntax printer.
@@ -148,6 +153,7 @@ impl OpDef {
             traits: Traits::NONE,
             parents: &[],
             verify: None,
+            verify_regions: None,
             parse: None,
             print: None,
             declared: false,

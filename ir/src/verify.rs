@@ -246,6 +246,9 @@ impl<'a> Verifier<'a> {
                     for inner in body.regions(op).to_vec() {
                         self.verify_region(inner, def)?;
                     }
+                    if let Some(f) = def.and_then(|d| d.verify_regions) {
+                        f(self.ctx, body, op).map_err(Box::new)?;
+                    }
                 }
             }
         }
@@ -329,7 +332,12 @@ impl<'a> Verifier<'a> {
         let mut failures: Vec<(u32, Box<Diagnostic>)> = children
             .par_iter()
             .filter_map(|(op, n)| {
-                verify_body(ctx, n, ctx.op_def(body.op_name(*op)), body.op_loc(*op))
+                let def = ctx.op_def(body.op_name(*op));
+                verify_body(ctx, n, def, body.op_loc(*op))
+                    .and_then(|()| match def.and_then(|d| d.verify_regions) {
+                        Some(f) => f(ctx, body, *op).map_err(Box::new),
+                        None => Ok(()),
+                    })
                     .err()
                     .map(|e| (self.path_key(*op), e))
             })
