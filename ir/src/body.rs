@@ -164,6 +164,15 @@ impl Body {
         RegionId(id)
     }
 
+    /// Reserves room for about `ops` more operations, with a result and
+    /// two operands each (the parser sizes a function's body from its text
+    /// instead of growing it by doubling).
+    pub fn reserve_ops(&mut self, ops: usize) {
+        self.ops.reserve(ops);
+        self.values.reserve(ops);
+        self.uses.reserve(2 * ops);
+    }
+
     /// Number of live operations in this body (nested bodies not counted).
     pub fn num_ops(&self) -> usize {
         self.ops.iter().filter(|o| !o.erased).count()

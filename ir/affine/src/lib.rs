@@ -44,9 +44,9 @@ pub use eval::{ceil_div, floor_div, modulo};
 pub use expr::{AffineExpr, AffineExprKind, BinaryOp, ExprView};
 pub use map::AffineMap;
 pub use parse::{
-    parse_affine_exprs_of_ssa_ids, parse_affine_map, parse_affine_map_or_set, parse_affine_map_or_set_prefix,
-    parse_affine_map_prefix, parse_integer_set, parse_integer_set_prefix, AffineMapOrSet, AffineParseError,
-    MAX_EXPR_DEPTH, MAX_NESTING,
+    parse_affine_exprs_of_ssa_id_ranges, parse_affine_exprs_of_ssa_ids, parse_affine_map, parse_affine_map_or_set,
+    parse_affine_map_or_set_prefix, parse_affine_map_prefix, parse_integer_set, parse_integer_set_prefix,
+    AffineMapOrSet, AffineParseError, MAX_EXPR_DEPTH, MAX_NESTING,
 };
 pub use print::print_affine_expr_with;
 pub use set::IntegerSet;

@@ -8,6 +8,7 @@
 //! result matches mlir-opt's.
 
 use std::fmt;
+use std::ops::Range;
 
 use crate::expr::{AffineExpr, BinaryOp};
 use crate::lexer::{integer_value, Lexer, Tok, Token};
@@ -689,6 +690,24 @@ pub fn parse_affine_exprs_of_ssa_ids(
     text: &str,
     closing: char,
 ) -> Result<(AffineMap, Vec<String>, Vec<String>, usize), AffineParseError> {
+    let (map, dims, syms, consumed) = parse_affine_exprs_of_ssa_id_ranges(text, closing)?;
+    let spell = |r: Vec<Range<usize>>| r.into_iter().map(|r| text[r].to_string()).collect();
+    Ok((map, spell(dims), spell(syms), consumed))
+}
+
+/// Like [`parse_affine_exprs_of_ssa_ids`], but gives each SSA name as the
+/// byte range of its first occurrence in `text` (with the `%` and any `#n`
+/// suffix), so a caller can point at it without copying it.
+///
+/// ```
+/// let (_, dims, syms, _) = lf_affine::parse_affine_exprs_of_ssa_id_ranges("%i + symbol(%n), %i]", ']').unwrap();
+/// assert_eq!((dims, syms), (vec![0..2], vec![12..14]));
+/// ```
+#[allow(clippy::type_complexity)]
+pub fn parse_affine_exprs_of_ssa_id_ranges(
+    text: &str,
+    closing: char,
+) -> Result<(AffineMap, Vec<Range<usize>>, Vec<Range<usize>>, usize), AffineParseError> {
     let mut p = Parser::new(text, 0);
     p.ssa = true;
     let is_close = |p: &Parser<'_>| {
@@ -707,12 +726,17 @@ pub fn parse_affine_exprs_of_ssa_ids(
     }
     let consumed = p.tok.end;
     let map = AffineMap::new(p.num_dims, p.num_symbols, results);
-    // Names were bound in order of first use, so positions come in order.
+    // Names were bound in order of first use, so positions come in order;
+    // each is a slice of `text` at its first occurrence.
+    let range = |name: &str| {
+        let start = name.as_ptr() as usize - text.as_ptr() as usize;
+        start..start + name.len()
+    };
     let mut dims = Vec::with_capacity(p.num_dims as usize);
     let mut syms = Vec::with_capacity(p.num_symbols as usize);
     p.names.for_each(|name, id| match id {
-        Id::Dim(_) => dims.push(name.to_string()),
-        Id::Symbol(_) => syms.push(name.to_string()),
+        Id::Dim(_) => dims.push(range(name)),
+        Id::Symbol(_) => syms.push(range(name)),
     });
     Ok((map, dims, syms, consumed))
 }

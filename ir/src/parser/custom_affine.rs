@@ -3,12 +3,13 @@
 //! attributes whose type the syntax leaves out (`memref.global`'s
 //! `= dense<...>`).
 
-use super::lexer::TokenKind as T;
+use super::lexer::{Token, TokenKind as T};
 use super::ops::{CustomParser, UnresolvedOperand};
 use super::{ParseOptions, ParseResult, Parser};
 use crate::affine::AffineMap;
 use crate::{Attribute, Type};
 use lf_diag::Diagnostic;
+use std::ops::Range;
 
 /// An affine map parsed from expressions of SSA ids, with the operands bound
 /// to its dimensions and symbols.
@@ -24,7 +25,7 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     pub fn parse_affine_map_of_ssa_ids(&mut self, closing: char) -> ParseResult<SsaAffineMap<'a>> {
         let start = self.p.tok.start as usize;
         let text = &self.p.src[start..];
-        let (map, dims, syms, consumed) = match crate::affine::parse_affine_exprs_of_ssa_ids(text, closing) {
+        let (map, dims, syms, consumed) = match crate::affine::parse_affine_exprs_of_ssa_id_ranges(text, closing) {
             Ok(r) => r,
             Err(e) => {
                 let pos = self.p.pos_of_offset(start + e.offset);
@@ -56,7 +57,7 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         }
         // Parse the expression's text as a list closed by a `)` of our own.
         let text = format!("{})", &self.p.src[start..end]);
-        let (map, dims, syms, _) = match crate::affine::parse_affine_exprs_of_ssa_ids(&text, ')') {
+        let (map, dims, syms, _) = match crate::affine::parse_affine_exprs_of_ssa_id_ranges(&text, ')') {
             Ok(r) if r.0.num_results() == 1 => r,
             Ok(_) => return Err(self.p.error_here("expected a single affine expression")),
             Err(e) => {
@@ -68,60 +69,47 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         Ok((map, dim_ops, sym_ops))
     }
 
-    /// Finds the operand references (`%x`, `%x#1`) in `src[start..end]` that
-    /// the affine parser named `dims` and `syms`, and moves the parser past
-    /// `end`.
+    /// The operand references (`%x`, `%x#1`) at the ranges of
+    /// `src[start..end]` where the affine parser found the names of `dims`
+    /// and `syms`; moves the parser past `end`.
     fn bind_ssa_ids(
         &mut self,
         start: usize,
         end: usize,
-        dims: &[String],
-        syms: &[String],
+        dims: &[Range<usize>],
+        syms: &[Range<usize>],
     ) -> ParseResult<(Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>)> {
-        let mut refs: Vec<UnresolvedOperand<'a>> = Vec::new();
-        let mut lx = self.p.lexer.clone();
-        let line_start = start - (self.p.tok.col as usize - 1);
-        lx.reset(start, self.p.tok.line, line_start);
-        loop {
-            let tok = lx.next_token();
-            if tok.kind == T::Eof || tok.start as usize >= end {
-                break;
-            }
-            if tok.kind == T::PercentIdent {
-                let name = &self.p.src[tok.start as usize + 1..tok.end as usize];
-                refs.push(UnresolvedOperand { name, number: 0, tok });
-            } else if tok.kind == T::HashIdent {
-                if let Some(last) = refs.last_mut() {
-                    if last.tok.end == tok.start {
-                        last.number = self.p.src[tok.start as usize + 1..tok.end as usize]
-                            .parse()
-                            .unwrap_or(0);
-                    }
+        let src = self.p.src;
+        let (line, col) = (self.p.tok.line, self.p.tok.col);
+        let line_start = start - (col as usize - 1);
+        let operand = |r: &Range<usize>| {
+            let (s, e) = (start + r.start, start + r.end);
+            // `%x#1` is result 1 of `%x` (the lexer's token is `%x`).
+            let spelled = &src[s + 1..e];
+            let (name, number) = match spelled.split_once('#') {
+                Some((n, k)) => (n, k.parse().unwrap_or(0)),
+                None => (spelled, 0),
+            };
+            let before = &src.as_bytes()[start..s];
+            let (line, col) = match memchr::memrchr(b'\n', before) {
+                None => (line, col + (s - start) as u32),
+                Some(nl) => {
+                    let lines = memchr::memchr_iter(b'\n', before).count() as u32;
+                    (line + lines, (s - (start + nl + 1)) as u32 + 1)
                 }
-            }
-        }
-        let spell = |r: &UnresolvedOperand<'a>| {
-            if r.number == 0 && !self.p.src[r.tok.end as usize..].starts_with("#0") {
-                format!("%{}", r.name)
-            } else {
-                format!("%{}#{}", r.name, r.number)
-            }
+            };
+            let tok = Token {
+                kind: T::PercentIdent,
+                start: s as u32,
+                end: (s + 1 + name.len()) as u32,
+                line,
+                col,
+            };
+            UnresolvedOperand { name, number, tok }
         };
-        let resolve = |names: &[String]| -> ParseResult<Vec<UnresolvedOperand<'a>>> {
-            names
-                .iter()
-                .map(|n| {
-                    refs.iter()
-                        .find(|r| spell(r) == *n)
-                        .copied()
-                        .ok_or_else(|| self.p.error_here(format!("cannot find operand {n}")))
-                })
-                .collect()
-        };
-        let dim_ops = resolve(dims)?;
-        let sym_ops = resolve(syms)?;
+        let dim_ops = dims.iter().map(operand).collect();
+        let sym_ops = syms.iter().map(operand).collect();
         // Move the main lexer past the consumed text.
-        let line = self.p.tok.line;
         self.p.lexer.reset(start, line, line_start);
         self.p.lexer.advance_to(end);
         self.p.bump();
