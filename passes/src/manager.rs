@@ -198,12 +198,20 @@ impl PassManager {
         };
         let keys: Vec<Vec<OpId>> = targets.into_iter().map(|t| t.key).collect();
         let pass_time = start.elapsed();
-        // Analyses: drop what the pass did not preserve, here and below.
-        for (key, mut am) in keys.iter().cloned().zip(ams) {
+        // Analyses: drop what the pass did not preserve, here and below
+        // (one sweep for all targets: the ops below a target have keys that
+        // start with its key).
+        let mut changed: rustc_hash::FxHashSet<&[OpId]> = rustc_hash::FxHashSet::default();
+        for (key, am) in keys.iter().zip(ams.iter_mut()) {
             if !am.end_pass() {
-                self.analyses
-                    .retain(|k, _| !(k.len() > key.len() && k.starts_with(&key)));
+                changed.insert(key);
             }
+        }
+        if !changed.is_empty() {
+            self.analyses
+                .retain(|k, _| !(0..k.len()).any(|n| changed.contains(&k[..n])));
+        }
+        for (key, am) in keys.iter().cloned().zip(ams) {
             self.analyses.insert(key, am);
         }
         // Write back changed op records; gather diagnostics and statistics.
