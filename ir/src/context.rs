@@ -305,12 +305,18 @@ impl Context {
 
     /// A dictionary attribute; `entries` are sorted by name here (later
     /// duplicates of a name are kept, the verifier of the parser rejects them).
-    pub fn dict_attr(&self, mut entries: Vec<(Ident, Attribute)>) -> Attribute {
+    pub fn dict_attr(&self, entries: Vec<(Ident, Attribute)>) -> Attribute {
+        self.dict_attr_from(crate::attrs::DictEntries::from_vec(entries))
+    }
+
+    /// [`Context::dict_attr`] from entries kept inline (no allocation for
+    /// the usual few).
+    pub fn dict_attr_from(&self, mut entries: crate::attrs::DictEntries) -> Attribute {
         if entries.is_empty() {
             return self.common.empty_dict;
         }
         entries.sort_by(|a, b| self.ident_str(a.0).cmp(self.ident_str(b.0)));
-        self.get_attr(AttrData::Dictionary(crate::attrs::DictEntries::from_vec(entries)))
+        self.get_attr(AttrData::Dictionary(entries))
     }
 
     /// A `loc("file":line:col)` location attribute.

@@ -380,7 +380,7 @@ pub(crate) fn normalize_properties(
     ctx: &Context,
     def: &OpDef,
     props: &mut Option<Attribute>,
-    set_props: &mut Vec<(crate::Ident, Attribute)>,
+    set_props: &mut crate::DictEntries,
     attrs: &mut Vec<(crate::Ident, Attribute)>,
 ) {
     if def.attributes.is_empty()
@@ -389,9 +389,9 @@ pub(crate) fn normalize_properties(
     {
         return;
     }
-    let mut entries: Vec<(crate::Ident, Attribute)> = match props {
-        Some(p) => ctx.attr_data(*p).dict_entries().to_vec(),
-        None => Vec::new(),
+    let mut entries: crate::DictEntries = match props {
+        Some(p) => ctx.attr_data(*p).dict_entries().iter().copied().collect(),
+        None => crate::DictEntries::new(),
     };
     for (k, v) in set_props.drain(..) {
         if !entries.iter().any(|(e, _)| *e == k) {
@@ -421,6 +421,6 @@ pub(crate) fn normalize_properties(
     *props = if entries.is_empty() {
         None
     } else {
-        Some(ctx.dict_attr(entries))
+        Some(ctx.dict_attr_from(entries))
     };
 }

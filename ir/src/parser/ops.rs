@@ -36,7 +36,7 @@ pub(crate) struct PendingOp {
     pub(crate) state: OperationState,
     pub(crate) attrs: Vec<(Ident, Attribute)>,
     /// Properties set one by one by custom parsers.
-    pub(crate) props: Vec<(Ident, Attribute)>,
+    pub(crate) props: crate::DictEntries,
     pub(crate) isolated: bool,
     /// Whether the op's one region may go to a worker thread when the
     /// custom parser asks for it (custom-form isolated ops with a single
@@ -227,7 +227,7 @@ impl<'a> Parser<'a> {
     pub(crate) fn parse_operation(&mut self) -> ParseResult<OpId> {
         self.note_progress();
         let start_tok = self.tok;
-        let mut results: Vec<ResultName<'a>> = Vec::new();
+        let mut results: smallvec::SmallVec<[ResultName<'a>; 2]> = smallvec::SmallVec::new();
         if self.at(T::PercentIdent) {
             loop {
                 if !self.at(T::PercentIdent) {
@@ -442,7 +442,7 @@ impl<'a> Parser<'a> {
         let mut pending = PendingOp {
             state: OperationState::new(op_name, loc),
             attrs: Vec::new(),
-            props: Vec::new(),
+            props: crate::DictEntries::new(),
             isolated,
             spawnable: false,
             spawned: None,
@@ -589,7 +589,7 @@ impl<'a> Parser<'a> {
             if let Some(p) = pending.state.props {
                 entries.extend_from_slice(self.ctx.attr_data(p).dict_entries());
             }
-            pending.state.props = Some(self.ctx.dict_attr(entries));
+            pending.state.props = Some(self.ctx.dict_attr_from(entries));
         }
         if !pending.attrs.is_empty() {
             pending.state.attrs = Some(self.ctx.dict_attr(std::mem::take(&mut pending.attrs)));
@@ -653,7 +653,7 @@ impl<'a> Parser<'a> {
         let pending = PendingOp {
             state: OperationState::new(op_name, loc),
             attrs: Vec::new(),
-            props: Vec::new(),
+            props: crate::DictEntries::new(),
             isolated,
             spawnable: isolated && def.regions.len() == 1 && !def.has(Traits::SYMBOL_TABLE),
             spawned: None,

@@ -273,7 +273,7 @@ fn run_task<'a>(
     let mut pending = PendingOp {
         state: task.state,
         attrs: Vec::new(),
-        props: Vec::new(),
+        props: crate::DictEntries::new(),
         isolated: true,
         spawnable: false,
         spawned: None,
