@@ -68,15 +68,28 @@ impl<T: Hash + Eq> Uniquer<T> {
     /// Returns the id of `value`, inserting it if it is new.
     pub(crate) fn intern(&self, value: T) -> u32 {
         let hash = self.hasher.hash_one(&value);
-        let me = self as *const Self as usize;
-        let slot = front_slot(hash);
-        let hint = FRONT.with(|f| f[slot].get());
-        if hint.table == me && hint.hash == hash && self.values.get(hint.id as usize) == Some(&value) {
-            return hint.id;
+        if let Some(id) = self.front_hit(hash, |v| *v == value) {
+            return id;
         }
         let id = self.intern_shared(hash, value);
-        FRONT.with(|f| f[slot].set(FrontEntry { table: me, hash, id }));
+        self.remember(hash, id);
         id
+    }
+
+    /// The id the calling thread's front cache holds for `hash` in this
+    /// table, if the value there satisfies `is_it`.
+    #[inline]
+    fn front_hit(&self, hash: u64, is_it: impl FnOnce(&T) -> bool) -> Option<u32> {
+        let hint = FRONT.with(|f| f[front_slot(hash)].get());
+        let mine = hint.table == self as *const Self as usize && hint.hash == hash;
+        (mine && self.values.get(hint.id as usize).is_some_and(is_it)).then_some(hint.id)
+    }
+
+    /// Notes in the calling thread's front cache that `hash` led to `id`.
+    #[inline]
+    fn remember(&self, hash: u64, id: u32) {
+        let table = self as *const Self as usize;
+        FRONT.with(|f| f[front_slot(hash)].set(FrontEntry { table, hash, id }));
     }
 
     /// [`Uniquer::intern`] through the shared, locked tables.
@@ -103,17 +116,14 @@ impl<T: Hash + Eq> Uniquer<T> {
         T: std::borrow::Borrow<Q>,
     {
         let hash = self.hasher.hash_one(q);
-        let me = self as *const Self as usize;
-        let slot = front_slot(hash);
-        let hint = FRONT.with(|f| f[slot].get());
-        if hint.table == me && hint.hash == hash && self.values.get(hint.id as usize).is_some_and(|v| v.borrow() == q) {
-            return Some(hint.id);
+        if let Some(id) = self.front_hit(hash, |v| v.borrow() == q) {
+            return Some(id);
         }
         let id = self.tables[shard(hash)]
             .read()
             .find(hash, |&id| self.values[id as usize].borrow() == q)
             .copied()?;
-        FRONT.with(|f| f[slot].set(FrontEntry { table: me, hash, id }));
+        self.remember(hash, id);
         Some(id)
     }
 

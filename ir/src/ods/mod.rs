@@ -363,6 +363,21 @@ pub fn discardable_attr(ctx: &Context, body: &Body, op: OpId, name: &str) -> Opt
     dict_get(ctx, body.op_attrs(op), name)
 }
 
+/// Adds to `entries` the default of every default-valued inherent attribute
+/// of `def` that they lack; returns whether any was added.
+pub fn add_missing_defaults(ctx: &Context, def: &OpDef, entries: &mut crate::DictEntries) -> bool {
+    let before = entries.len();
+    for a in def.attributes {
+        if let Some(d) = a.default_value(ctx) {
+            let k = ctx.intern(a.name);
+            if !entries.iter().any(|(e, _)| *e == k) {
+                entries.push((k, d));
+            }
+        }
+    }
+    entries.len() != before
+}
+
 /// `array<i32: ...>`, the form of `operandSegmentSizes`.
 pub fn segment_sizes_attr(ctx: &Context, sizes: &[usize]) -> Attribute {
     ctx.get_attr(AttrData::DenseArray {
@@ -410,14 +425,7 @@ pub(crate) fn normalize_properties(
         }
         false
     });
-    for a in def.attributes {
-        if let Some(d) = a.default_value(ctx) {
-            let k = ctx.intern(a.name);
-            if !entries.iter().any(|(e, _)| *e == k) {
-                entries.push((k, d));
-            }
-        }
-    }
+    add_missing_defaults(ctx, def, &mut entries);
     *props = if entries.is_empty() {
         None
     } else {

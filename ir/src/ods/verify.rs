@@ -2,6 +2,7 @@
 //! messages: counts of operands, results, regions and successors; type and
 //! attribute constraints; the type rules.
 
+use super::format::GroupTypes;
 use super::{dict_get, operand_group_range, result_group_range, segment_sizes, ArgDef, Arity, TypeRule};
 use crate::printer::type_to_string;
 use crate::registry::Traits;
@@ -140,9 +141,6 @@ fn check_type(ctx: &Context, arg: &ArgDef, t: Type) -> Result<(), String> {
         type_to_string(ctx, t)
     ))
 }
-
-/// The types of one operand or result group (inline: groups are small).
-type GroupTypes = smallvec::SmallVec<[Type; 4]>;
 
 fn group_types(ctx: &Context, body: &Body, op: OpId, def: &OpDef, name: &str) -> GroupTypes {
     if let Some(g) = def.operands.iter().position(|a| a.name == name) {

@@ -100,6 +100,12 @@ impl Deferred {
     }
 }
 
+/// Writes the placeholder of index `i` (see [`MARK_START`]).
+fn write_mark(out: &mut String, i: u32) {
+    use std::fmt::Write;
+    let _ = write!(out, "{MARK_START}{i}{MARK_END}");
+}
+
 /// A piece of deferred text: plain text, or a placeholder's index.
 enum Piece<'t> {
     Text(&'t str),
@@ -222,8 +228,7 @@ impl Aliases {
             let i = d.index_of(a, prefix);
             d.placeholders += 1;
             drop(d);
-            use std::fmt::Write;
-            let _ = write!(out, "{MARK_START}{i}{MARK_END}");
+            write_mark(out, i);
             return true;
         }
         match self.attr_alias(a) {
@@ -270,11 +275,7 @@ impl Aliases {
         let found = for_each_piece(&text, |piece| match piece {
             Piece::Text(s) => out.push_str(s),
             Piece::Mark(i) => match child.order.get(i as usize) {
-                Some(&(a, prefix)) => {
-                    let j = me.index_of(a, prefix);
-                    use std::fmt::Write;
-                    let _ = write!(out, "{MARK_START}{j}{MARK_END}");
-                }
+                Some(&(a, prefix)) => write_mark(out, me.index_of(a, prefix)),
                 None => bad = true,
             },
         });

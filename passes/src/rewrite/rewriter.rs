@@ -285,21 +285,12 @@ pub fn fill_default_props(ctx: &Context, state: &mut OperationState) {
     let Some(def) = ctx.op_def(state.name) else {
         return;
     };
-    let mut entries: Vec<_> = state
+    let mut entries: lf_ir::DictEntries = state
         .props
-        .map(|d| ctx.attr_data(d).dict_entries().to_vec())
+        .map(|d| ctx.attr_data(d).dict_entries().iter().copied().collect())
         .unwrap_or_default();
-    let before = entries.len();
-    for a in def.attributes {
-        if let Some(d) = a.default_value(ctx) {
-            let k = ctx.intern(a.name);
-            if !entries.iter().any(|(e, _)| *e == k) {
-                entries.push((k, d));
-            }
-        }
-    }
-    if entries.len() != before {
-        state.props = Some(ctx.dict_attr(entries));
+    if lf_ir::ods::add_missing_defaults(ctx, def, &mut entries) {
+        state.props = Some(ctx.dict_attr_from(entries));
     }
 }
 

@@ -19,7 +19,7 @@
 mod parse;
 mod print;
 
-pub use parse::{parse_with_format, CustomParseFn, FormatState};
+pub use parse::{parse_with_format, CustomParseFn, FormatState, GroupTypes, OperandRefs, PerGroup};
 pub use print::{print_with_format, CustomPrintFn};
 
 use crate::OpDef;

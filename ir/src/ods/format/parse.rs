@@ -8,8 +8,8 @@ use smallvec::{smallvec, SmallVec};
 
 /// Operand references of one operand group (inline: groups are small).
 pub type OperandRefs<'a> = SmallVec<[UnresolvedOperand<'a>; 2]>;
-/// The types of one operand or result group.
-pub type GroupTypes = SmallVec<[Type; 2]>;
+/// The types of one operand or result group, or of a few groups together.
+pub type GroupTypes = SmallVec<[Type; 4]>;
 /// One entry per operand group, result group or attribute of an op.
 pub type PerGroup<T> = SmallVec<[T; 4]>;
 
