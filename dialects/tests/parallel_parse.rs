@@ -56,7 +56,11 @@ fn run(src: &str, threads: usize) -> Result<String, String> {
     lf_ir::verify(&ctx, &owned.body, owned.op).map_err(|d| format!("{d:?}"))?;
     let mut out = String::new();
     for (generic, debuginfo) in [(false, false), (true, true)] {
-        let p = PrintOptions { generic, debuginfo };
+        let p = PrintOptions {
+            generic,
+            debuginfo,
+            ..PrintOptions::default()
+        };
         out.push_str(&lf_ir::op_to_string(&ctx, &owned.body, owned.op, &p));
     }
     Ok(out)

@@ -32,7 +32,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     for (generic, debuginfo) in [(false, false), (true, false), (false, true), (true, true)] {
-        let opts = PrintOptions { generic, debuginfo };
+        let opts = PrintOptions { generic, debuginfo, ..PrintOptions::default() };
         let Some(first) = parse_verify_print(text, "fuzz.mlir", &opts) else {
             // Rejected input: nothing else to check (not panicking is the property).
             return;

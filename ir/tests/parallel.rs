@@ -62,6 +62,7 @@ fn run(src: &str, threads: usize) -> Result<String, String> {
             let p = PrintOptions {
                 generic: true,
                 debuginfo,
+                ..PrintOptions::default()
             };
             out.push_str(&lf_ir::op_to_string(&ctx, &owned.body, owned.op, &p));
         }

@@ -269,6 +269,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let opts = PrintOptions {
         generic: args.print_op_generic,
         debuginfo: args.print_debuginfo,
+        spill_dir: Some(crate::output::spill_dir(&args.output)),
     };
     let chunks: Vec<(&str, u32)> = if args.split_input_file {
         let split = lf_diag::split_input_file_checked(text, lf_diag::DEFAULT_SPLIT_MARKER);
@@ -391,6 +392,7 @@ fn build_pipeline(
         print_options: PrintOptions {
             generic: args.print_op_generic,
             debuginfo: args.print_debuginfo,
+            ..PrintOptions::default()
         },
         timing: args.timing,
         statistics: args.pass_statistics,
@@ -505,6 +507,7 @@ fn verify_roundtrip(
         let popts = PrintOptions {
             generic,
             debuginfo: opts.debuginfo,
+            ..PrintOptions::default()
         };
         let form = if generic { "generic" } else { "custom" };
         let first = lf_ir::op_to_string(ctx, &owned.body, owned.op, &popts);

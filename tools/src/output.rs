@@ -64,6 +64,19 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Where a long print may keep its text until the alias definitions that
+/// precede it are known ([`lf_ir::PrintOptions::spill_dir`]): the output
+/// file's directory, or the system's temporary directory for standard
+/// output and special files.
+pub fn spill_dir(output: &str) -> PathBuf {
+    let path = Path::new(output);
+    if output == "-" || is_special_destination(path) {
+        std::env::temp_dir()
+    } else {
+        directory_of(path).to_path_buf()
+    }
+}
+
 impl Sink {
     /// The sink for the `-o` argument `output` (`-` is standard output);
     /// `several_parts` says whether more than one part will be printed.

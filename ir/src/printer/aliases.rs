@@ -5,6 +5,7 @@
 //! regions first, then operand types, result types, and attributes. Locations
 //! (when printed) get `#locN` aliases in pre-order and are defined at the end.
 
+use super::deferred::{Deferred, DeferredNames};
 use crate::attrs::{AttrData, LocationData};
 use crate::types::TypeData;
 use crate::{Attribute, Body, Context, OpId, Type};
@@ -45,98 +46,6 @@ pub struct Aliases {
     recorder: Option<parking_lot::Mutex<FxHashMap<Attribute, u32>>>,
     /// Deferred numbering (see [`Aliases::deferred`]).
     deferred: Option<parking_lot::Mutex<Deferred>>,
-}
-
-/// Starts a placeholder for an alias that is numbered after printing; the
-/// placeholder is `MARK_START`, the decimal index in [`Deferred::order`],
-/// `MARK_END`.
-const MARK_START: char = '\u{1}';
-const MARK_END: char = '\u{2}';
-
-/// The maps and sets a deferred print wrote, in the order first written.
-#[derive(Default)]
-struct Deferred {
-    index: FxHashMap<Attribute, u32>,
-    /// Each attribute with its alias prefix (`map` or `set`).
-    order: Vec<(Attribute, &'static str)>,
-    /// Placeholders written (or taken over from a child print).
-    placeholders: usize,
-    /// Set when the numbering cannot be trusted: a placeholder count did
-    /// not match (the marker occurred in printed text), or an op was printed
-    /// whose alias order differs from its print order.
-    unsure: bool,
-    /// Whether this is the table of the whole print (which keeps the text
-    /// of absorbed child prints as segments instead of copying it).
-    top: bool,
-    /// The text so far, in order, when `top`.
-    segments: Vec<Segment>,
-}
-
-/// A piece of a deferred print's text, with the placeholders of a child
-/// print still numbered in the child's table (`map` takes them to ours).
-struct Segment {
-    text: String,
-    map: Option<Vec<u32>>,
-}
-
-impl Segment {
-    /// The index in the top table of placeholder `i` of this segment.
-    fn resolve(&self, i: u32) -> Option<u32> {
-        match &self.map {
-            None => Some(i),
-            Some(m) => m.get(i as usize).copied(),
-        }
-    }
-}
-
-impl Deferred {
-    fn index_of(&mut self, a: Attribute, prefix: &'static str) -> u32 {
-        let next = self.order.len() as u32;
-        let i = *self.index.entry(a).or_insert(next);
-        if i == next {
-            self.order.push((a, prefix));
-        }
-        i
-    }
-}
-
-/// Writes the placeholder of index `i` (see [`MARK_START`]).
-fn write_mark(out: &mut String, i: u32) {
-    use std::fmt::Write;
-    let _ = write!(out, "{MARK_START}{i}{MARK_END}");
-}
-
-/// A piece of deferred text: plain text, or a placeholder's index.
-enum Piece<'t> {
-    Text(&'t str),
-    Mark(u32),
-}
-
-/// Calls `f` on each piece of `text`, in order; returns the number of
-/// well-formed placeholders.
-fn for_each_piece<'t>(text: &'t str, mut f: impl FnMut(Piece<'t>)) -> usize {
-    let mut rest = text;
-    let mut count = 0;
-    while let Some(start) = rest.find(MARK_START) {
-        f(Piece::Text(&rest[..start]));
-        let after = &rest[start + 1..];
-        let parsed = after
-            .find(MARK_END)
-            .and_then(|end| after[..end].parse::<u32>().ok().map(|i| (i, end)));
-        match parsed {
-            Some((i, end)) => {
-                f(Piece::Mark(i));
-                count += 1;
-                rest = &after[end + 1..];
-            }
-            None => {
-                f(Piece::Text(&rest[start..start + 1]));
-                rest = after;
-            }
-        }
-    }
-    f(Piece::Text(rest));
-    count
 }
 
 impl Aliases {
@@ -192,13 +101,11 @@ impl Aliases {
     /// use their own table and are merged in order with [`Aliases::absorb`];
     /// [`Aliases::finish_deferred`] then gives the definitions and the text.
     /// `top` for the table of the whole print, false for the table of a
-    /// child print on another thread.
-    pub(crate) fn deferred(top: bool) -> Aliases {
+    /// child print on another thread; a top table spills long text to a
+    /// temporary file in `spill_dir` (see [`super::deferred`]).
+    pub(crate) fn deferred(top: bool, spill_dir: Option<std::path::PathBuf>) -> Aliases {
         Aliases {
-            deferred: Some(parking_lot::Mutex::new(Deferred {
-                top,
-                ..Deferred::default()
-            })),
+            deferred: Some(parking_lot::Mutex::new(Deferred::new(top, spill_dir))),
             ..Aliases::default()
         }
     }
@@ -224,11 +131,7 @@ impl Aliases {
                 }
                 _ => return false,
             };
-            let mut d = d.lock();
-            let i = d.index_of(a, prefix);
-            d.placeholders += 1;
-            drop(d);
-            write_mark(out, i);
+            d.lock().write_placeholder(out, a, prefix);
             return true;
         }
         match self.attr_alias(a) {
@@ -253,70 +156,24 @@ impl Aliases {
     /// renumbering its placeholders into this table (children are absorbed
     /// in print order, so first-written order is kept).
     pub(crate) fn absorb(&self, out: &mut String, text: String, child: Aliases) {
-        let (Some(me), Some(child)) = (&self.deferred, child.deferred) else {
-            out.push_str(&text);
-            return;
-        };
-        let child = child.into_inner();
-        let mut me = me.lock();
-        if me.top && child.segments.is_empty() {
-            // Keep the child's text as it is, with a map to our numbering.
-            let map = child.order.iter().map(|&(a, prefix)| me.index_of(a, prefix)).collect();
-            me.placeholders += child.placeholders;
-            me.unsure |= child.unsure;
-            if !out.is_empty() {
-                let text = std::mem::take(out);
-                me.segments.push(Segment { text, map: None });
-            }
-            me.segments.push(Segment { text, map: Some(map) });
-            return;
-        }
-        let mut bad = child.unsure;
-        let found = for_each_piece(&text, |piece| match piece {
-            Piece::Text(s) => out.push_str(s),
-            Piece::Mark(i) => match child.order.get(i as usize) {
-                Some(&(a, prefix)) => write_mark(out, me.index_of(a, prefix)),
-                None => bad = true,
-            },
-        });
-        me.placeholders += found;
-        if bad || found != child.placeholders {
-            me.unsure = true;
+        match (&self.deferred, child.deferred) {
+            (Some(me), Some(child)) => me.lock().absorb(out, text, child.into_inner()),
+            _ => out.push_str(&text),
         }
     }
 
-    /// Ends a deferred print: the alias definitions (maps, then sets, each
-    /// numbered in first-written order) and the names to put in place of
-    /// the placeholders; `None` when the numbering cannot be trusted (then
-    /// print again the exact way).
+    /// In the top table of a deferred print: takes over the text printed so
+    /// far (leaving `out` empty), to write it to the temporary file once
+    /// long. Otherwise does nothing.
+    pub(crate) fn take_over(&self, out: &mut String) {
+        if let Some(d) = &self.deferred {
+            d.lock().take_over(out);
+        }
+    }
+
+    /// Ends a deferred print (see [`Deferred::finish`]).
     pub(crate) fn finish_deferred(self, last: String) -> Option<DeferredNames> {
-        let mut d = self.deferred?.into_inner();
-        d.segments.push(Segment { text: last, map: None });
-        if d.unsure {
-            return None;
-        }
-        let mut names = vec![String::new(); d.order.len()];
-        let mut top = Vec::with_capacity(d.order.len());
-        for prefix in ["map", "set"] {
-            let mut n = 0usize;
-            for (i, &(a, p)) in d.order.iter().enumerate() {
-                if p == prefix {
-                    names[i] = if n == 0 {
-                        prefix.to_string()
-                    } else {
-                        format!("{prefix}{n}")
-                    };
-                    n += 1;
-                    top.push((names[i].clone(), a));
-                }
-            }
-        }
-        Some(DeferredNames {
-            top,
-            names,
-            placeholders: d.placeholders,
-            segments: d.segments,
-        })
+        self.deferred?.into_inner().finish(last)
     }
 
     /// In a dry run, notes an attribute printed without an alias lookup.
@@ -561,60 +418,5 @@ impl Aliases {
             depth = depth.max(self.visit_loc_attr(ctx, c, deferred) + 1);
         }
         self.add(a, "loc", depth, deferred)
-    }
-}
-
-/// The outcome of a deferred print (see [`Aliases::finish_deferred`]).
-pub(crate) struct DeferredNames {
-    /// The alias definitions, in the order they are printed.
-    pub(crate) top: Vec<(String, Attribute)>,
-    names: Vec<String>,
-    placeholders: usize,
-    segments: Vec<Segment>,
-}
-
-impl DeferredNames {
-    /// Whether the text holds exactly the placeholders counted while
-    /// printing (false when the marker also occurred in the printed text).
-    pub(crate) fn matches(&self) -> bool {
-        let mut valid = true;
-        let mut found = 0;
-        for seg in &self.segments {
-            found += for_each_piece(&seg.text, |piece| {
-                if let Piece::Mark(i) = piece {
-                    valid &= seg.resolve(i).is_some_and(|g| (g as usize) < self.names.len());
-                }
-            });
-        }
-        valid && found == self.placeholders
-    }
-
-    /// Writes the text with each placeholder replaced by `#name` (after
-    /// [`DeferredNames::matches`] said yes).
-    pub(crate) fn write_text(&self, w: &mut dyn std::io::Write) -> std::io::Result<()> {
-        const CHUNK: usize = 1 << 16;
-        let mut buf = String::with_capacity(CHUNK);
-        let mut result = Ok(());
-        for seg in &self.segments {
-            for_each_piece(&seg.text, |piece| {
-                let s = match piece {
-                    Piece::Text(s) => s,
-                    Piece::Mark(i) => {
-                        buf.push('#');
-                        &self.names[seg.resolve(i).unwrap_or(0) as usize]
-                    }
-                };
-                if buf.len() + s.len() > CHUNK {
-                    if result.is_ok() {
-                        result = w.write_all(buf.as_bytes()).and_then(|_| w.write_all(s.as_bytes()));
-                    }
-                    buf.clear();
-                } else {
-                    buf.push_str(s);
-                }
-            });
-        }
-        result?;
-        w.write_all(buf.as_bytes())
     }
 }

@@ -6,6 +6,7 @@
 
 mod aliases;
 mod custom_funcscf;
+mod deferred;
 mod names;
 mod syntax;
 
@@ -24,6 +25,10 @@ pub struct PrintOptions {
     pub generic: bool,
     /// Print locations (`loc(...)`), as `--mlir-print-debuginfo`.
     pub debuginfo: bool,
+    /// A directory for an unnamed temporary file that holds the text of a
+    /// long custom-form print until its alias definitions, which come first,
+    /// are known. Without one the text is held in memory until then.
+    pub spill_dir: Option<std::path::PathBuf>,
 }
 
 /// A type as text.
@@ -87,7 +92,7 @@ fn print_deferred(
     names: &Names,
     w: &mut dyn io::Write,
 ) -> Option<io::Result<()>> {
-    let aliases = Aliases::deferred(true);
+    let aliases = Aliases::deferred(true, opts.spill_dir.clone());
     let mut sink = io::sink();
     let mut p = OpPrinter::new(ctx, opts, names, &aliases, &mut sink);
     p.print_op(body, op);
@@ -128,7 +133,7 @@ pub fn op_to_string(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions) -
 pub fn op_summary(ctx: &Context, body: &Body, op: OpId) -> String {
     let opts = PrintOptions {
         generic: true,
-        debuginfo: false,
+        ..PrintOptions::default()
     };
     let names = Names::default();
     let aliases = Aliases::default();
@@ -189,7 +194,12 @@ impl<'a> OpPrinter<'a> {
     }
 
     fn flush(&mut self, force: bool) {
-        // A deferred print keeps its text until the aliases are numbered.
+        // A deferred print keeps its text until the aliases are numbered
+        // (its table takes the text over, to write it to a file when long).
+        if !force && self.out.len() > (1 << 20) && self.aliases.is_deferred() {
+            self.aliases.take_over(&mut self.out);
+            return;
+        }
         if (force || (self.out.len() > (1 << 20) && !self.aliases.is_deferred())) && self.err.is_none() {
             if let Err(e) = self.w.write_all(self.out.as_bytes()) {
                 self.err = Some(e);
@@ -431,7 +441,7 @@ impl<'a> OpPrinter<'a> {
                     let recording = if dry_run {
                         Some(Aliases::recording())
                     } else {
-                        deferred.then(|| Aliases::deferred(false))
+                        deferred.then(|| Aliases::deferred(false, None))
                     };
                     let mut spill: Vec<u8> = Vec::new();
                     let mut child = OpPrinter::new(ctx, opts, names, recording.as_ref().unwrap_or(aliases), &mut spill);
