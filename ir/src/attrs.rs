@@ -7,6 +7,28 @@ use crate::{Context, Ident, Type};
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Attribute(pub(crate) u32);
 
+/// An `Option<Attribute>` in 4 bytes (ops store two).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct OptAttr(u32);
+
+impl OptAttr {
+    #[inline]
+    pub(crate) fn new(a: Option<Attribute>) -> OptAttr {
+        match a {
+            Some(a) => {
+                debug_assert!(a.0 != u32::MAX, "attribute id out of range");
+                OptAttr(a.0)
+            }
+            None => OptAttr(u32::MAX),
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(self) -> Option<Attribute> {
+        (self.0 != u32::MAX).then_some(Attribute(self.0))
+    }
+}
+
 /// The element values of a `dense<...>` attribute, in row-major order.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum DenseValues {

@@ -10,17 +10,20 @@
 //! each value keeps a doubly linked list of its uses (O(1) operand update,
 //! O(uses) replace-all-uses).
 
+use crate::attrs::OptAttr;
 use crate::entity::{opt, BlockId, OpId, RegionId, UseId, Value, NONE};
+use crate::location::PackedLoc;
 use crate::registry::OpName;
 use crate::{Attribute, Location, Type};
 
-/// Stored data of an operation.
+/// Stored data of an operation: 72 bytes of `u32`s (every phase walks these
+/// records, so their size is both memory and time).
 #[derive(Debug, Clone)]
 pub(crate) struct OpData {
     pub(crate) name: OpName,
-    pub(crate) loc: Location,
-    pub(crate) attrs: Option<Attribute>,
-    pub(crate) props: Option<Attribute>,
+    pub(crate) loc: PackedLoc,
+    pub(crate) attrs: OptAttr,
+    pub(crate) props: OptAttr,
     pub(crate) parent: u32,
     pub(crate) prev: u32,
     pub(crate) next: u32,
@@ -32,8 +35,34 @@ pub(crate) struct OpData {
     pub(crate) num_regions: u32,
     pub(crate) successors_start: u32,
     pub(crate) num_successors: u32,
-    pub(crate) nested: Option<Box<Body>>,
-    pub(crate) erased: bool,
+    /// [`NONE`], [`ERASED`], or the index of the op's nested body in
+    /// [`Body::nested`] (an isolated op).
+    pub(crate) nested: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<OpData>() == 72);
+
+/// [`OpData::nested`] of an erased op.
+const ERASED: u32 = NONE - 1;
+
+impl OpData {
+    #[inline]
+    fn is_erased(&self) -> bool {
+        self.nested == ERASED
+    }
+
+    #[inline]
+    fn nested_index(&self) -> Option<usize> {
+        (self.nested < ERASED).then_some(self.nested as usize)
+    }
+}
+
+/// The nested body of an isolated op, with the op's index.
+#[derive(Debug, Clone)]
+pub(crate) struct NestedBody {
+    pub(crate) op: u32,
+    /// `None` once the op is erased.
+    pub(crate) body: Option<Box<Body>>,
 }
 
 #[derive(Debug, Clone)]
@@ -144,6 +173,8 @@ pub struct Body {
     pub(crate) uses: Vec<UseData>,
     pub(crate) successors: Vec<BlockId>,
     pub(crate) region_lists: Vec<RegionId>,
+    /// The nested bodies of this body's isolated ops, in creation order.
+    pub(crate) nested: Vec<NestedBody>,
 }
 
 impl Body {
@@ -175,7 +206,7 @@ impl Body {
 
     /// Number of live operations in this body (nested bodies not counted).
     pub fn num_ops(&self) -> usize {
-        self.ops.iter().filter(|o| !o.erased).count()
+        self.ops.iter().filter(|o| !o.is_erased()).count()
     }
 
     // ----------------------------------------------------------------- ops
@@ -207,12 +238,21 @@ impl Body {
                 self.regions[r.index()].parent = id;
             }
         }
-        let nested = state.nested;
+        let nested = match state.nested {
+            Some(body) => {
+                self.nested.push(NestedBody {
+                    op: id,
+                    body: Some(body),
+                });
+                (self.nested.len() - 1) as u32
+            }
+            None => NONE,
+        };
         self.ops.push(OpData {
             name: state.name,
-            loc: state.loc,
-            attrs: state.attrs,
-            props: state.props,
+            loc: PackedLoc::new(state.loc),
+            attrs: OptAttr::new(state.attrs),
+            props: OptAttr::new(state.props),
             parent: NONE,
             prev: NONE,
             next: NONE,
@@ -225,7 +265,6 @@ impl Body {
             successors_start,
             num_successors: state.successors.len() as u32,
             nested,
-            erased: false,
         });
         OpId(id)
     }
@@ -279,11 +318,6 @@ impl Body {
         self.values[value.index()].first_use = u;
     }
 
-    #[inline]
-    pub(crate) fn op_data(&self, op: OpId) -> &OpData {
-        &self.ops[op.index()]
-    }
-
     /// The op's name.
     #[inline]
     pub fn op_name(&self, op: OpId) -> OpName {
@@ -293,39 +327,39 @@ impl Body {
     /// The op's location.
     #[inline]
     pub fn op_loc(&self, op: OpId) -> Location {
-        self.ops[op.index()].loc
+        self.ops[op.index()].loc.get()
     }
 
     /// Sets the op's location.
     pub fn set_op_loc(&mut self, op: OpId, loc: Location) {
-        self.ops[op.index()].loc = loc;
+        self.ops[op.index()].loc = PackedLoc::new(loc);
     }
 
     /// The op's discardable attributes (a dictionary), if any.
     #[inline]
     pub fn op_attrs(&self, op: OpId) -> Option<Attribute> {
-        self.ops[op.index()].attrs
+        self.ops[op.index()].attrs.get()
     }
 
     /// Replaces the op's discardable attribute dictionary.
     pub fn set_op_attrs(&mut self, op: OpId, attrs: Option<Attribute>) {
-        self.ops[op.index()].attrs = attrs;
+        self.ops[op.index()].attrs = OptAttr::new(attrs);
     }
 
     /// The op's inherent attributes / properties (a dictionary), if any.
     #[inline]
     pub fn op_props(&self, op: OpId) -> Option<Attribute> {
-        self.ops[op.index()].props
+        self.ops[op.index()].props.get()
     }
 
     /// Replaces the op's properties dictionary.
     pub fn set_op_props(&mut self, op: OpId, props: Option<Attribute>) {
-        self.ops[op.index()].props = props;
+        self.ops[op.index()].props = OptAttr::new(props);
     }
 
     /// Whether the op was erased.
     pub fn is_erased(&self, op: OpId) -> bool {
-        self.ops[op.index()].erased
+        self.ops[op.index()].is_erased()
     }
 
     /// The op's operand values.
@@ -435,28 +469,28 @@ impl Body {
     /// isolated from above, else `self`.
     #[inline]
     pub fn regions_body(&self, op: OpId) -> &Body {
-        self.ops[op.index()].nested.as_deref().unwrap_or(self)
+        self.nested_body(op).unwrap_or(self)
     }
 
     /// The nested body of an isolated op.
     #[inline]
     pub fn nested_body(&self, op: OpId) -> Option<&Body> {
-        self.ops[op.index()].nested.as_deref()
+        let i = self.ops[op.index()].nested_index()?;
+        self.nested[i].body.as_deref()
     }
 
     /// The nested body of an isolated op, mutably.
     pub fn nested_body_mut(&mut self, op: OpId) -> Option<&mut Body> {
-        self.ops[op.index()].nested.as_deref_mut()
+        let i = self.ops[op.index()].nested_index()?;
+        self.nested[i].body.as_deref_mut()
     }
 
     /// All isolated ops of this body with their nested bodies, mutably and
     /// disjointly (the basis of function-parallel passes).
     pub fn nested_bodies_mut(&mut self) -> impl Iterator<Item = (OpId, &mut Body)> {
-        self.ops
+        self.nested
             .iter_mut()
-            .enumerate()
-            .filter(|(_, d)| !d.erased)
-            .filter_map(|(i, d)| d.nested.as_deref_mut().map(|b| (OpId(i as u32), b)))
+            .filter_map(|n| n.body.as_deref_mut().map(|b| (OpId(n.op), b)))
     }
 
     /// The block containing the op.
@@ -597,15 +631,18 @@ impl Body {
         for i in 0..n {
             self.unlink_use(start + i);
         }
-        if self.ops[op.index()].nested.is_none() {
+        let nested = self.ops[op.index()].nested_index();
+        if nested.is_none() {
             let regions: Vec<RegionId> = self.regions(op).to_vec();
             for r in regions {
                 self.clear_region(r);
             }
         }
+        if let Some(i) = nested {
+            self.nested[i].body = None;
+        }
         let d = &mut self.ops[op.index()];
-        d.nested = None;
-        d.erased = true;
+        d.nested = ERASED;
         d.num_operands = 0;
     }
 
@@ -968,6 +1005,7 @@ impl Body {
         self.uses.shrink_to_fit();
         self.successors.shrink_to_fit();
         self.region_lists.shrink_to_fit();
+        self.nested.shrink_to_fit();
     }
 
     /// Gives an isolated op, created with placeholder region ids, its nested
@@ -979,7 +1017,17 @@ impl Body {
             regions.len(),
             "region count of an installed body"
         );
-        d.nested = Some(nested);
+        match d.nested_index() {
+            Some(i) => self.nested[i].body = Some(nested),
+            None => {
+                d.nested = self.nested.len() as u32;
+                self.nested.push(NestedBody {
+                    op: op.0,
+                    body: Some(nested),
+                });
+            }
+        }
+        let d = &self.ops[op.index()];
         let s = d.regions_start as usize;
         self.region_lists[s..s + regions.len()].copy_from_slice(regions);
     }

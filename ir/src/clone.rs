@@ -33,12 +33,11 @@ impl ValueMap {
 /// Clones `op` of `src` (with its regions) into `dst` as a detached op.
 /// Results of the original map to results of the clone in `map`.
 pub fn clone_op_into(src: &Body, op: OpId, dst: &mut Body, map: &mut ValueMap) -> OpId {
-    let d = src.op_data(op);
-    let mut st = OperationState::new(d.name, d.loc);
+    let mut st = OperationState::new(src.op_name(op), src.op_loc(op));
     st.operands = src.operands(op).map(|v| map.lookup(v)).collect();
     st.result_types = src.results(op).map(|v| src.value_type(v)).collect();
-    st.attrs = d.attrs;
-    st.props = d.props;
+    st.attrs = src.op_attrs(op);
+    st.props = src.op_props(op);
     if let Some(nested) = src.nested_body(op) {
         // An isolated op's contents reference nothing outside: copy wholesale.
         st.nested = Some(Box::new(nested.clone()));
@@ -62,11 +61,10 @@ pub fn clone_op_into(src: &Body, op: OpId, dst: &mut Body, map: &mut ValueMap) -
 
 /// Clones `op` within one body, in O(size of `op`).
 pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
-    let d = body.op_data(op);
-    let mut st = OperationState::new(d.name, d.loc);
-    st.attrs = d.attrs;
-    st.props = d.props;
-    st.nested = d.nested.clone();
+    let mut st = OperationState::new(body.op_name(op), body.op_loc(op));
+    st.attrs = body.op_attrs(op);
+    st.props = body.op_props(op);
+    st.nested = body.nested_body(op).map(|b| Box::new(b.clone()));
     st.operands = body.operands(op).map(|v| map.lookup(v)).collect();
     st.result_types = body.results(op).map(|v| body.value_type(v)).collect();
     let regions: Vec<RegionId> = body.regions(op).to_vec();

@@ -57,6 +57,57 @@ impl Location {
     }
 }
 
+/// A [`Location`] in 12 bytes, as ops store it: `file:line:col` as is, the
+/// other kinds marked by a file id no identifier gets.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct PackedLoc {
+    file: u32,
+    a: u32,
+    b: u32,
+}
+
+const UNKNOWN_FILE: u32 = u32::MAX;
+const ATTR_FILE: u32 = u32::MAX - 1;
+
+impl PackedLoc {
+    #[inline]
+    pub(crate) fn new(l: Location) -> PackedLoc {
+        match l {
+            Location::Unknown => PackedLoc {
+                file: UNKNOWN_FILE,
+                a: 0,
+                b: 0,
+            },
+            Location::FileLineCol { file, line, col } => {
+                debug_assert!(file.0 < ATTR_FILE, "identifier id out of range");
+                PackedLoc {
+                    file: file.0,
+                    a: line,
+                    b: col,
+                }
+            }
+            Location::Attr(attr) => PackedLoc {
+                file: ATTR_FILE,
+                a: attr.0,
+                b: 0,
+            },
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get(self) -> Location {
+        match self.file {
+            UNKNOWN_FILE => Location::Unknown,
+            ATTR_FILE => Location::Attr(Attribute(self.a)),
+            file => Location::FileLineCol {
+                file: Ident(file),
+                line: self.a,
+                col: self.b,
+            },
+        }
+    }
+}
+
 fn attr_source_pos(ctx: &Context, attr: Attribute, depth: u32) -> Option<SourcePos> {
     if depth > 64 {
         return None;

@@ -323,11 +323,10 @@ impl<'a> Verifier<'a> {
         let ctx = self.ctx;
         let body = self.body;
         let children: Vec<(OpId, &Body)> = body
-            .ops
+            .nested
             .iter()
-            .enumerate()
-            .filter(|(_, d)| !d.erased && d.parent != crate::entity::NONE)
-            .filter_map(|(i, d)| d.nested.as_deref().map(|n| (OpId(i as u32), n)))
+            .filter(|n| body.ops[n.op as usize].parent != crate::entity::NONE)
+            .filter_map(|n| n.body.as_deref().map(|b| (OpId(n.op), b)))
             .collect();
         let mut failures: Vec<(u32, Box<Diagnostic>)> = children
             .par_iter()

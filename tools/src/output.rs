@@ -160,7 +160,7 @@ impl Sink {
 }
 
 /// Size of the buffers handed to the writing thread.
-const WRITE_CHUNK: usize = 1 << 20;
+const WRITE_CHUNK: usize = 1 << 18;
 
 /// A writer that hands full buffers to a thread that writes them to a file,
 /// so that the kernel's copying overlaps the printing. Buffers go back to the

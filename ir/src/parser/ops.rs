@@ -191,7 +191,7 @@ impl<'a> Parser<'a> {
         let body = self.bodies.last_mut().expect("top body");
         crate::walk::for_each_body_mut(body, &mut |b: &mut Body| {
             for i in 0..b.ops.len() {
-                b.ops[i].loc = fix(b.ops[i].loc);
+                b.ops[i].loc = crate::location::PackedLoc::new(fix(b.ops[i].loc.get()));
             }
             for blk in b.blocks.iter_mut() {
                 for l in blk.arg_locs.iter_mut() {

@@ -20,14 +20,14 @@ use std::io::{self, Read, Seek, Write};
 use std::path::PathBuf;
 
 /// Starts a placeholder for an alias that is numbered after printing; the
-/// placeholder is `MARK_START`, the decimal index in [`Deferred::order`],
+/// placeholder is `MARK_START`, the decimal index in the table's order (`AliasNames::order`),
 /// `MARK_END`.
 const MARK_START: char = '\u{1}';
 const MARK_END: char = '\u{2}';
 
 /// Held text beyond which a top table with a spill directory writes its
 /// resolved text to the temporary file.
-const SPILL_AFTER: usize = 8 << 20;
+const SPILL_AFTER: usize = 4 << 20;
 
 #[cfg(test)]
 thread_local! {
@@ -46,8 +46,9 @@ const CHUNK: usize = 1 << 18;
 #[derive(Default)]
 pub(crate) struct Deferred {
     index: FxHashMap<Attribute, u32>,
-    /// Each attribute with its alias prefix (`map` or `set`).
-    order: Vec<(Attribute, &'static str)>,
+    /// Each attribute with its alias prefix (`map` or `set`), in order, and
+    /// when `top` its number among those of its prefix.
+    names: AliasNames,
     /// Placeholders written (or taken over from a child print).
     placeholders: usize,
     /// Set when the numbering cannot be trusted: a placeholder count did
@@ -62,10 +63,8 @@ pub(crate) struct Deferred {
     segments: Vec<Segment>,
     /// Bytes of text in `segments`.
     held: usize,
-    /// When `top`: the alias name of each entry of `order`.
-    names: Vec<String>,
     /// When `top`: how many maps and sets have a name.
-    named: [usize; 2],
+    named: [u32; 2],
     /// Where resolved text goes when `top` and long.
     spill: Option<Spill>,
     /// Held text beyond which it is spilled.
@@ -140,9 +139,44 @@ fn for_each_piece<'t>(text: &'t str, mut f: impl FnMut(Piece<'t>)) -> usize {
     count
 }
 
+/// The names of a top table's aliases: each entry's prefix (`map`, `set`)
+/// and number among those of its prefix (`#map`, `#map1`, ...).
+#[derive(Default)]
+struct AliasNames {
+    order: Vec<(Attribute, &'static str)>,
+    numbers: Vec<u32>,
+}
+
+impl AliasNames {
+    /// Appends `#name` of entry `i` to `out`; false if there is none.
+    fn write(&self, i: u32, out: &mut String) -> bool {
+        let (Some(&(_, prefix)), Some(&n)) = (self.order.get(i as usize), self.numbers.get(i as usize)) else {
+            return false;
+        };
+        out.push('#');
+        out.push_str(prefix);
+        if n > 0 {
+            use std::fmt::Write;
+            let _ = write!(out, "{n}");
+        }
+        true
+    }
+
+    fn len(&self) -> usize {
+        self.numbers.len()
+    }
+
+    /// `name` of entry `i`, without `#`.
+    fn name(&self, i: usize) -> String {
+        let mut s = String::new();
+        self.write(i as u32, &mut s);
+        s.split_off(1)
+    }
+}
+
 /// Writes `segments` with each placeholder replaced by `#name`; returns the
 /// number of placeholders and whether each one had a name.
-fn write_resolved(segments: &[Segment], names: &[String], w: &mut dyn Write) -> io::Result<(usize, bool)> {
+fn write_resolved(segments: &[Segment], names: &AliasNames, w: &mut dyn Write) -> io::Result<(usize, bool)> {
     let mut buf = String::with_capacity(CHUNK);
     let mut result = Ok(());
     let mut valid = true;
@@ -151,16 +185,10 @@ fn write_resolved(segments: &[Segment], names: &[String], w: &mut dyn Write) -> 
         found += for_each_piece(&seg.text, |piece| {
             let s = match piece {
                 Piece::Text(s) => s,
-                Piece::Mark(i) => match seg.resolve(i).and_then(|g| names.get(g as usize)) {
-                    Some(name) => {
-                        buf.push('#');
-                        name
-                    }
-                    None => {
-                        valid = false;
-                        ""
-                    }
-                },
+                Piece::Mark(i) => {
+                    valid &= seg.resolve(i).is_some_and(|g| names.write(g, &mut buf));
+                    ""
+                }
             };
             if buf.len() + s.len() > CHUNK {
                 if result.is_ok() {
@@ -208,17 +236,13 @@ impl Deferred {
 
     /// The index of `a` in first-written order (numbering it when new).
     fn index_of(&mut self, a: Attribute, prefix: &'static str) -> u32 {
-        let next = self.order.len() as u32;
+        let next = self.names.order.len() as u32;
         let i = *self.index.entry(a).or_insert(next);
         if i == next {
-            self.order.push((a, prefix));
+            self.names.order.push((a, prefix));
             if self.top {
                 let n = &mut self.named[usize::from(prefix != "map")];
-                self.names.push(if *n == 0 {
-                    prefix.to_string()
-                } else {
-                    format!("{prefix}{n}")
-                });
+                self.names.numbers.push(*n);
                 *n += 1;
             }
         }
@@ -239,6 +263,7 @@ impl Deferred {
         if self.top && child.segments.is_empty() {
             // Keep the child's text as it is, with a map to our numbering.
             let map = child
+                .names
                 .order
                 .iter()
                 .map(|&(a, prefix)| self.index_of(a, prefix))
@@ -255,7 +280,7 @@ impl Deferred {
         let mut bad = child.unsure;
         let found = for_each_piece(&text, |piece| match piece {
             Piece::Text(s) => out.push_str(s),
-            Piece::Mark(i) => match child.order.get(i as usize) {
+            Piece::Mark(i) => match child.names.order.get(i as usize) {
                 Some(&(a, prefix)) => write_mark(out, self.index_of(a, prefix)),
                 None => bad = true,
             },
@@ -271,7 +296,9 @@ impl Deferred {
     /// can be spilled. Otherwise leaves it where it is.
     pub(crate) fn take_over(&mut self, out: &mut String) {
         if self.top && !out.is_empty() {
-            let text = std::mem::replace(out, String::with_capacity(out.capacity()));
+            // A copy of exactly its length: the buffer itself has room to grow.
+            let text = out.as_str().to_owned();
+            out.clear();
             self.hold(text, None);
             self.spill_if_long();
         }
@@ -327,11 +354,11 @@ impl Deferred {
         if self.unsure {
             return None;
         }
-        let mut top = Vec::with_capacity(self.order.len());
+        let mut top = Vec::with_capacity(self.names.len());
         for prefix in ["map", "set"] {
-            for (name, &(a, p)) in self.names.iter().zip(&self.order) {
+            for (i, &(a, p)) in self.names.order.iter().enumerate() {
                 if p == prefix {
-                    top.push((name.clone(), a));
+                    top.push((self.names.name(i), a));
                 }
             }
         }
@@ -349,7 +376,7 @@ impl Deferred {
 pub(crate) struct DeferredNames {
     /// The alias definitions, in the order they are printed.
     pub(crate) top: Vec<(String, Attribute)>,
-    names: Vec<String>,
+    names: AliasNames,
     placeholders: usize,
     segments: Vec<Segment>,
     spill: Option<Spill>,
@@ -384,7 +411,7 @@ impl DeferredNames {
             }
             if let Some(mut file) = spill.file {
                 file.rewind()?;
-                let mut buf = vec![0u8; 1 << 20];
+                let mut buf = vec![0u8; CHUNK];
                 loop {
                     match file.read(&mut buf) {
                         Ok(0) => break,
