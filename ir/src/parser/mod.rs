@@ -6,6 +6,7 @@
 //! [`MAX_NESTING`] so that no input can overflow the stack.
 
 mod attrs;
+mod bracket_scan;
 mod custom_affine;
 mod custom_funcscf;
 pub mod lexer;

@@ -23,6 +23,7 @@
 //! parser gets a placeholder region (which it must not look into; a region
 //! with no content is never handed out, so `region_is_empty` stays exact).
 
+use super::bracket_scan::{scan_balanced, scan_region_list};
 use super::lexer::Token;
 use super::ops::PendingOp;
 use super::ops::UnresolvedOperand;
@@ -455,72 +456,6 @@ impl<'a> Parser<'a> {
         }
         Ok(())
     }
-}
-
-/// Finds the `)` closing a region list whose `(` ends at `i`, by bracket
-/// matching outside strings and comments (as the lexer splits them). Returns
-/// the offset after it, the number of regions (`{` at the list's level), and
-/// the line number and line start there; `None` if the text is not balanced.
-fn scan_region_list(src: &[u8], i: usize, line: u32, line_start: usize) -> Option<(usize, usize, u32, usize)> {
-    let mut regions = 0;
-    let (end, line, line_start) = scan(src, i, line, line_start, b')', &mut regions)?;
-    Some((end, regions, line, line_start))
-}
-
-/// Like [`scan_region_list`], for any opening bracket ending at `i` that
-/// `closer` closes.
-fn scan_balanced(src: &[u8], i: usize, line: u32, line_start: usize, closer: u8) -> Option<(usize, u32, usize)> {
-    scan(src, i, line, line_start, closer, &mut 0)
-}
-
-/// The bracket matching of [`scan_region_list`]; counts the `{` at the first
-/// level in `regions`.
-fn scan(
-    src: &[u8],
-    mut i: usize,
-    mut line: u32,
-    mut line_start: usize,
-    closer: u8,
-    regions: &mut usize,
-) -> Option<(usize, u32, usize)> {
-    let mut depth = 1u32;
-    while i < src.len() {
-        let c = src[i];
-        i += 1;
-        match c {
-            b'\n' => {
-                line += 1;
-                line_start = i;
-            }
-            b'(' | b'[' => depth += 1,
-            b'{' => {
-                *regions += (depth == 1) as usize;
-                depth += 1;
-            }
-            b')' | b']' | b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return (c == closer).then_some((i, line, line_start));
-                }
-            }
-            b'"' => loop {
-                match src.get(i)? {
-                    b'"' => {
-                        i += 1;
-                        break;
-                    }
-                    b'\\' => i += 2,
-                    b'\n' => return None,
-                    _ => i += 1,
-                }
-            },
-            b'/' if src.get(i) == Some(&b'/') => {
-                i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |k| i + k);
-            }
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Whether anything but white space and comments follows offset `i` before

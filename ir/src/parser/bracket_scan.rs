@@ -1,0 +1,322 @@
+//! Bracket matching for the parallel parser: the main thread finds where a
+//! function's region ends without parsing it, so that a worker can parse it.
+//!
+//! This scan runs over the whole text on the main thread, ahead of the
+//! workers, so it is on the critical path of a parallel parse. It jumps from
+//! one byte that matters (a bracket, a quote, a `/`) to the next sixteen
+//! bytes at a time with SSE2 on x86-64, counting the newlines it passes in
+//! the same step; other targets look at each byte.
+
+/// Finds the `)` closing a region list whose `(` ends at `i`, by bracket
+/// matching outside strings and comments (as the lexer splits them). Returns
+/// the offset after it, the number of regions (`{` at the list's level), and
+/// the line number and line start there; `None` if the text is not balanced.
+pub(crate) fn scan_region_list(
+    src: &[u8],
+    i: usize,
+    line: u32,
+    line_start: usize,
+) -> Option<(usize, usize, u32, usize)> {
+    let mut regions = 0;
+    let (end, line, line_start) = scan(src, i, line, line_start, b')', &mut regions)?;
+    Some((end, regions, line, line_start))
+}
+
+/// Like [`scan_region_list`], for any opening bracket ending at `i` that
+/// `closer` closes.
+pub(crate) fn scan_balanced(
+    src: &[u8],
+    i: usize,
+    line: u32,
+    line_start: usize,
+    closer: u8,
+) -> Option<(usize, u32, usize)> {
+    scan(src, i, line, line_start, closer, &mut 0)
+}
+
+/// Whether the bracket scan must look at byte `c`.
+#[inline]
+fn is_special(c: u8) -> bool {
+    matches!(c, b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'"' | b'/')
+}
+
+/// Where the skip to the next special byte ended.
+struct Skip {
+    /// The special byte's offset, or `None` at the end of the text.
+    at: Option<usize>,
+    /// Newlines passed.
+    newlines: u32,
+    /// The offset after the last newline passed, if any.
+    line_start: Option<usize>,
+}
+
+/// Skips from `i` to the first special byte, byte by byte.
+fn skip_bytewise(src: &[u8], mut i: usize) -> Skip {
+    let mut skip = Skip {
+        at: None,
+        newlines: 0,
+        line_start: None,
+    };
+    while i < src.len() {
+        let c = src[i];
+        if is_special(c) {
+            skip.at = Some(i);
+            return skip;
+        }
+        i += 1;
+        if c == b'\n' {
+            skip.newlines += 1;
+            skip.line_start = Some(i);
+        }
+    }
+    skip
+}
+
+/// Skips from `i` to the first special byte, sixteen bytes at a time.
+#[cfg(target_arch = "x86_64")]
+fn skip(src: &[u8], mut i: usize) -> Skip {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
+    let mut newlines = 0u32;
+    let mut line_start = None;
+    while i + 16 <= src.len() {
+        // SAFETY: `i + 16 <= src.len()`, so the 16 bytes loaded (unaligned)
+        // are inside `src`; the other intrinsics only compute on registers,
+        // with SSE2, which every x86-64 target has.
+        let (special, mut nl) = unsafe {
+            let v = _mm_loadu_si128(src.as_ptr().add(i).cast::<__m128i>());
+            let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
+            let brackets = _mm_or_si128(
+                _mm_or_si128(_mm_or_si128(is(b'('), is(b')')), _mm_or_si128(is(b'['), is(b']'))),
+                _mm_or_si128(_mm_or_si128(is(b'{'), is(b'}')), _mm_or_si128(is(b'"'), is(b'/'))),
+            );
+            (_mm_movemask_epi8(brackets) as u32, _mm_movemask_epi8(is(b'\n')) as u32)
+        };
+        if special != 0 {
+            // Only the newlines before the special byte.
+            nl &= (1u32 << special.trailing_zeros()) - 1;
+        }
+        if nl != 0 {
+            newlines += nl.count_ones();
+            line_start = Some(i + 32 - nl.leading_zeros() as usize);
+        }
+        if special != 0 {
+            return Skip {
+                at: Some(i + special.trailing_zeros() as usize),
+                newlines,
+                line_start,
+            };
+        }
+        i += 16;
+    }
+    let tail = skip_bytewise(src, i);
+    Skip {
+        at: tail.at,
+        newlines: newlines + tail.newlines,
+        line_start: tail.line_start.or(line_start),
+    }
+}
+
+/// Skips from `i` to the first special byte.
+#[cfg(not(target_arch = "x86_64"))]
+fn skip(src: &[u8], i: usize) -> Skip {
+    skip_bytewise(src, i)
+}
+
+/// The bracket matching of [`scan_region_list`]; counts the `{` at the first
+/// level in `regions`.
+fn scan(
+    src: &[u8],
+    mut i: usize,
+    mut line: u32,
+    mut line_start: usize,
+    closer: u8,
+    regions: &mut usize,
+) -> Option<(usize, u32, usize)> {
+    let mut depth = 1u32;
+    loop {
+        let s = skip(src, i);
+        line += s.newlines;
+        if let Some(start) = s.line_start {
+            line_start = start;
+        }
+        let at = s.at?;
+        let c = src[at];
+        i = at + 1;
+        match c {
+            b'(' | b'[' => depth += 1,
+            b'{' => {
+                *regions += (depth == 1) as usize;
+                depth += 1;
+            }
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return (c == closer).then_some((i, line, line_start));
+                }
+            }
+            b'"' => loop {
+                match src.get(i)? {
+                    b'"' => {
+                        i += 1;
+                        break;
+                    }
+                    b'\\' => i += 2,
+                    b'\n' => return None,
+                    _ => i += 1,
+                }
+            },
+            // A comment: the newline that ends it is counted by the next skip.
+            b'/' if src.get(i) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &src[i..]).map_or(src.len(), |k| i + k);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{scan, skip, skip_bytewise};
+
+    /// The scan as it was written first, a byte at a time: the reference.
+    fn reference(
+        src: &[u8],
+        mut i: usize,
+        mut line: u32,
+        mut line_start: usize,
+        closer: u8,
+    ) -> Option<(usize, u32, usize, usize)> {
+        let mut depth = 1u32;
+        let mut regions = 0;
+        while i < src.len() {
+            let c = src[i];
+            i += 1;
+            match c {
+                b'\n' => {
+                    line += 1;
+                    line_start = i;
+                }
+                b'(' | b'[' => depth += 1,
+                b'{' => {
+                    regions += (depth == 1) as usize;
+                    depth += 1;
+                }
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return (c == closer).then_some((i, line, line_start, regions));
+                    }
+                }
+                b'"' => loop {
+                    match src.get(i)? {
+                        b'"' => {
+                            i += 1;
+                            break;
+                        }
+                        b'\\' => i += 2,
+                        b'\n' => return None,
+                        _ => i += 1,
+                    }
+                },
+                b'/' if src.get(i) == Some(&b'/') => {
+                    while i < src.len() && src[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// A small deterministic generator (xorshift).
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+    }
+
+    /// Text made of the pieces the scan cares about, with runs of plain
+    /// text of every length around the 16-byte steps.
+    fn text(rng: &mut Rng, len: usize) -> Vec<u8> {
+        const PIECES: &[&[u8]] = &[
+            b"(",
+            b")",
+            b"[",
+            b"]",
+            b"{",
+            b"}",
+            b"\"",
+            b"\"a\\\"b\"",
+            b"\"x\\\\\"",
+            b"//c)\n",
+            b"/",
+            b"\n",
+            b"\n\n",
+            b" ",
+            b"%arg0",
+            b"affine.load %A[%i, %j] : memref<4xf32>",
+            b"\r\n",
+        ];
+        let mut v = Vec::new();
+        while v.len() < len {
+            let p = PIECES[(rng.next() % PIECES.len() as u64) as usize];
+            v.extend_from_slice(p);
+        }
+        v
+    }
+
+    #[test]
+    fn skip_matches_a_bytewise_skip() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..2000 {
+            let len = (rng.next() % 200) as usize;
+            let src = text(&mut rng, len);
+            for i in 0..=src.len() {
+                let (a, b) = (skip(&src, i), skip_bytewise(&src, i));
+                assert_eq!(
+                    (a.at, a.newlines, a.line_start),
+                    (b.at, b.newlines, b.line_start),
+                    "{src:?} from {i}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scan_matches_the_reference() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut balanced = 0;
+        for _ in 0..5000 {
+            let mut src = b"x(".to_vec();
+            let len = (rng.next() % 300) as usize;
+            src.extend(text(&mut rng, len));
+            for closer in [b')', b'}'] {
+                let mut regions = 0;
+                let got = scan(&src, 2, 1, 0, closer, &mut regions).map(|(e, l, s)| (e, l, s, regions));
+                assert_eq!(
+                    got,
+                    reference(&src, 2, 1, 0, closer),
+                    "{:?}",
+                    String::from_utf8_lossy(&src)
+                );
+                balanced += got.is_some() as usize;
+            }
+        }
+        assert!(balanced > 100, "the inputs exercise balanced lists too ({balanced})");
+    }
+
+    #[test]
+    fn finds_the_end_of_a_function_body() {
+        let src = b"{\n  %0 = \"t.op\"() {s = \"}\\\"{\"} : () -> i32 // }\n  \"t.r\"(%0) ({ }) : (i32) -> ()\n}\nrest";
+        let end = scan(src, 1, 1, 0, b'}', &mut 0);
+        let close = src.iter().rposition(|&c| c == b'}').expect("closing brace");
+        let last_line_start = src[..close].iter().rposition(|&c| c == b'\n').expect("newline") + 1;
+        assert_eq!(end, Some((close + 1, 4, last_line_start)));
+    }
+}
