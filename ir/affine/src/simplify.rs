@@ -30,6 +30,11 @@
 //! `d0 floordiv 4`).
 
 use crate::expr::{AffineExpr, BinaryOp, ExprView};
+use smallvec::SmallVec;
+
+/// A row of the linear form: dims, symbols and locals of most expressions
+/// fit inline, so flattening allocates nothing for them.
+type Row = SmallVec<[i64; 8]>;
 
 /// Simplifies `expr`, an expression over `num_dims` dimensions and
 /// `num_symbols` symbols, by flattening it to a linear form and rebuilding
@@ -82,7 +87,7 @@ struct Flattener {
     num_dims: usize,
     num_symbols: usize,
     locals: Vec<AffineExpr>,
-    stack: Vec<Vec<i64>>,
+    stack: Vec<Row>,
 }
 
 impl Flattener {
@@ -100,7 +105,7 @@ impl Flattener {
     }
 
     fn push_unit(&mut self, col: usize, value: i64) {
-        let mut row = vec![0; self.local_start() + self.locals.len() + 1];
+        let mut row: Row = smallvec::smallvec![0; self.local_start() + self.locals.len() + 1];
         let last = row.len() - 1;
         row[if col == usize::MAX { last } else { col }] = value;
         self.stack.push(row);
@@ -212,7 +217,7 @@ impl Flattener {
             return Some(());
         }
         let g = lhs.iter().fold(c as u64, |g, &v| gcd(g, v.unsigned_abs())) as i64;
-        let dividend: Vec<i64> = lhs.iter().map(|&v| v / g).collect();
+        let dividend: Row = lhs.iter().map(|&v| v / g).collect();
         let q = self.expr_of(&dividend).floor_div_const(c / g);
         let loc = match self.find_local(&q) {
             Some(loc) => loc,

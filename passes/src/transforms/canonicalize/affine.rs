@@ -269,24 +269,53 @@ struct SimplifiedMap {
 #[derive(Default)]
 struct SimplifiedMaps(parking_lot::RwLock<rustc_hash::FxHashMap<Attribute, Option<SimplifiedMap>>>);
 
+/// A thread's [`SimplifiedMap`]s for one context (by [`Context::uid`]).
+type LocalSimplifiedMaps = (
+    u64,
+    rustc_hash::FxHashMap<Attribute, Option<std::rc::Rc<SimplifiedMap>>>,
+);
+
+thread_local! {
+    /// Each thread's copy of the [`SimplifiedMap`]s it used, for the context
+    /// with the given [`Context::uid`]: looking a map up in the shared table
+    /// takes two locks and touches reference counts that every thread
+    /// shares, which costs more than the lookup when functions are
+    /// canonicalized in parallel.
+    static LOCAL_SIMPLIFIED: std::cell::RefCell<LocalSimplifiedMaps> = std::cell::RefCell::default();
+}
+
 /// The canonical form of the map attribute `attr` (holding `map`) for
-/// operands that need no substitution, computed once per context.
-fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<SimplifiedMap> {
-    let cache = ctx.extension::<SimplifiedMaps>();
-    if let Some(found) = cache.0.read().get(&attr) {
-        return found.clone();
+/// operands that need no substitution, computed once per context (and
+/// copied once per thread).
+fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<std::rc::Rc<SimplifiedMap>> {
+    let local = LOCAL_SIMPLIFIED.with_borrow(|(uid, m)| if *uid == ctx.uid() { m.get(&attr).cloned() } else { None });
+    if let Some(found) = local {
+        return found;
     }
-    let (nd, ns) = (map.num_dims(), map.num_symbols());
-    let dims: Vec<AffineExpr> = (0..nd).map(AffineExpr::dim).collect();
-    let syms: Vec<AffineExpr> = (0..ns).map(AffineExpr::symbol).collect();
-    let (new_map, used_d, used_s) = simplify_and_find_unused(map.results(), &dims, &syms, nd, ns);
-    let unchanged = new_map == *map && used_d.iter().chain(&used_s).all(|u| *u);
-    let simplified = (!unchanged).then(|| SimplifiedMap {
-        map: map_attr(ctx, new_map),
-        used_dims: used_d.into(),
-        used_syms: used_s.into(),
+    let cache = ctx.extension::<SimplifiedMaps>();
+    let shared = cache.0.read().get(&attr).cloned();
+    let simplified = shared.unwrap_or_else(|| {
+        let (nd, ns) = (map.num_dims(), map.num_symbols());
+        let dims: Vec<AffineExpr> = (0..nd).map(AffineExpr::dim).collect();
+        let syms: Vec<AffineExpr> = (0..ns).map(AffineExpr::symbol).collect();
+        let (new_map, used_d, used_s) = simplify_and_find_unused(map.results(), &dims, &syms, nd, ns);
+        let unchanged = new_map == *map && used_d.iter().chain(&used_s).all(|u| *u);
+        let simplified = (!unchanged).then(|| SimplifiedMap {
+            map: map_attr(ctx, new_map),
+            used_dims: used_d.into(),
+            used_syms: used_s.into(),
+        });
+        cache.0.write().insert(attr, simplified.clone());
+        simplified
     });
-    cache.0.write().insert(attr, simplified.clone());
+    let simplified = simplified.map(std::rc::Rc::new);
+    LOCAL_SIMPLIFIED.with_borrow_mut(|(uid, m)| {
+        if *uid != ctx.uid() {
+            m.clear();
+            *uid = ctx.uid();
+        }
+        m.insert(attr, simplified.clone());
+    });
     simplified
 }
 
