@@ -431,11 +431,11 @@ impl<'a> OpPrinter<'a> {
         }
         let (ctx, opts, names, aliases, indent) = (self.ctx, self.opts, self.names, self.aliases, self.indent);
         let (dry_run, skip_unless_alias) = (self.dry_run, self.skip_unless_alias);
-        for batch in ops.chunks(BATCH) {
-            // In a dry run each op records into its own table; they are
-            // merged in program order, so print order is kept.
-            let deferred = aliases.is_deferred();
-            let parts: Vec<(String, Option<Aliases>)> = batch
+        let deferred = aliases.is_deferred();
+        // Prints one batch, each op into its own buffer (and, in a dry run
+        // or a deferred print, with its own alias table).
+        let print_batch = |batch: &[OpId]| -> Vec<(String, Option<Aliases>)> {
+            batch
                 .par_iter()
                 .map(|&o| {
                     let recording = if dry_run {
@@ -462,28 +462,53 @@ impl<'a> OpPrinter<'a> {
                     all.push_str(&text);
                     (all, recording)
                 })
-                .collect();
-            for (t, child_aliases) in parts {
-                match child_aliases {
-                    Some(r) if dry_run => {
-                        for a in r.recorded_in_order() {
-                            self.aliases.note_printed(a);
-                        }
-                        continue;
-                    }
-                    Some(r) => {
-                        self.newline();
-                        self.aliases.absorb(&mut self.out, t, r);
-                    }
-                    None => {
-                        self.newline();
-                        self.out.push_str(&t);
-                    }
+                .collect()
+        };
+        // Batches are appended in order; while one is appended (which may
+        // resolve and write text, one thread's work), the next is printed.
+        let mut batches = ops.chunks(BATCH);
+        let mut done = batches.next().map(print_batch).unwrap_or_default();
+        loop {
+            let next = batches.next();
+            let mut printed = None;
+            // In place: the printer's writer stays on this thread.
+            rayon::in_place_scope(|s| {
+                if let Some(batch) = next {
+                    s.spawn(|_| printed = Some(print_batch(batch)));
                 }
-                self.flush(false);
+                self.append_batch(done, dry_run);
+            });
+            match printed {
+                Some(p) => done = p,
+                None => break,
             }
         }
         true
+    }
+
+    /// Appends the texts of a batch printed by
+    /// [`OpPrinter::print_isolated_ops_in_parallel`], in order, merging
+    /// their alias tables into ours (a dry run records their attributes).
+    fn append_batch(&mut self, parts: Vec<(String, Option<Aliases>)>, dry_run: bool) {
+        for (t, child_aliases) in parts {
+            match child_aliases {
+                Some(r) if dry_run => {
+                    for a in r.recorded_in_order() {
+                        self.aliases.note_printed(a);
+                    }
+                    continue;
+                }
+                Some(r) => {
+                    self.newline();
+                    self.aliases.absorb(&mut self.out, t, r);
+                }
+                None => {
+                    self.newline();
+                    self.out.push_str(&t);
+                }
+            }
+            self.flush(false);
+        }
     }
 
     fn is_elidable_terminator(&self, body: &Body, op: OpId) -> bool {
