@@ -631,15 +631,15 @@ impl Body {
         for i in 0..n {
             self.unlink_use(start + i);
         }
-        let nested = self.ops[op.index()].nested_index();
-        if nested.is_none() {
-            let regions: Vec<RegionId> = self.regions(op).to_vec();
-            for r in regions {
-                self.clear_region(r);
+        match self.ops[op.index()].nested_index() {
+            // An isolated op's regions live in its nested body: drop it whole.
+            Some(i) => self.nested[i].body = None,
+            None => {
+                let regions: Vec<RegionId> = self.regions(op).to_vec();
+                for r in regions {
+                    self.clear_region(r);
+                }
             }
-        }
-        if let Some(i) = nested {
-            self.nested[i].body = None;
         }
         let d = &mut self.ops[op.index()];
         d.nested = ERASED;

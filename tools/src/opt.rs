@@ -266,11 +266,6 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         sm.add(name.as_str(), text);
         sm
     };
-    let opts = PrintOptions {
-        generic: args.print_op_generic,
-        debuginfo: args.print_debuginfo,
-        spill_dir: Some(crate::output::spill_dir(&args.output)),
-    };
     let chunks: Vec<(&str, u32)> = if args.split_input_file {
         let split = lf_diag::split_input_file_checked(text, lf_diag::DEFAULT_SPLIT_MARKER);
         let warnings = split.near_miss_warnings(&name, text);
@@ -285,6 +280,11 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     // place at the end), except on standard output with several chunks, where
     // it is held until every chunk succeeded.
     let mut sink = crate::output::Sink::new(&args.output, chunks.len() > 1);
+    let opts = PrintOptions {
+        generic: args.print_op_generic,
+        debuginfo: args.print_debuginfo,
+        spill_dir: Some(sink.spill_dir()),
+    };
     let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut failed = false;

@@ -64,20 +64,18 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Where a long print may keep its text until the alias definitions that
-/// precede it are known ([`lf_ir::PrintOptions::spill_dir`]): the output
-/// file's directory, or the system's temporary directory for standard
-/// output and special files.
-pub fn spill_dir(output: &str) -> PathBuf {
-    let path = Path::new(output);
-    if output == "-" || is_special_destination(path) {
-        std::env::temp_dir()
-    } else {
-        directory_of(path).to_path_buf()
-    }
-}
-
 impl Sink {
+    /// Where a long print may keep its text until the alias definitions
+    /// that precede it are known ([`lf_ir::PrintOptions::spill_dir`]): the
+    /// output file's directory, or the system's temporary directory for
+    /// standard output and special files.
+    pub fn spill_dir(&self) -> PathBuf {
+        match self {
+            Sink::File { path, .. } => directory_of(path).to_path_buf(),
+            Sink::Stdout { .. } | Sink::Held { .. } | Sink::Special { .. } => std::env::temp_dir(),
+        }
+    }
+
     /// The sink for the `-o` argument `output` (`-` is standard output);
     /// `several_parts` says whether more than one part will be printed.
     pub fn new(output: &str, several_parts: bool) -> Sink {

@@ -196,11 +196,14 @@ impl<'a> OpPrinter<'a> {
     fn flush(&mut self, force: bool) {
         // A deferred print keeps its text until the aliases are numbered
         // (its table takes the text over, to write it to a file when long).
-        if !force && self.out.len() > (1 << 20) && self.aliases.is_deferred() {
-            self.aliases.take_over(&mut self.out);
+        let long = self.out.len() > (1 << 20);
+        if !force && self.aliases.is_deferred() {
+            if long {
+                self.aliases.take_over(&mut self.out);
+            }
             return;
         }
-        if (force || (self.out.len() > (1 << 20) && !self.aliases.is_deferred())) && self.err.is_none() {
+        if (force || long) && self.err.is_none() {
             if let Err(e) = self.w.write_all(self.out.as_bytes()) {
                 self.err = Some(e);
             }
