@@ -3,3 +3,4 @@
 
 pub mod opt;
 pub mod output;
+mod timing;

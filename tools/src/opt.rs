@@ -1,5 +1,6 @@
 //! The `lf-opt` driver: read, parse, verify, print.
 
+use crate::timing::Timing;
 use clap::Parser as ClapParser;
 use lf_diag::{Diagnostic, SourceMgr, SourcePos, Verifier, VerifyMode};
 use lf_ir::{Context, ParseOptions, PrintOptions};
@@ -8,7 +9,6 @@ use memmap2::{Mmap, UncheckedAdvice};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// Command-line options of lf-opt.
 #[derive(ClapParser, Debug)]
@@ -536,73 +536,6 @@ fn verify_roundtrip(
         }
     }
     Ok(())
-}
-
-/// Wall time per phase, printed by `--timing`.
-struct Timing {
-    enabled: bool,
-    start: Instant,
-    last: Instant,
-    phases: Vec<(&'static str, Duration)>,
-    /// The pass timing tree (depth, name, wall time), shown under "passes".
-    pass_lines: Vec<(usize, String, Duration)>,
-}
-
-impl Timing {
-    fn new(enabled: bool) -> Self {
-        let now = Instant::now();
-        Timing {
-            enabled,
-            start: now,
-            last: now,
-            phases: Vec::new(),
-            pass_lines: Vec::new(),
-        }
-    }
-
-    /// Ends the current phase, naming it `name` (phases with the same name add up).
-    fn lap(&mut self, name: &'static str) {
-        if !self.enabled {
-            return;
-        }
-        let now = Instant::now();
-        let d = now - self.last;
-        self.last = now;
-        match self.phases.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, t)) => *t += d,
-            None => self.phases.push((name, d)),
-        }
-    }
-
-    fn report(&self) {
-        if !self.enabled {
-            return;
-        }
-        let total = self.last - self.start;
-        eprintln!("===-------------------------------------------------------------------------===");
-        eprintln!("                        lf-opt execution time report");
-        eprintln!("===-------------------------------------------------------------------------===");
-        eprintln!("  Total Execution Time: {:.4} seconds", total.as_secs_f64());
-        eprintln!();
-        eprintln!("   ---Wall Time---  --- Name ---");
-        let pct = |d: &Duration| {
-            if total.is_zero() {
-                0.0
-            } else {
-                100.0 * d.as_secs_f64() / total.as_secs_f64()
-            }
-        };
-        for (n, d) in &self.phases {
-            eprintln!("   {:.4} ({:5.1}%)  {n}", d.as_secs_f64(), pct(d));
-            if *n == "passes" {
-                for (depth, name, d) in &self.pass_lines {
-                    let indent = "  ".repeat(depth + 1);
-                    eprintln!("   {:.4} ({:5.1}%)  {indent}{name}", d.as_secs_f64(), pct(d));
-                }
-            }
-        }
-        eprintln!("   {:.4} (100.0%)  Total", total.as_secs_f64());
-    }
 }
 
 /// The input text: a read-only mapping of the file, or the bytes read from a

@@ -129,6 +129,21 @@ thread_local! {
     };
 }
 
+/// Slots of the per-thread cache of recently built binary nodes (a power of two).
+const RECENT_NODES: usize = 4096;
+
+thread_local! {
+    /// Binary nodes built lately on this thread, by their structural hash
+    /// (direct-mapped). Building `lhs op rhs` again, with the very same
+    /// `lhs` and `rhs` nodes, shares the node made before instead of
+    /// allocating an equal one. Besides the allocation, this saves the walk
+    /// that comparing two equal trees takes: shared nodes compare equal by
+    /// address. An entry keeps its node (and so its operands) alive, so an
+    /// operand's address cannot be reused while the entry names it.
+    static RECENT: std::cell::RefCell<Vec<Option<AffineExpr>>> =
+        std::cell::RefCell::new(vec![None; RECENT_NODES]);
+}
+
 const SYMBOLIC_OR_CONSTANT: u8 = 1;
 const PURE_AFFINE: u8 = 2;
 
@@ -198,8 +213,29 @@ impl AffineExpr {
     /// simplification. Only the construction rules in [`crate::build`] use
     /// this; everything else goes through them, like MLIR.
     pub(crate) fn raw_binary(op: BinaryOp, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
+        let hash = mix(mix(mix(4 + op as u64, lhs.0.hash), rhs.0.hash), 5);
+        let slot = (hash ^ (hash >> 32)) as usize % RECENT_NODES;
+        let recent = RECENT.try_with(|cache| {
+            let cache = cache.borrow();
+            match &cache[slot] {
+                Some(e) => match &e.0.data {
+                    Data::Binary(o, l, r) if *o == op && l.ptr_eq(&lhs) && r.ptr_eq(&rhs) => Some(e.clone()),
+                    _ => None,
+                },
+                None => None,
+            }
+        });
+        if let Ok(Some(e)) = recent {
+            return e;
+        }
+        let e = Self::new_binary(hash, op, lhs, rhs);
+        let _ = RECENT.try_with(|cache| cache.borrow_mut()[slot] = Some(e.clone()));
+        e
+    }
+
+    /// Allocates the binary node `lhs op rhs` whose structural hash is `hash`.
+    fn new_binary(hash: u64, op: BinaryOp, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
         let (l, r) = (&*lhs.0, &*rhs.0);
-        let hash = mix(mix(mix(4 + op as u64, l.hash), r.hash), 5);
         let symbolic = l.flags & r.flags & SYMBOLIC_OR_CONSTANT;
         let both_pure = l.flags & r.flags & PURE_AFFINE != 0;
         let l_const = matches!(l.data, Data::Constant(_));

@@ -162,10 +162,15 @@ fn kinds_and_queries() {
 #[test]
 fn equality_and_hashing_are_structural() {
     let a = (&d(0) * 2 + s(0)).floor_div_const(3);
-    let b = parse_affine_map("(d0)[s0] -> ((d0 * 2 + s0) floordiv 3)")
-        .unwrap()
-        .results()[0]
-        .clone();
+    // Built on another thread, the equal expression has nodes of its own.
+    let b = std::thread::spawn(|| {
+        parse_affine_map("(d0)[s0] -> ((d0 * 2 + s0) floordiv 3)")
+            .unwrap()
+            .results()[0]
+            .clone()
+    })
+    .join()
+    .unwrap();
     assert_eq!(a, b);
     assert!(!a.ptr_eq(&b));
     let mut h = HashSet::new();
@@ -539,4 +544,18 @@ fn huge_constants_do_not_panic() {
     assert_eq!(e.to_string(), "(d0 * -9223372036854775808) floordiv -1");
     let _ = e.simplify(1, 0);
     let _ = (c(i64::MIN) % c(3)).to_string();
+}
+
+#[test]
+fn building_an_expression_again_on_a_thread_shares_its_nodes() {
+    let a = (&d(0) * 2 + s(0)).floor_div_const(3);
+    let b = parse_affine_map("(d0)[s0] -> ((d0 * 2 + s0) floordiv 3)")
+        .unwrap()
+        .results()[0]
+        .clone();
+    assert!(a.ptr_eq(&b));
+    // Different operands never share a node.
+    let c = (&d(0) * 2 + s(1)).floor_div_const(3);
+    assert!(!a.ptr_eq(&c));
+    assert_ne!(a, c);
 }
