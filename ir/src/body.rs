@@ -161,6 +161,17 @@ impl OperationState {
             nested: None,
         }
     }
+
+    /// Empties the state (name and location stay), keeping its lists' room.
+    pub fn clear(&mut self) {
+        self.operands.clear();
+        self.result_types.clear();
+        self.attrs = None;
+        self.props = None;
+        self.successors.clear();
+        self.regions.clear();
+        self.nested = None;
+    }
 }
 
 /// The arena of one isolated-from-above scope. See the module docs.
@@ -212,11 +223,18 @@ impl Body {
     // ----------------------------------------------------------------- ops
 
     /// Creates a detached operation (not in any block) from `state`.
-    pub fn create_op(&mut self, state: OperationState) -> OpId {
+    pub fn create_op(&mut self, mut state: OperationState) -> OpId {
+        self.create_op_from(&mut state)
+    }
+
+    /// Creates a detached operation (not in any block) from `state`, which
+    /// is left empty (no operands, results, successors, regions, attributes
+    /// or nested body) with its lists' room kept, to be refilled for the next
+    /// op without allocating (the parser does this).
+    pub fn create_op_from(&mut self, state: &mut OperationState) -> OpId {
         let id = self.ops.len() as u32;
         let operands_start = self.uses.len() as u32;
-        for (i, v) in state.operands.iter().enumerate() {
-            let _ = i;
+        for v in &state.operands {
             self.push_use(*v, id);
         }
         let results_start = self.values.len() as u32;
@@ -238,7 +256,7 @@ impl Body {
                 self.regions[r.index()].parent = id;
             }
         }
-        let nested = match state.nested {
+        let nested = match state.nested.take() {
             Some(body) => {
                 self.nested.push(NestedBody {
                     op: id,
@@ -266,6 +284,7 @@ impl Body {
             num_successors: state.successors.len() as u32,
             nested,
         });
+        state.clear();
         OpId(id)
     }
 

@@ -167,6 +167,10 @@ pub(crate) struct Parser<'a> {
     progress_next: u32,
     /// The hand-off to the worker threads of a parallel parse.
     pub(crate) par: Option<parallel::Par<'a>>,
+    /// Emptied states of ops already created, whose lists keep their room:
+    /// the next ops reuse them instead of allocating (see
+    /// [`Body::create_op_from`]).
+    pub(crate) spare_states: Vec<crate::body::OperationState>,
 }
 
 impl<'a> Parser<'a> {
@@ -195,6 +199,7 @@ impl<'a> Parser<'a> {
             progress_from: u32::MAX,
             progress_next: 0,
             par: None,
+            spare_states: Vec::new(),
         }
     }
 

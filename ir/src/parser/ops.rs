@@ -440,7 +440,7 @@ impl<'a> Parser<'a> {
         self.check_op_allowed(ctx.op_name_str(op_name), def, self.tok)?;
         let isolated = def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE));
         let mut pending = PendingOp {
-            state: OperationState::new(op_name, loc),
+            state: self.new_state(op_name, loc),
             attrs: Vec::new(),
             props: crate::DictEntries::new(),
             isolated,
@@ -597,7 +597,21 @@ impl<'a> Parser<'a> {
         if pending.isolated && pending.state.nested.is_none() {
             pending.state.nested = Some(Box::new(Body::new()));
         }
-        Ok(self.body().create_op(pending.state))
+        let op = self.body().create_op_from(&mut pending.state);
+        self.spare_states.push(pending.state);
+        Ok(op)
+    }
+
+    /// An empty state for a new op: a spare one if there is one.
+    fn new_state(&mut self, name: crate::OpName, loc: Location) -> OperationState {
+        match self.spare_states.pop() {
+            Some(mut st) => {
+                st.name = name;
+                st.loc = loc;
+                st
+            }
+            None => OperationState::new(name, loc),
+        }
     }
 
     fn check_op_allowed(&self, name: &str, def: Option<&'static OpDef>, tok: Token) -> ParseResult<()> {
@@ -651,7 +665,7 @@ impl<'a> Parser<'a> {
         let op_name = ctx.op_name(def.name);
         let isolated = def.has(Traits::ISOLATED_FROM_ABOVE);
         let pending = PendingOp {
-            state: OperationState::new(op_name, loc),
+            state: self.new_state(op_name, loc),
             attrs: Vec::new(),
             props: crate::DictEntries::new(),
             isolated,

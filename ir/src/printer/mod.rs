@@ -425,7 +425,9 @@ impl<'a> OpPrinter<'a> {
     fn print_isolated_ops_in_parallel(&mut self, body: &Body, b: BlockId) -> bool {
         use rayon::prelude::*;
         const BATCH: usize = 256;
-        if self.summary || rayon::current_num_threads() < 2 {
+        // Most blocks (a function's, a loop's) are in a body holding no
+        // isolated op: nothing to look for there.
+        if self.summary || body.nested.len() < 2 || rayon::current_num_threads() < 2 {
             return false;
         }
         let ops: Vec<OpId> = body.block_ops(b).collect();
