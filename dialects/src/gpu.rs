@@ -240,10 +240,33 @@ pub fn verify_container_module(ctx: &Context, body: &Body, module: OpId) -> Resu
     let tops: Vec<OpId> = mb.block_ops(block).collect();
     match tops
         .par_iter()
+        .filter(|&&top| may_concern_launches(ctx, &names, mb, top))
         .find_map_first(|&top| walk_launches(ctx, &names, (mb, block), mb, top, 1, is_container).err())
     {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// Whether [`walk_launches`] could find anything in `top`: false when `top`
+/// and every op of its nested body (one linear scan of the arena) are
+/// neither a launch nor a module nor carry the container attribute, as is
+/// the case for plain functions.
+fn may_concern_launches(ctx: &Context, names: &WalkNames, body: &Body, top: OpId) -> bool {
+    let concerns = |b: &Body, o: OpId| {
+        let n = b.op_name(o);
+        n == names.launch
+            || n == names.module
+            || b.op_attrs(o)
+                .is_some_and(|a| ctx.attr_data(a).dict_entries().iter().any(|(k, _)| *k == names.attr))
+    };
+    if concerns(body, top) {
+        return true;
+    }
+    match body.nested_body(top) {
+        // Isolated ops nested deeper are walked the usual way.
+        Some(nb) => nb.live_ops().any(|o| concerns(nb, o) || nb.nested_body(o).is_some()),
+        None => !body.regions(top).is_empty(),
     }
 }
 

@@ -220,6 +220,16 @@ impl Body {
         self.ops.iter().filter(|o| !o.is_erased()).count()
     }
 
+    /// Every live operation of this body, attached or not, in the order they
+    /// were created (not program order; nested bodies not included). A
+    /// linear scan of the arena: the quickest way to ask whether a body
+    /// holds an op of some kind at all.
+    pub fn live_ops(&self) -> impl Iterator<Item = OpId> + '_ {
+        (0..self.ops.len() as u32)
+            .filter(|&i| !self.ops[i as usize].is_erased())
+            .map(OpId)
+    }
+
     // ----------------------------------------------------------------- ops
 
     /// Creates a detached operation (not in any block) from `state`.
