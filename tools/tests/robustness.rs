@@ -1431,6 +1431,36 @@ fn failing_input_writes_no_output_file() {
     );
 }
 
+/// A large file already at `-o OUT` (which lf-opt removes on another thread
+/// once printing starts) is replaced by exactly the print, and stays as it
+/// was when the input fails before anything is printed.
+#[test]
+fn large_existing_output_is_replaced_or_kept() {
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("out.mlir");
+    let out_str = out.to_str().unwrap();
+    let old: Vec<u8> = (0..3 << 20).map(|i| b'a' + (i % 26) as u8).collect();
+    let bad = scratch.path().join("bad.mlir");
+    std::fs::write(&bad, "\"t.a\"( : () -> ()\n").unwrap();
+    std::fs::write(&out, &old).unwrap();
+    let failed = run_with_timeout(lf_opt(&[bad.to_str().unwrap(), "-o", out_str]), scratch.path(), "bad");
+    assert_eq!(failed.status.and_then(|s| s.code()), Some(1), "{}", failed.stderr);
+    assert!(
+        std::fs::read(&out).unwrap() == old,
+        "a failed parse changed the existing output"
+    );
+    let input_path = scratch.path().join("ok.mlir");
+    std::fs::write(&input_path, SAMPLES[2].1).unwrap();
+    let printed = run_with_timeout(lf_opt(&[input_path.to_str().unwrap()]), scratch.path(), "stdout");
+    let written = run_with_timeout(
+        lf_opt(&[input_path.to_str().unwrap(), "-o", out_str]),
+        scratch.path(),
+        "file",
+    );
+    assert_eq!(written.status.and_then(|s| s.code()), Some(0), "{}", written.stderr);
+    assert_eq!(std::fs::read(&out).unwrap(), printed.stdout, "-o OUT is not the print");
+}
+
 /// Attribute, type and location aliases: forward references, cycles, redefinitions.
 #[test]
 fn aliases() {

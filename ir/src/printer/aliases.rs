@@ -80,9 +80,59 @@ impl Aliases {
             printed,
             ..Aliases::default()
         };
-        a.visit_op(ctx, body, op);
+        if with_locs || !a.visit_op_in_parallel(ctx, body, op) {
+            a.visit_op(ctx, body, op);
+        }
         a.assign_names();
         a
+    }
+
+    /// [`Aliases::visit_op`] with the ops of `op`'s blocks visited on
+    /// rayon's threads, a run of consecutive ops into a table of its own,
+    /// whose entries are then added here in program order: the same entries
+    /// in the same order as a visit on one thread (an entry is first met in
+    /// the first op that has it either way). Only without locations, whose
+    /// depths depend on what was met before. Returns false, doing nothing,
+    /// when `op`'s regions hold fewer than two isolated ops (functions): not
+    /// worth it.
+    fn visit_op_in_parallel(&mut self, ctx: &Context, body: &Body, op: OpId) -> bool {
+        use rayon::prelude::*;
+        let rb = body.regions_body(op);
+        let threads = rayon::current_num_threads();
+        if rb.nested.len() < 2 || threads < 2 {
+            return false;
+        }
+        for &r in body.regions(op) {
+            for b in rb.region_blocks(r) {
+                for &arg in rb.block_args(b) {
+                    self.visit_type(ctx, rb.value_type(arg));
+                }
+                let ops: Vec<OpId> = rb.block_ops(b).collect();
+                // A few runs per thread, so that a thread that is done early
+                // takes another; each run still meets most repeated
+                // attributes only once.
+                let run = ops.len().div_ceil(4 * threads).max(1);
+                let parts: Vec<Aliases> = ops
+                    .par_chunks(run)
+                    .map(|run| {
+                        let mut part = Aliases::default();
+                        for &o in run {
+                            part.visit_op(ctx, rb, o);
+                        }
+                        part
+                    })
+                    .collect();
+                for part in parts {
+                    for e in &part.entries {
+                        self.add(e.attr, e.prefix, e.depth, e.deferred);
+                    }
+                    self.containing_types.extend(part.containing_types);
+                    self.containing_attrs.extend(part.containing_attrs);
+                }
+            }
+        }
+        self.visit_op_itself(ctx, body, op);
+        true
     }
 
     /// Aliases that define nothing and record every attribute looked up
@@ -275,6 +325,12 @@ impl Aliases {
                 }
             }
         }
+        self.visit_op_itself(ctx, body, op);
+    }
+
+    /// The part of [`Aliases::visit_op`] after the regions: the op's operand
+    /// and result types, properties and attributes.
+    fn visit_op_itself(&mut self, ctx: &Context, body: &Body, op: OpId) {
         for v in body.operands(op) {
             self.visit_type(ctx, body.value_type(v));
         }
