@@ -111,17 +111,25 @@ impl Names {
         // In the custom form each region starts from counters fixed when it
         // is pushed, so the bodies of isolated ops (functions) can be
         // numbered on other threads, each seeing the names of its ancestors.
-        let parallel = !unique && rayon::current_num_threads() > 1;
+        // In the generic form the counters run on from one function to the
+        // next (the last pushed is numbered first): each function is
+        // numbered from zero on its own, and its numbers are then shifted by
+        // what the functions numbered before it used. That takes functions
+        // that are all of the top op's regions hold (no other op with
+        // regions, whose numbering would come in between) and no suggested
+        // names (whose conflict counter runs on too).
+        let parallel = rayon::current_num_threads() > 1
+            && (!unique || (ctx.is_none() && only_isolated_ops_have_regions(body, op)));
         let mut jobs = Vec::new();
         let numbering = Numbering {
             ctx,
             unique,
             split_results,
         };
-        numbering.run(&mut names, &mut scopes, stack, parallel.then_some(&mut jobs));
+        let (next_value, next_arg, _) = numbering.run(&mut names, &mut scopes, stack, parallel.then_some(&mut jobs));
         if !jobs.is_empty() {
             use rayon::prelude::*;
-            let parts: Vec<Names> = jobs
+            let mut parts: Vec<(Names, (u32, u32, u32))> = jobs
                 .into_par_iter()
                 .map(|(stack, seen)| {
                     let mut part = Names::default();
@@ -129,15 +137,45 @@ impl Names {
                         scopes: vec![(usize::MAX, FxHashSet::default())],
                         base: Some(seen),
                     };
-                    numbering.run(&mut part, &mut scopes, stack, None);
-                    part
+                    let used = numbering.run(&mut part, &mut scopes, stack, None);
+                    (part, used)
                 })
                 .collect();
-            for part in parts {
+            if unique {
+                // Functions are numbered last pushed first.
+                let mut start = (next_value, next_arg);
+                let mut offsets = vec![(0, 0); parts.len()];
+                for (i, (_, (values, args, _))) in parts.iter().enumerate().rev() {
+                    offsets[i] = start;
+                    start = (start.0 + values, start.1 + args);
+                }
+                parts
+                    .par_iter_mut()
+                    .zip(offsets)
+                    .for_each(|((part, _), (values, args))| part.shift(values, args));
+            }
+            for (part, _) in parts {
                 names.merge(part);
             }
         }
         names
+    }
+
+    /// Adds `values` to every value number and `args` to every argument
+    /// number (names given by ops are left alone).
+    fn shift(&mut self, values: u32, args: u32) {
+        for bn in self.bodies.values_mut() {
+            for v in bn.values.iter_mut() {
+                if *v == NONE || *v & NAME_BIT != 0 {
+                    continue;
+                }
+                *v = if *v & ARG_BIT != 0 {
+                    ((*v & !ARG_BIT) + args) | ARG_BIT
+                } else {
+                    *v + values
+                };
+            }
+        }
     }
 
     /// Takes in the names of other bodies (numbered separately).
@@ -252,6 +290,22 @@ impl Names {
     }
 }
 
+/// Whether every op in `op`'s regions that has regions has them in a body
+/// of its own (is isolated from above, as functions are), with at least two
+/// such ops.
+fn only_isolated_ops_have_regions(body: &Body, op: OpId) -> bool {
+    let rb = body.regions_body(op);
+    if rb.nested.len() < 2 {
+        return false;
+    }
+    body.regions(op).iter().all(|&r| {
+        rb.region_blocks(r).all(|b| {
+            rb.block_ops(b)
+                .all(|o| rb.num_regions(o) == 0 || !std::ptr::eq(rb.regions_body(o), rb))
+        })
+    })
+}
+
 /// A region waiting to be numbered: (body, region, next value, next
 /// argument, next conflict id, parent scope).
 type Pending<'b> = (&'b Body, RegionId, u32, u32, u32, usize);
@@ -270,14 +324,15 @@ struct Numbering<'c> {
 
 impl Numbering<'_> {
     /// Numbers the regions of `stack` and everything nested in them; with
-    /// `jobs`, the regions of isolated ops are left as jobs instead.
+    /// `jobs`, the regions of isolated ops are left as jobs instead. Returns
+    /// the counters at the end (next value, argument and conflict id).
     fn run<'b>(
         &self,
         names: &mut Names,
         scopes: &mut NameScopes,
         mut stack: Vec<Pending<'b>>,
         mut jobs: Option<&mut Vec<Job<'b>>>,
-    ) {
+    ) -> (u32, u32, u32) {
         let (ctx, unique, split_results) = (self.ctx, self.unique, self.split_results);
         let (mut next_value, mut next_arg, mut next_conflict) = (0u32, 0u32, 0u32);
         let mut seen_by_scope: FxHashMap<usize, Arc<FxHashSet<String>>> = FxHashMap::default();
@@ -358,6 +413,7 @@ impl Numbering<'_> {
                 }
             }
         }
+        (next_value, next_arg, next_conflict)
     }
 }
 
