@@ -14,6 +14,18 @@ use string_interner::{StringInterner, Symbol};
 /// Slots of the per-thread identifier cache (see [`Context::intern`]).
 const IDENT_CACHE_SLOTS: usize = 256;
 
+/// How many one-entry dictionaries each thread remembers (see
+/// [`Context::dict_attr_from`]); the memory is cleared when full.
+const ONE_ENTRY_DICTS: usize = 1 << 16;
+
+/// One-entry dictionaries by their entry, for the context with the uid.
+type OneEntryDicts = (u64, rustc_hash::FxHashMap<(Ident, Attribute), Attribute>);
+
+thread_local! {
+    /// The one-entry dictionaries this thread made lately.
+    static ONE_ENTRY_DICT_CACHE: std::cell::RefCell<OneEntryDicts> = std::cell::RefCell::default();
+}
+
 thread_local! {
     /// Recently interned identifiers of this thread: (context, ident) by
     /// hash slot. Only a hint: the text is compared before use.
@@ -312,11 +324,45 @@ impl Context {
     /// [`Context::dict_attr`] from entries kept inline (no allocation for
     /// the usual few).
     pub fn dict_attr_from(&self, mut entries: crate::attrs::DictEntries) -> Attribute {
-        if entries.is_empty() {
-            return self.common.empty_dict;
+        match entries.len() {
+            0 => self.common.empty_dict,
+            1 => self.one_entry_dict(entries[0]),
+            _ => {
+                entries.sort_by(|a, b| self.ident_str(a.0).cmp(self.ident_str(b.0)));
+                self.get_attr(AttrData::Dictionary(entries))
+            }
         }
-        entries.sort_by(|a, b| self.ident_str(a.0).cmp(self.ident_str(b.0)));
-        self.get_attr(AttrData::Dictionary(entries))
+    }
+
+    /// The dictionary `{key = value}`: most ops' properties (`{map = ...}`
+    /// of an affine access, `{value = ...}` of a constant), made for every
+    /// op parsed or rewritten. Each thread remembers the ones it made (up to
+    /// [`ONE_ENTRY_DICTS`]), so that most of them are found without hashing
+    /// the entries or reading the shared table.
+    fn one_entry_dict(&self, entry: (Ident, Attribute)) -> Attribute {
+        let found = ONE_ENTRY_DICT_CACHE.try_with(|cache| {
+            let (uid, map) = &*cache.borrow();
+            if *uid == self.uid {
+                map.get(&entry).copied()
+            } else {
+                None
+            }
+        });
+        if let Ok(Some(a)) = found {
+            return a;
+        }
+        let mut entries = crate::attrs::DictEntries::new();
+        entries.push(entry);
+        let a = self.get_attr(AttrData::Dictionary(entries));
+        let _ = ONE_ENTRY_DICT_CACHE.try_with(|cache| {
+            let (uid, map) = &mut *cache.borrow_mut();
+            if *uid != self.uid || map.len() >= ONE_ENTRY_DICTS {
+                map.clear();
+                *uid = self.uid;
+            }
+            map.insert(entry, a);
+        });
+        a
     }
 
     /// A `loc("file":line:col)` location attribute.
