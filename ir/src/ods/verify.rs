@@ -10,7 +10,102 @@ use crate::{Body, Context, OpDef, OpId, Type};
 use lf_diag::Diagnostic;
 
 /// Checks an op against its declaration. Runs before the op's own `verify` hook.
+///
+/// Everything but the attribute constraints depends only on what
+/// [`StructureKey`] holds (the op's name, its operand and result types,
+/// its region and successor counts, its segment sizes). Each thread
+/// remembers the keys that passed: for an op whose key passed before, only
+/// the attributes are checked (an error among them is the first the full
+/// check would report, as everything checked before them passed).
 pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
+    let key = StructureKey::of(ctx, body, op, def);
+    let uid = ctx.uid();
+    let known = STRUCTURES_OK.with_borrow(|(u, ok)| *u == uid && ok.contains(&key));
+    if known {
+        return check_attributes(ctx, body, op, def)
+            .map_err(|msg| Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'{}' op {msg}", def.name)));
+    }
+    verify_declared_fully(ctx, body, op, def)?;
+    STRUCTURES_OK.with_borrow_mut(|(u, ok)| {
+        if *u != uid || ok.len() >= STRUCTURES_REMEMBERED {
+            ok.clear();
+            *u = uid;
+        }
+        ok.insert(key);
+    });
+    Ok(())
+}
+
+/// What [`verify_declared`]'s checks other than the attribute constraints
+/// depend on.
+#[derive(PartialEq, Eq, Hash)]
+struct StructureKey {
+    name: crate::OpName,
+    regions: u32,
+    successors: u32,
+    operands: u32,
+    /// `operandSegmentSizes` and `resultSegmentSizes`, where they are read
+    /// (more than one group of operands or results that is not single).
+    segments: [Option<crate::Attribute>; 2],
+    /// Operand types, then result types.
+    types: smallvec::SmallVec<[Type; 8]>,
+}
+
+impl StructureKey {
+    fn of(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Self {
+        let segment = |groups: &[ArgDef], name: &str| {
+            (groups.iter().filter(|g| g.arity != Arity::Single).count() > 1)
+                .then(|| dict_get(ctx, body.op_props(op), name))
+                .flatten()
+        };
+        StructureKey {
+            name: body.op_name(op),
+            regions: body.num_regions(op) as u32,
+            successors: body.successors(op).len() as u32,
+            operands: body.num_operands(op) as u32,
+            segments: [
+                segment(def.operands, "operandSegmentSizes"),
+                segment(def.results, "resultSegmentSizes"),
+            ],
+            types: body
+                .operands(op)
+                .chain(body.results(op))
+                .map(|v| body.value_type(v))
+                .collect(),
+        }
+    }
+}
+
+/// How many [`StructureKey`]s each thread remembers (cleared when full).
+const STRUCTURES_REMEMBERED: usize = 1 << 14;
+
+thread_local! {
+    /// The structures that passed [`verify_declared_fully`] on this thread,
+    /// for the context with the given uid.
+    static STRUCTURES_OK: std::cell::RefCell<(u64, rustc_hash::FxHashSet<StructureKey>)> =
+        std::cell::RefCell::default();
+}
+
+/// The attribute constraints of [`verify_declared`]: required attributes
+/// present, present ones satisfying their constraint.
+fn check_attributes(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), String> {
+    for a in def.attributes {
+        match dict_get(ctx, body.op_props(op), a.name) {
+            None if !a.optional => return Err(format!("requires attribute '{}'", a.name)),
+            Some(v) if !(a.constraint.check)(ctx, v) => {
+                return Err(format!(
+                    "attribute '{}' failed to satisfy constraint: {}",
+                    a.name, a.constraint.summary
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Every check of [`verify_declared`], in MLIR's order.
+fn verify_declared_fully(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
     let err = |msg: String| Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'{}' op {msg}", def.name));
     // Counts (MLIR's NOperands / NResults / NRegions traits).
     count_check(def.operands, body.num_operands(op), "operand").map_err(err)?;
@@ -63,19 +158,7 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
         sizes[k] = found;
     }
     let [operand_sizes, result_sizes] = sizes;
-    // Attributes.
-    for a in def.attributes {
-        match dict_get(ctx, body.op_props(op), a.name) {
-            None if !a.optional => return Err(err(format!("requires attribute '{}'", a.name))),
-            Some(v) if !(a.constraint.check)(ctx, v) => {
-                return Err(err(format!(
-                    "attribute '{}' failed to satisfy constraint: {}",
-                    a.name, a.constraint.summary
-                )));
-            }
-            _ => {}
-        }
-    }
+    check_attributes(ctx, body, op, def).map_err(err)?;
     // Operand and result types.
     let mut i = 0;
     for (arg, n) in def.operands.iter().zip(&operand_sizes) {
