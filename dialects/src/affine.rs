@@ -79,7 +79,8 @@ fn is_top_level(body: &Body, v: Value, scope: Option<RegionId>) -> bool {
 }
 
 fn is_index(ctx: &Context, body: &Body, v: Value) -> bool {
-    ctx.type_data(body.value_type(v)).is_index()
+    // `index` is uniqued: comparing ids spares a look at the type's data.
+    body.value_type(v) == ctx.common().index
 }
 
 fn is_induction_var(ctx: &Context, body: &Body, v: Value) -> bool {
@@ -481,7 +482,7 @@ fn verify_access(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> R
     if map.num_results() != rank {
         return err("affine map num results must equal memref rank");
     }
-    let idx: Vec<Value> = body.operands(op).skip(memref_index + 1).collect();
+    let idx: smallvec::SmallVec<[Value; 8]> = body.operands(op).skip(memref_index + 1).collect();
     if map.num_inputs() as usize != idx.len() {
         return err("expects as many subscripts as affine map inputs");
     }
