@@ -1414,21 +1414,24 @@ fn failing_input_writes_no_output_file() {
         );
         assert!(!out.exists(), "{name}: {out_str} was written although lf-opt failed");
     }
-    let input_path = scratch.path().join("ok.mlir");
-    std::fs::write(&input_path, SAMPLES[2].1).unwrap();
-    let printed = run_with_timeout(lf_opt(&[input_path.to_str().unwrap()]), scratch.path(), "stdout");
-    let written = run_with_timeout(
-        lf_opt(&[input_path.to_str().unwrap(), "-o", out_str]),
-        scratch.path(),
-        "file",
-    );
-    assert_eq!(written.status.and_then(|s| s.code()), Some(0), "{}", written.stderr);
+    let (printed, written) = print_valid_sample(scratch.path(), out_str);
     assert!(written.stdout.is_empty(), "-o OUT also printed to stdout");
     assert_eq!(
         std::fs::read(&out).unwrap(),
         printed.stdout,
         "-o OUT differs from the standard output"
     );
+}
+
+/// Runs lf-opt on a valid sample written in `dir`, to standard output and
+/// then with `-o out` (checking that this one succeeded); returns both runs.
+fn print_valid_sample(dir: &Path, out: &str) -> (Run, Run) {
+    let input_path = dir.join("ok.mlir");
+    std::fs::write(&input_path, SAMPLES[2].1).unwrap();
+    let printed = run_with_timeout(lf_opt(&[input_path.to_str().unwrap()]), dir, "stdout");
+    let written = run_with_timeout(lf_opt(&[input_path.to_str().unwrap(), "-o", out]), dir, "file");
+    assert_eq!(written.status.and_then(|s| s.code()), Some(0), "{}", written.stderr);
+    (printed, written)
 }
 
 /// A large file already at `-o OUT` (which lf-opt removes on another thread
@@ -1449,15 +1452,7 @@ fn large_existing_output_is_replaced_or_kept() {
         std::fs::read(&out).unwrap() == old,
         "a failed parse changed the existing output"
     );
-    let input_path = scratch.path().join("ok.mlir");
-    std::fs::write(&input_path, SAMPLES[2].1).unwrap();
-    let printed = run_with_timeout(lf_opt(&[input_path.to_str().unwrap()]), scratch.path(), "stdout");
-    let written = run_with_timeout(
-        lf_opt(&[input_path.to_str().unwrap(), "-o", out_str]),
-        scratch.path(),
-        "file",
-    );
-    assert_eq!(written.status.and_then(|s| s.code()), Some(0), "{}", written.stderr);
+    let (printed, _) = print_valid_sample(scratch.path(), out_str);
     assert_eq!(std::fs::read(&out).unwrap(), printed.stdout, "-o OUT is not the print");
 }
 
