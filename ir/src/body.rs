@@ -217,7 +217,15 @@ impl Body {
 
     /// Number of live operations in this body (nested bodies not counted).
     pub fn num_ops(&self) -> usize {
-        self.ops.iter().filter(|o| !o.is_erased()).count()
+        self.live_ops().count()
+    }
+
+    /// False when this body surely holds fewer than two isolated ops (ops
+    /// with a nested body, such as functions): the printer's parallel paths
+    /// are not worth taking then. (Erased ops may still have an entry, so
+    /// true does not promise two.)
+    pub(crate) fn may_hold_several_isolated_ops(&self) -> bool {
+        self.nested.len() >= 2
     }
 
     /// Every live operation of this body, attached or not, in the order they

@@ -18,12 +18,10 @@ const IDENT_CACHE_SLOTS: usize = 256;
 /// [`Context::dict_attr_from`]); the memory is cleared when full.
 const ONE_ENTRY_DICTS: usize = 1 << 16;
 
-/// One-entry dictionaries by their entry, for the context with the uid.
-type OneEntryDicts = (u64, rustc_hash::FxHashMap<(Ident, Attribute), Attribute>);
-
 thread_local! {
-    /// The one-entry dictionaries this thread made lately.
-    static ONE_ENTRY_DICT_CACHE: std::cell::RefCell<OneEntryDicts> = std::cell::RefCell::default();
+    /// The one-entry dictionaries this thread made lately, by their entry.
+    static ONE_ENTRY_DICT_CACHE: std::cell::RefCell<crate::context_memo::ContextMemo<(Ident, Attribute), Attribute>> =
+        std::cell::RefCell::default();
 }
 
 thread_local! {
@@ -340,28 +338,14 @@ impl Context {
     /// [`ONE_ENTRY_DICTS`]), so that most of them are found without hashing
     /// the entries or reading the shared table.
     fn one_entry_dict(&self, entry: (Ident, Attribute)) -> Attribute {
-        let found = ONE_ENTRY_DICT_CACHE.try_with(|cache| {
-            let (uid, map) = &*cache.borrow();
-            if *uid == self.uid {
-                map.get(&entry).copied()
-            } else {
-                None
-            }
-        });
+        let found = ONE_ENTRY_DICT_CACHE.try_with(|cache| cache.borrow().get(self, &entry).copied());
         if let Ok(Some(a)) = found {
             return a;
         }
         let mut entries = crate::attrs::DictEntries::new();
         entries.push(entry);
         let a = self.get_attr(AttrData::Dictionary(entries));
-        let _ = ONE_ENTRY_DICT_CACHE.try_with(|cache| {
-            let (uid, map) = &mut *cache.borrow_mut();
-            if *uid != self.uid || map.len() >= ONE_ENTRY_DICTS {
-                map.clear();
-                *uid = self.uid;
-            }
-            map.insert(entry, a);
-        });
+        let _ = ONE_ENTRY_DICT_CACHE.try_with(|cache| cache.borrow_mut().insert(self, entry, a, ONE_ENTRY_DICTS));
         a
     }
 

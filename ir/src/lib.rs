@@ -12,6 +12,7 @@ pub mod body;
 pub mod builtin;
 pub mod clone;
 pub mod context;
+pub mod context_memo;
 pub mod dominance;
 mod entity;
 pub mod floatfmt;

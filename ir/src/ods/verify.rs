@@ -19,20 +19,12 @@ use lf_diag::Diagnostic;
 /// check would report, as everything checked before them passed).
 pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
     let key = StructureKey::of(ctx, body, op, def);
-    let uid = ctx.uid();
-    let known = STRUCTURES_OK.with_borrow(|(u, ok)| *u == uid && ok.contains(&key));
-    if known {
+    if STRUCTURES_OK.with_borrow(|ok| ok.get(ctx, &key).is_some()) {
         return check_attributes(ctx, body, op, def)
             .map_err(|msg| Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'{}' op {msg}", def.name)));
     }
     verify_declared_fully(ctx, body, op, def)?;
-    STRUCTURES_OK.with_borrow_mut(|(u, ok)| {
-        if *u != uid || ok.len() >= STRUCTURES_REMEMBERED {
-            ok.clear();
-            *u = uid;
-        }
-        ok.insert(key);
-    });
+    STRUCTURES_OK.with_borrow_mut(|ok| ok.insert(ctx, key, (), STRUCTURES_REMEMBERED));
     Ok(())
 }
 
@@ -80,9 +72,8 @@ impl StructureKey {
 const STRUCTURES_REMEMBERED: usize = 1 << 14;
 
 thread_local! {
-    /// The structures that passed [`verify_declared_fully`] on this thread,
-    /// for the context with the given uid.
-    static STRUCTURES_OK: std::cell::RefCell<(u64, rustc_hash::FxHashSet<StructureKey>)> =
+    /// The structures that passed [`verify_declared_fully`] on this thread.
+    static STRUCTURES_OK: std::cell::RefCell<crate::context_memo::ContextMemo<StructureKey, ()>> =
         std::cell::RefCell::default();
 }
 

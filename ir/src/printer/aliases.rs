@@ -99,7 +99,7 @@ impl Aliases {
         use rayon::prelude::*;
         let rb = body.regions_body(op);
         let threads = rayon::current_num_threads();
-        if rb.nested.len() < 2 || threads < 2 {
+        if !rb.may_hold_several_isolated_ops() || threads < 2 {
             return false;
         }
         for &r in body.regions(op) {

@@ -427,7 +427,7 @@ impl<'a> OpPrinter<'a> {
         const BATCH: usize = 256;
         // Most blocks (a function's, a loop's) are in a body holding no
         // isolated op: nothing to look for there.
-        if self.summary || body.nested.len() < 2 || rayon::current_num_threads() < 2 {
+        if self.summary || !body.may_hold_several_isolated_ops() || rayon::current_num_threads() < 2 {
             return false;
         }
         let ops: Vec<OpId> = body.block_ops(b).collect();

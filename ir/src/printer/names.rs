@@ -295,7 +295,7 @@ impl Names {
 /// such ops.
 fn only_isolated_ops_have_regions(body: &Body, op: OpId) -> bool {
     let rb = body.regions_body(op);
-    if rb.nested.len() < 2 {
+    if !rb.may_hold_several_isolated_ops() {
         return false;
     }
     body.regions(op).iter().all(|&r| {

@@ -269,11 +269,8 @@ struct SimplifiedMap {
 #[derive(Default)]
 struct SimplifiedMaps(parking_lot::RwLock<rustc_hash::FxHashMap<Attribute, Option<SimplifiedMap>>>);
 
-/// A thread's [`SimplifiedMap`]s for one context (by [`Context::uid`]).
-type LocalSimplifiedMaps = (
-    u64,
-    rustc_hash::FxHashMap<Attribute, Option<std::rc::Rc<SimplifiedMap>>>,
-);
+/// A thread's [`SimplifiedMap`]s for one context.
+type LocalSimplifiedMaps = lf_ir::context_memo::ContextMemo<Attribute, Option<std::rc::Rc<SimplifiedMap>>>;
 
 thread_local! {
     /// Each thread's copy of the [`SimplifiedMap`]s it used, for the context
@@ -288,7 +285,7 @@ thread_local! {
 /// operands that need no substitution, computed once per context (and
 /// copied once per thread).
 fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<std::rc::Rc<SimplifiedMap>> {
-    let local = LOCAL_SIMPLIFIED.with_borrow(|(uid, m)| if *uid == ctx.uid() { m.get(&attr).cloned() } else { None });
+    let local = LOCAL_SIMPLIFIED.with_borrow(|m| m.get(ctx, &attr).cloned());
     if let Some(found) = local {
         return found;
     }
@@ -309,13 +306,8 @@ fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<std
         simplified
     });
     let simplified = simplified.map(std::rc::Rc::new);
-    LOCAL_SIMPLIFIED.with_borrow_mut(|(uid, m)| {
-        if *uid != ctx.uid() {
-            m.clear();
-            *uid = ctx.uid();
-        }
-        m.insert(attr, simplified.clone());
-    });
+    // Unbounded: one entry per distinct map the thread canonicalized.
+    LOCAL_SIMPLIFIED.with_borrow_mut(|m| m.insert(ctx, attr, simplified.clone(), usize::MAX));
     simplified
 }
 
