@@ -438,11 +438,17 @@ impl Body {
     pub fn set_operands(&mut self, op: OpId, values: &[Value]) {
         let d = &self.ops[op.index()];
         let (start, n) = (d.operands_start, d.num_operands);
-        if values.len() == n as usize {
+        if values.len() <= n as usize {
+            // Reuse the op's use slots (a pass that shortens many operand
+            // lists would otherwise grow the arena); those past the new
+            // count stay unlinked.
+            for i in 0..n {
+                self.unlink_use(start + i);
+            }
             for (i, v) in values.iter().enumerate() {
-                self.unlink_use(start + i as u32);
                 self.link_use(start + i as u32, *v);
             }
+            self.ops[op.index()].num_operands = values.len() as u32;
             return;
         }
         for i in 0..n {

@@ -52,6 +52,68 @@ type Row = SmallVec<[i64; 8]>;
 /// assert_eq!(s.to_string(), "d0 * 8 + d1 - ((d0 * 6 + 3) floordiv 4) * 4 + 3");
 /// ```
 pub fn simplify_affine_expr(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> AffineExpr {
+    // A dimension, symbol or constant is its own simplest form (one out of
+    // range is left as it is too).
+    if !matches!(expr.view(), ExprView::Binary(..)) {
+        return expr.clone();
+    }
+    let slot = memo_slot(expr, num_dims, num_symbols);
+    let found = SIMPLIFIED.try_with(|memo| {
+        let memo = memo.borrow();
+        memo[slot]
+            .as_ref()
+            .filter(|m| m.num_dims == num_dims && m.num_symbols == num_symbols && m.input == *expr)
+            .map(|m| m.output.clone())
+    });
+    if let Ok(Some(simplified)) = found {
+        return simplified;
+    }
+    let simplified = simplify_uncached(expr, num_dims, num_symbols);
+    let _ = SIMPLIFIED.try_with(|memo| {
+        memo.borrow_mut()[slot] = Some(Simplified {
+            input: expr.clone(),
+            num_dims,
+            num_symbols,
+            output: simplified.clone(),
+        })
+    });
+    simplified
+}
+
+/// Slots of the per-thread memory of simplified expressions (a power of two).
+const SIMPLIFIED_SLOTS: usize = 4096;
+
+/// An expression [`simplify_affine_expr`] simplified, with the dimension
+/// and symbol counts it was simplified for, and the result.
+struct Simplified {
+    input: AffineExpr,
+    num_dims: u32,
+    num_symbols: u32,
+    output: AffineExpr,
+}
+
+thread_local! {
+    /// Simplifications done lately on this thread, direct-mapped by the
+    /// input's structural hash. The results of maps recur far more often
+    /// than whole maps do (`d0 * 2 + 1` is a result of many maps), and
+    /// flattening and rebuilding costs microseconds. Simplification is a
+    /// function of the expression's structure and the counts alone, so an
+    /// entry holds for any equal expression, on any context.
+    static SIMPLIFIED: std::cell::RefCell<Vec<Option<Simplified>>> =
+        std::cell::RefCell::new((0..SIMPLIFIED_SLOTS).map(|_| None).collect());
+}
+
+/// The memo slot of `expr` simplified for `num_dims` and `num_symbols`.
+fn memo_slot(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    expr.hash(&mut h);
+    let hash = h.finish() ^ ((num_dims as u64) << 40) ^ ((num_symbols as u64) << 52);
+    (hash ^ (hash >> 29)) as usize % SIMPLIFIED_SLOTS
+}
+
+/// [`simplify_affine_expr`] without the memo.
+fn simplify_uncached(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> AffineExpr {
     let expr = if expr.is_pure_affine() {
         expr.clone()
     } else {

@@ -207,6 +207,23 @@ proptest! {
         }
     }
 
+    /// Simplifications are remembered per thread, keyed by the expression
+    /// and the dimension and symbol counts: asking again, and for other
+    /// counts (here some positions fall out of range), gives what a thread
+    /// that never simplified anything computes.
+    #[test]
+    fn remembered_simplification_matches_a_fresh_one(raw in raw_strategy()) {
+        let e = build(&raw);
+        let counts = [(NUM_DIMS, NUM_SYMBOLS), (1, 1), (NUM_DIMS, NUM_SYMBOLS), (1, 1)];
+        let here: Vec<String> = counts.iter().map(|&(d, s)| simplify_affine_expr(&e, d, s).to_string()).collect();
+        let e_text = e.to_string();
+        for (i, &(d, s)) in counts.iter().enumerate() {
+            let e = e.clone();
+            let fresh = std::thread::spawn(move || simplify_affine_expr(&e, d, s).to_string()).join().unwrap();
+            prop_assert_eq!(&here[i], &fresh, "{} over ({}, {})", e_text, d, s);
+        }
+    }
+
     /// (f ∘ g)(x) == f(g(x)), with f's symbols first, then g's.
     #[test]
     fn composition_evaluates_as_function_composition(
