@@ -438,29 +438,24 @@ impl Body {
     pub fn set_operands(&mut self, op: OpId, values: &[Value]) {
         let d = &self.ops[op.index()];
         let (start, n) = (d.operands_start, d.num_operands);
+        for i in 0..n {
+            self.unlink_use(start + i);
+        }
         if values.len() <= n as usize {
             // Reuse the op's use slots (a pass that shortens many operand
             // lists would otherwise grow the arena); those past the new
             // count stay unlinked.
-            for i in 0..n {
-                self.unlink_use(start + i);
-            }
             for (i, v) in values.iter().enumerate() {
                 self.link_use(start + i as u32, *v);
             }
-            self.ops[op.index()].num_operands = values.len() as u32;
-            return;
+        } else {
+            let new_start = self.uses.len() as u32;
+            for v in values {
+                self.push_use(*v, op.0);
+            }
+            self.ops[op.index()].operands_start = new_start;
         }
-        for i in 0..n {
-            self.unlink_use(start + i);
-        }
-        let new_start = self.uses.len() as u32;
-        for v in values {
-            self.push_use(*v, op.0);
-        }
-        let d = &mut self.ops[op.index()];
-        d.operands_start = new_start;
-        d.num_operands = values.len() as u32;
+        self.ops[op.index()].num_operands = values.len() as u32;
     }
 
     /// The op's results.

@@ -209,6 +209,13 @@ impl AffineExpr {
         AffineExpr::leaf(Data::Constant(value))
     }
 
+    /// The structural hash kept in the node (what [`Hash`] feeds a hasher):
+    /// equal expressions have equal hashes.
+    #[inline]
+    pub(crate) fn structural_hash(&self) -> u64 {
+        self.0.hash
+    }
+
     /// Creates the binary node `lhs op rhs` exactly as given, without any
     /// simplification. Only the construction rules in [`crate::build`] use
     /// this; everything else goes through them, like MLIR.

@@ -105,10 +105,7 @@ thread_local! {
 
 /// The memo slot of `expr` simplified for `num_dims` and `num_symbols`.
 fn memo_slot(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> usize {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    expr.hash(&mut h);
-    let hash = h.finish() ^ ((num_dims as u64) << 40) ^ ((num_symbols as u64) << 52);
+    let hash = expr.structural_hash() ^ ((num_dims as u64) << 40) ^ ((num_symbols as u64) << 52);
     (hash ^ (hash >> 29)) as usize % SIMPLIFIED_SLOTS
 }
 
