@@ -86,8 +86,13 @@ pub struct Context {
     op_names: Uniquer<Box<str>>,
     /// The registration of each op name, by id: 1 + its index in
     /// `registrations`, 0 if unregistered. Read without a lock: op
-    /// definitions are looked up on every op by every thread.
+    /// definitions are looked up on every op by every thread. Pushed only
+    /// under `op_infos_growth`, so entries are completed in index order and
+    /// every index below `count()` is initialized (boxcar counts completed
+    /// pushes, which racing pushes may complete out of order).
     op_infos: boxcar::Vec<std::sync::atomic::AtomicU32>,
+    /// Serializes pushes to `op_infos`.
+    op_infos_growth: parking_lot::Mutex<()>,
     /// Every registration made (a later one for the same name replaces the
     /// earlier one, as `lf-dialects` does for `builtin.module`).
     registrations: boxcar::Vec<OpNameInfo>,
@@ -161,6 +166,7 @@ impl Context {
             ident_texts: boxcar::Vec::new(),
             op_names: Uniquer::new(),
             op_infos: boxcar::Vec::new(),
+            op_infos_growth: parking_lot::Mutex::new(()),
             registrations: boxcar::Vec::new(),
             dialects: RwLock::new(Vec::new()),
             allow_unregistered: false.into(),
@@ -375,10 +381,13 @@ impl Context {
             }
         }
         let id = self.op_names.intern(name.into());
-        while self.op_infos.count() <= id as usize {
-            // Entries are pushed in id order under the uniquer's write lock in
-            // practice; fill any gap left by a racing thread.
-            self.op_infos.push(std::sync::atomic::AtomicU32::new(0));
+        if self.op_infos.count() <= id as usize {
+            // Another thread may have interned a later name first: fill the
+            // slots up to this id, one push at a time (see `op_infos`).
+            let _growing = self.op_infos_growth.lock();
+            while self.op_infos.count() <= id as usize {
+                self.op_infos.push(std::sync::atomic::AtomicU32::new(0));
+            }
         }
         OpName(id)
     }

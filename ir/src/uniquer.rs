@@ -107,7 +107,6 @@ impl<T: Hash + Eq> Uniquer<T> {
         id
     }
 
-    /// Looks a value up without inserting it.
     /// Looks up a value by a borrowed form of it (`&str` for `Box<str>`),
     /// without building a `T`. `Q` must hash as `T` does (as `str` and
     /// `Box<str>` do).
@@ -127,6 +126,7 @@ impl<T: Hash + Eq> Uniquer<T> {
         Some(id)
     }
 
+    /// Looks a value up without inserting it.
     pub(crate) fn lookup(&self, value: &T) -> Option<u32> {
         let hash = self.hasher.hash_one(value);
         self.tables[shard(hash)]

@@ -132,3 +132,28 @@ fn unbalanced_text_is_parsed_as_sequentially() {
     let one = run(&src, 1).expect_err("fails");
     assert_eq!(run(&src, 4).expect_err("fails"), one);
 }
+
+/// Op names first seen by several threads at once can be looked up at once
+/// by the thread that interned them (an op name's registration slot must be
+/// written before any thread can see the name's id: this used to panic with
+/// "index N is uninitialized" when two threads added names together).
+#[test]
+fn new_op_names_from_racing_threads_are_usable_at_once() {
+    let ctx = context();
+    let threads = 4;
+    let names_per_thread = 20_000;
+    std::thread::scope(|scope| {
+        for t in 0..threads {
+            let ctx = &ctx;
+            scope.spawn(move || {
+                for i in 0..names_per_thread {
+                    let name = ctx.op_name(&format!("race.t{t}_op{i}"));
+                    assert!(ctx.op_def(name).is_none());
+                    assert!(ctx.op_format(name).is_none());
+                }
+            });
+        }
+    });
+    let registered = ctx.op_def(ctx.op_name("testfn.func")).map(|d| d.name);
+    assert_eq!(registered, Some("testfn.func"));
+}
