@@ -35,7 +35,7 @@ use lf_diag::Diagnostic;
 use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::collections::BTreeMap;
-use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TrySendError};
+use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TryRecvError, TrySendError};
 use std::sync::Arc;
 
 /// Bytes of text per op of a function body in the generic and the custom
@@ -111,6 +111,9 @@ struct Spawned {
 /// The main thread's side of a parallel parse.
 pub(crate) struct Par<'a> {
     tasks: Option<SyncSender<Box<Task<'a>>>>,
+    /// The workers' end of `tasks`, from which the main thread takes tasks
+    /// while it waits for a result.
+    queue: Arc<Mutex<Receiver<Box<Task<'a>>>>>,
     /// The options, for the tasks the main thread runs itself.
     opts: ParseOptions,
     results: Receiver<(usize, Outcome<'a>)>,
@@ -135,10 +138,32 @@ impl<'a> Par<'a> {
         self.shared.pending.lock().values().next().copied()
     }
 
-    fn result(&mut self, idx: usize) -> Outcome<'a> {
+    /// The outcome of task `idx`. While it is not there, the main thread
+    /// runs queued tasks itself rather than leave the workers to drain the
+    /// queue alone (at the end of a file the queue holds up to [`QUEUE`]
+    /// functions).
+    fn result(&mut self, idx: usize, ctx: &'a Context, src: &'a str, file_name: &'a str) -> Outcome<'a> {
         loop {
             if let Some(r) = self.received.remove(&idx) {
                 return r;
+            }
+            match self.results.try_recv() {
+                Ok((i, r)) => {
+                    self.received.insert(i, r);
+                    continue;
+                }
+                Err(TryRecvError::Disconnected) => return Outcome::Skipped,
+                Err(TryRecvError::Empty) => {}
+            }
+            // A worker waiting for a task holds the lock, but then the queue
+            // is empty.
+            let queued = self.queue.try_lock().and_then(|q| q.try_recv().ok());
+            if let Some(task) = queued {
+                let i = task.idx;
+                let outcome = run_task(ctx, src, file_name, &self.opts, &self.shared, *task);
+                self.shared.pending.lock().remove(&i);
+                self.received.insert(i, outcome);
+                continue;
             }
             match self.results.recv() {
                 Ok((i, r)) => {
@@ -175,13 +200,13 @@ pub(crate) fn parse(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptio
     let shared = Arc::new(Shared::default());
     let (task_tx, task_rx) = sync_channel::<Box<Task<'_>>>(QUEUE);
     let (res_tx, res_rx) = channel::<(usize, Outcome<'_>)>();
-    let task_rx = Mutex::new(task_rx);
+    let task_rx = Arc::new(Mutex::new(task_rx));
     let (result, redo) = std::thread::scope(|s| {
         let mut workers = 0;
         // The main thread is one of the threads: it parses a task itself
-        // whenever the queue is full.
+        // whenever the queue is full, and while it waits for a result.
         for _ in 1..opts.threads {
-            let (res_tx, task_rx, shared) = (res_tx.clone(), &task_rx, Arc::clone(&shared));
+            let (res_tx, task_rx, shared) = (res_tx.clone(), &*task_rx, Arc::clone(&shared));
             let spawned = std::thread::Builder::new()
                 .name("lf-parse".into())
                 .stack_size(WORKER_STACK)
@@ -194,6 +219,7 @@ pub(crate) fn parse(ctx: &Context, src: &str, file_name: &str, opts: &ParseOptio
             p.par = Some(Par {
                 opts: opts.clone(),
                 tasks: Some(task_tx),
+                queue: Arc::clone(&task_rx),
                 results: res_rx,
                 received: FxHashMap::default(),
                 shared: Arc::clone(&shared),
@@ -420,7 +446,12 @@ impl<'a> Parser<'a> {
             .unwrap_or(par.spawned.len());
         let mine: Vec<Spawned> = par.spawned.drain(first..).collect();
         for s in mine {
-            let outcome = self.par.as_mut().expect("parallel parse").result(s.idx);
+            let (ctx, src, file_name) = (self.ctx, self.src, self.file_name);
+            let outcome = self
+                .par
+                .as_mut()
+                .expect("parallel parse")
+                .result(s.idx, ctx, src, file_name);
             match outcome {
                 Outcome::Done {
                     body,
