@@ -159,10 +159,7 @@ impl<'a> Par<'a> {
             // is empty.
             let queued = self.queue.try_lock().and_then(|q| q.try_recv().ok());
             if let Some(task) = queued {
-                let i = task.idx;
-                let outcome = run_task(ctx, src, file_name, &self.opts, &self.shared, *task);
-                self.shared.pending.lock().remove(&i);
-                self.received.insert(i, outcome);
+                self.run_here(ctx, src, file_name, *task);
                 continue;
             }
             match self.results.recv() {
@@ -172,6 +169,13 @@ impl<'a> Par<'a> {
                 Err(_) => return Outcome::Skipped,
             }
         }
+    }
+
+    /// Runs `task` on the main thread and keeps its outcome.
+    fn run_here(&mut self, ctx: &'a Context, src: &'a str, file_name: &'a str, task: Task<'a>) {
+        let idx = task.idx;
+        let outcome = run_task(ctx, src, file_name, &self.opts, &self.shared, task);
+        self.received.insert(idx, outcome);
     }
 
     /// Stops the workers and returns whether the parse must be redone
@@ -266,14 +270,14 @@ fn worker<'a>(
         // Every task runs, even after the main thread failed: its error may
         // come before the main thread's.
         let outcome = run_task(ctx, src, file_name, opts, shared, *task);
-        shared.pending.lock().remove(&idx);
         if results.send((idx, outcome)).is_err() {
             return;
         }
     }
 }
 
-/// Parses the region list of one task, as the main thread would have.
+/// Parses the region list of one task, as the main thread would have, and
+/// takes it off the pending tasks.
 fn run_task<'a>(
     ctx: &'a Context,
     src: &'a str,
@@ -321,6 +325,7 @@ fn run_task<'a>(
         }),
     };
     shared.memos.lock().push(std::mem::take(&mut p.memo));
+    shared.pending.lock().remove(&task.idx);
     match r {
         Err(e) => Outcome::Failed(e),
         Ok(()) if p.tok.start != task.end => Outcome::Mismatch,
@@ -406,10 +411,7 @@ impl<'a> Parser<'a> {
             Some(Err(TrySendError::Full(task))) => {
                 // The workers are busy: take a turn.
                 let (ctx, src, file_name) = (self.ctx, self.src, self.file_name);
-                let par = self.par.as_mut()?;
-                let outcome = run_task(ctx, src, file_name, &par.opts, &par.shared, *task);
-                par.shared.pending.lock().remove(&idx);
-                par.received.insert(idx, outcome);
+                self.par.as_mut()?.run_here(ctx, src, file_name, *task);
             }
             // The workers are gone: parse the rest as usual, then redo.
             _ => par.mismatch = true,
