@@ -41,4 +41,4 @@ pub use parser::{parse_source, parse_source_with, OwnedOp, ParseOptions, Progres
 pub use printer::{op_to_string, print_op, PrintOptions};
 pub use registry::{FoldFn, FoldResult, OpDef, OpName, Traits};
 pub use types::{FloatKind, Signedness, Type, TypeData, DYNAMIC};
-pub use verify::verify;
+pub use verify::{verify, verify_isolated_op, verify_nested_body};

@@ -28,6 +28,30 @@ pub fn verify(ctx: &Context, body: &Body, op: OpId) -> VResult {
     v.verify_isolated_children()
 }
 
+/// Verifies `nested`, the body nested in an isolated op (a function) named
+/// `owner` at `owner_loc`: its blocks, ops and dominance, and everything
+/// below. The op's own checks are [`verify_isolated_op`]'s; together the two
+/// are what must hold after a pass ran on the op. The pass manager calls
+/// this one in the task that ran the pass, while the body is still in cache
+/// (the op's parent body is not at hand there).
+pub fn verify_nested_body(ctx: &Context, owner: crate::OpName, owner_loc: Location, nested: &Body) -> VResult {
+    verify_body(ctx, nested, ctx.op_def(owner), owner_loc)
+}
+
+/// Verifies the isolated op `op` of `body` itself: its traits, attributes,
+/// properties, its own verifier and its checks of its regions
+/// (`verify_regions`), but not its operands' dominance (its parent's
+/// concern) nor the ops nested in it ([`verify_nested_body`]). Its cost does
+/// not grow with the size of `body`.
+pub fn verify_isolated_op(ctx: &Context, body: &Body, op: OpId) -> VResult {
+    let mut v = Verifier::new(ctx, body, None);
+    v.verify_op(op)?;
+    match ctx.op_def(body.op_name(op)).and_then(|d| d.verify_regions) {
+        Some(f) => f(ctx, body, op).map_err(Box::new),
+        None => Ok(()),
+    }
+}
+
 /// Verifies a nested body whose root regions belong to an op with `owner`.
 fn verify_body(ctx: &Context, body: &Body, owner: Option<&'static OpDef>, owner_loc: Location) -> VResult {
     let mut v = Verifier::new(ctx, body, owner);
@@ -64,7 +88,8 @@ impl<'a> Verifier<'a> {
             body,
             root_owner,
             root_loc: None,
-            order: vec![0u32; body.ops.len()],
+            // Sized on first use: checking one op alone needs no order.
+            order: Vec::new(),
             visited: 0,
             doms: FxHashMap::default(),
         }
@@ -234,6 +259,9 @@ impl<'a> Verifier<'a> {
                     return Err(Box::new(Diagnostic::error(body.op_loc(op).source_pos(self.ctx), msg)));
                 }
                 self.visited += 1;
+                if self.order.is_empty() {
+                    self.order = vec![0u32; body.ops.len()];
+                }
                 self.order[op.index()] = self.visited;
                 self.verify_op(op)?;
                 for (i, v) in body.operands(op).enumerate() {
@@ -308,7 +336,10 @@ impl<'a> Verifier<'a> {
             return match body.defining_op(v) {
                 None => true,
                 // `a` is being verified: a definition before it in its block has been reached.
-                Some(d) => d != a && self.order[d.index()] != 0 && self.order[d.index()] < self.order[a.index()],
+                Some(d) => {
+                    let pos = |o: OpId| self.order.get(o.index()).copied().unwrap_or(0);
+                    d != a && pos(d) != 0 && pos(d) < pos(a)
+                }
             };
         }
         let dom = self
@@ -351,6 +382,6 @@ impl<'a> Verifier<'a> {
     /// A key that orders ops of this body in program order (called once
     /// every op of the body has been reached).
     fn path_key(&self, op: OpId) -> u32 {
-        self.order[op.index()]
+        self.order.get(op.index()).copied().unwrap_or(0)
     }
 }

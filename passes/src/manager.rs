@@ -102,6 +102,21 @@ struct Step<'p> {
     verify_node: Option<usize>,
 }
 
+/// What running a pass on one target gave.
+struct TargetRun {
+    result: Result<(), Box<Diagnostic>>,
+    outcome: TargetOutcome,
+    /// Whether the pass may have changed the target (it did not preserve
+    /// every analysis).
+    changed: bool,
+    /// The first error in the target's nested body after the pass, checked
+    /// in the task that ran it.
+    nested_failure: Option<Box<Diagnostic>>,
+    /// Time spent in the pass and in that check (with `timing`).
+    pass_time: std::time::Duration,
+    verify_time: std::time::Duration,
+}
+
 /// An op a pass runs on, found by following the nesting.
 struct Target<'b> {
     key: Vec<OpId>,
@@ -184,20 +199,52 @@ impl PassManager {
             .map(|t| self.analyses.remove(&t.key).unwrap_or_default())
             .collect();
         let pass = &*step.entry.pass;
-        let run_one =
-            |(t, am): (&mut Target<'_>, &mut AnalysisManager)| -> (Result<(), Box<Diagnostic>>, TargetOutcome) {
-                let mut target = PassTarget::new(ctx, t.body, t.record.clone());
-                am.begin_pass();
-                let r = pass.run(&mut target, am);
-                (r, target.finish())
-            };
-        let outcomes: Vec<(Result<(), Box<Diagnostic>>, TargetOutcome)> = if opts.threads > 1 && targets.len() > 1 {
+        let (verify_each, timing) = (opts.verify_each, opts.timing);
+        let run_one = |(t, am): (&mut Target<'_>, &mut AnalysisManager)| -> TargetRun {
+            let pass_start = timing.then(Instant::now);
+            let mut target = PassTarget::new(ctx, t.body, t.record.clone());
+            am.begin_pass();
+            let result = pass.run(&mut target, am);
+            let outcome = target.finish();
+            let pass_time = pass_start.map(|s| s.elapsed()).unwrap_or_default();
+            // As MLIR, a pass that preserved every analysis changed nothing:
+            // what it ran on needs no new check.
+            let changed = !am.all_preserved();
+            // The body the pass changed is checked here, while it is in
+            // cache; the op itself once its record is written back.
+            let verify_start = timing.then(Instant::now);
+            let nested_failure = (verify_each && changed && result.is_ok() && t.key.len() > 1)
+                .then(|| lf_ir::verify_nested_body(ctx, t.record.name, t.record.loc, t.body).err())
+                .flatten();
+            let verify_time = verify_start.map(|s| s.elapsed()).unwrap_or_default();
+            TargetRun {
+                result,
+                outcome,
+                changed,
+                nested_failure,
+                pass_time,
+                verify_time,
+            }
+        };
+        let runs: Vec<TargetRun> = if opts.threads > 1 && targets.len() > 1 {
             targets.par_iter_mut().zip(ams.par_iter_mut()).map(run_one).collect()
         } else {
             targets.iter_mut().zip(ams.iter_mut()).map(run_one).collect()
         };
         let keys: Vec<Vec<OpId>> = targets.into_iter().map(|t| t.key).collect();
-        let pass_time = start.elapsed();
+        // Split the wall time of the parallel part between the pass and the
+        // verifier by their shares of the time the tasks spent on each.
+        let wall = start.elapsed();
+        let (spent_pass, spent_verify) = runs.iter().fold((0.0, 0.0), |(p, v), r| {
+            (p + r.pass_time.as_secs_f64(), v + r.verify_time.as_secs_f64())
+        });
+        let pass_share = if spent_pass + spent_verify > 0.0 {
+            spent_pass / (spent_pass + spent_verify)
+        } else {
+            1.0
+        };
+        let pass_time = wall.mul_f64(pass_share);
+        let nested_verify_time = wall - pass_time;
         // Analyses: drop what the pass did not preserve, here and below
         // (one sweep for all targets: the ops below a target have keys that
         // start with its key).
@@ -216,19 +263,23 @@ impl PassManager {
         }
         // Write back changed op records; gather diagnostics and statistics.
         let mut error = None;
-        for (key, (r, outcome)) in keys.iter().zip(outcomes) {
-            if let Some((attrs, props)) = outcome.record {
+        let mut checks: Vec<(usize, Option<Box<Diagnostic>>)> = Vec::new();
+        for (i, (key, run)) in keys.iter().zip(runs).enumerate() {
+            if let Some((attrs, props)) = run.outcome.record {
                 if let Some((parent, op)) = parent_body_mut(root, key) {
                     parent.set_op_attrs(op, attrs);
                     parent.set_op_props(op, props);
                 }
             }
-            report.diags.extend(outcome.diags);
+            report.diags.extend(run.outcome.diags);
             if opts.statistics {
-                report.statistics.add(index, info.name, &step.levels, outcome.stats);
+                report.statistics.add(index, info.name, &step.levels, run.outcome.stats);
             }
-            if let Err(d) = r {
+            if let Err(d) = run.result {
                 error.get_or_insert(d);
+            }
+            if run.changed {
+                checks.push((i, run.nested_failure));
             }
         }
         if opts.timing {
@@ -238,44 +289,31 @@ impl PassManager {
             report.diags.push(*d);
             return false;
         }
-        // After: verification, then dumps.
-        let ops = visit_targets(ctx, root, &step.levels);
+        // After: verification of each op the pass changed, in program
+        // order (the op itself, then what is nested in it), then dumps.
         if opts.verify_each {
             let vstart = Instant::now();
-            // Verifying one function looks at its parent's whole body (block
-            // order, symbol table): with many functions, verify each parent
-            // once instead (it checks its isolated children in parallel).
-            let mut units: Vec<(&Body, OpId)> = Vec::new();
-            let mut seen: Vec<&[OpId]> = Vec::new();
-            for (key, body, op) in &ops {
-                if key.len() == 1 {
-                    units.push((body, *op));
-                    continue;
-                }
-                let parent = &key[..key.len() - 1];
-                if !seen.contains(&parent) {
-                    seen.push(parent);
-                    if let Some(pb) = body_holding(root, parent) {
-                        units.push((pb, parent[parent.len() - 1]));
-                    }
-                }
-            }
-            let check = |(body, op): &(&Body, OpId)| lf_ir::verify(ctx, body, *op).err();
-            let failures: Vec<Box<Diagnostic>> = if opts.threads > 1 && units.len() > 1 {
-                units.par_iter().filter_map(check).collect()
-            } else {
-                units.iter().filter_map(check).collect()
-            };
+            let failure = checks.into_iter().find_map(|(i, nested_failure)| {
+                let key = &keys[i];
+                let own = match key.len() {
+                    1 => lf_ir::verify(ctx, &root.body, root.op),
+                    _ => body_holding(root, key).map_or(Ok(()), |parent| {
+                        lf_ir::verify_isolated_op(ctx, parent, key[key.len() - 1])
+                    }),
+                };
+                own.err().or(nested_failure)
+            });
             if let (true, Some(node)) = (opts.timing, step.verify_node) {
-                report.timing.add_time(node, vstart.elapsed());
+                report.timing.add_time(node, nested_verify_time + vstart.elapsed());
             }
-            if let Some(d) = failures.into_iter().next() {
+            if let Some(d) = failure {
                 let mut d = *d;
                 d.message = format!("{} (verification failed after pass '{}')", d.message, info.name);
                 report.diags.push(d);
                 return false;
             }
         }
+        let ops = visit_targets(ctx, root, &step.levels);
         if let Err(e) = dumper.after(ctx, root, info.name, index, &ops, &before) {
             report
                 .diags

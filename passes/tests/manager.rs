@@ -36,6 +36,8 @@ fn setup() -> (Context, PassRegistry) {
     reg.register(&TAG);
     reg.register(&FAIL_BAD);
     reg.register(&BREAK);
+    reg.register(&BREAK_QUIETLY);
+    reg.register(&DROP_PROPS);
     (ctx, reg)
 }
 
@@ -120,23 +122,45 @@ impl Pass for FailBad {
     }
 }
 
-/// Erases the terminator of @b: the verifier must catch it.
+/// Erases the terminator of each function whose name starts with `b`
+/// (@bad1, @b, @bad2): the verifier must catch it.
 static BREAK: PassInfo = PassInfo {
     name: "test-break",
-    summary: "Break @b",
+    summary: "Break @b*",
     description: "Test pass.",
     anchor: Anchor::Op("func.func"),
     options: &[],
-    create: |_| Ok(Box::new(Break)),
+    create: |_| Ok(Box::new(Break { claim_unchanged: false })),
 };
-struct Break;
+
+/// [`BREAK`], but claiming to preserve every analysis, that is to have
+/// changed nothing.
+static BREAK_QUIETLY: PassInfo = PassInfo {
+    name: "test-break-quietly",
+    summary: "Break @b* and claim not to",
+    description: "Test pass.",
+    anchor: Anchor::Op("func.func"),
+    options: &[],
+    create: |_| Ok(Box::new(Break { claim_unchanged: true })),
+};
+
+struct Break {
+    claim_unchanged: bool,
+}
 impl Pass for Break {
     fn info(&self) -> &'static PassInfo {
-        &BREAK
+        if self.claim_unchanged {
+            &BREAK_QUIETLY
+        } else {
+            &BREAK
+        }
     }
-    fn run(&self, op: &mut PassTarget<'_>, _am: &mut AnalysisManager) -> PassResult {
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
-        if ctx.ident_str(op.symbol_name().expect("named")) != "b" {
+        if self.claim_unchanged {
+            am.preserve_all();
+        }
+        if !ctx.ident_str(op.symbol_name().expect("named")).starts_with('b') {
             return Ok(());
         }
         let r = op.regions()[0];
@@ -144,6 +168,31 @@ impl Pass for Break {
         let entry = body.entry_block(r).expect("entry");
         let ret = body.terminator(entry).expect("return");
         body.erase_op(ret);
+        Ok(())
+    }
+}
+
+/// Drops the properties of @b (its name and type): the op itself, not its
+/// body, no longer verifies.
+static DROP_PROPS: PassInfo = PassInfo {
+    name: "test-drop-props",
+    summary: "Drop @b's properties",
+    description: "Test pass.",
+    anchor: Anchor::Op("func.func"),
+    options: &[],
+    create: |_| Ok(Box::new(DropProps)),
+};
+struct DropProps;
+impl Pass for DropProps {
+    fn info(&self) -> &'static PassInfo {
+        &DROP_PROPS
+    }
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        if op.ctx().ident_str(op.symbol_name().expect("named")) == "b" {
+            op.set_props(None);
+        } else {
+            am.preserve_all();
+        }
         Ok(())
     }
 }
@@ -232,10 +281,48 @@ fn first_failure_in_program_order_whatever_the_threads() {
 #[test]
 fn verify_each_catches_a_broken_pass() {
     let (ctx, reg) = setup();
-    let (_, report) = run(&ctx, &reg, "builtin.module(func.func(test-break))", 2);
-    assert!(report.failed);
-    let last = report.diags.last().unwrap().to_string();
-    assert!(last.contains("verification failed after pass 'test-break'"), "{last}");
+    // Three functions are broken; the error is about the first of them
+    // (@bad1, line 8), whatever the thread count.
+    for threads in [1, 2, 8] {
+        let (_, report) = run(&ctx, &reg, "builtin.module(func.func(test-break))", threads);
+        assert!(report.failed);
+        let last = report.diags.last().unwrap().to_string();
+        assert!(last.contains("verification failed after pass 'test-break'"), "{last}");
+        assert!(last.starts_with("input.lfir:8:"), "threads={threads}: {last}");
+    }
+}
+
+/// A pass may change the record of the op it ran on (its attributes and
+/// properties): the op is verified once the record is written back.
+#[test]
+fn verify_each_checks_the_op_a_pass_ran_on() {
+    let (ctx, reg) = setup();
+    for threads in [1, 2] {
+        let (_, report) = run(&ctx, &reg, "builtin.module(func.func(test-drop-props))", threads);
+        assert!(report.failed);
+        let last = report.diags.last().unwrap().to_string();
+        assert!(
+            last.starts_with("input.lfir:11:1: error: 'func.func' op requires attribute"),
+            "{last}"
+        );
+        assert!(
+            last.contains("(verification failed after pass 'test-drop-props')"),
+            "{last}"
+        );
+    }
+}
+
+/// As MLIR's pass manager, the verifier skips the ops a pass left with
+/// every analysis preserved: such a pass claims it changed nothing.
+#[test]
+fn verify_each_trusts_a_pass_that_preserved_everything() {
+    let (ctx, reg) = setup();
+    for threads in [1, 2] {
+        let (m, report) = run(&ctx, &reg, "builtin.module(func.func(test-break-quietly))", threads);
+        assert!(!report.failed, "{:?}", report.diags);
+        // Verifying the module afterwards does see the damage.
+        assert!(lf_ir::verify(&ctx, &m.body, m.op).is_err());
+    }
 }
 
 #[test]

@@ -39,20 +39,37 @@ impl AffineExpr {
     /// Rebuilds the tree bottom-up; `f` may replace a node (then its
     /// children are not visited).
     fn rebuild(&self, f: &mut impl FnMut(&AffineExpr) -> Option<AffineExpr>) -> AffineExpr {
+        self.rebuild_marking_changes(f).0
+    }
+
+    /// [`Self::rebuild`], also telling whether the result differs from this
+    /// tree. A subtree that does not is kept as it is (as MLIR, which
+    /// returns the very same expression); a changed node is built again
+    /// with the construction-time simplifications.
+    ///
+    /// Leaves come from this thread's leaf cache instead of being shared
+    /// with this tree, which may belong to another thread (a map parsed
+    /// there): bumping a reference count that another thread also bumps
+    /// costs more than taking an equal leaf here. Whether a leaf changed is
+    /// decided by value, so taking a local one changes nothing.
+    fn rebuild_marking_changes(&self, f: &mut impl FnMut(&AffineExpr) -> Option<AffineExpr>) -> (AffineExpr, bool) {
         if let Some(r) = f(self) {
-            return r;
+            let same = r.ptr_eq(self) || (r.depth() == 1 && self.depth() == 1 && r == *self);
+            return (r, !same);
         }
         match self.view() {
             ExprView::Binary(op, l, r) => {
-                let nl = l.rebuild(f);
-                let nr = r.rebuild(f);
-                if nl.ptr_eq(l) && nr.ptr_eq(r) {
-                    self.clone()
+                let (nl, l_changed) = l.rebuild_marking_changes(f);
+                let (nr, r_changed) = r.rebuild_marking_changes(f);
+                if l_changed || r_changed {
+                    (AffineExpr::binary(op, &nl, &nr), true)
                 } else {
-                    AffineExpr::binary(op, &nl, &nr)
+                    (self.clone(), false)
                 }
             }
-            _ => self.clone(),
+            ExprView::Dim(p) => (AffineExpr::dim(p), false),
+            ExprView::Symbol(p) => (AffineExpr::symbol(p), false),
+            ExprView::Constant(c) => (AffineExpr::constant(c), false),
         }
     }
 

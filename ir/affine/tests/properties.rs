@@ -224,6 +224,31 @@ proptest! {
         }
     }
 
+    /// Substituting into an expression built on another thread (a map
+    /// parsed there) gives what substituting into one built here gives:
+    /// leaves taken from this thread's cache count as unchanged.
+    #[test]
+    fn substitution_does_not_depend_on_the_building_thread(raw in raw_strategy(), by in raw_strategy()) {
+        let here = build(&raw);
+        let raw_there = raw.clone();
+        let there = std::thread::spawn(move || build(&raw_there)).join().unwrap();
+        let by = build(&by);
+        // Identity, a swap, and one dimension replaced by an expression.
+        let substitutions: [Vec<AffineExpr>; 3] = [
+            (0..NUM_DIMS).map(AffineExpr::dim).collect(),
+            vec![AffineExpr::dim(1), AffineExpr::dim(0), AffineExpr::dim(2)],
+            vec![AffineExpr::dim(0), by, AffineExpr::dim(2)],
+        ];
+        let syms: Vec<AffineExpr> = (0..NUM_SYMBOLS).map(AffineExpr::symbol).collect();
+        for dims in &substitutions {
+            let a = here.replace_dims_and_symbols(dims, &syms).to_string();
+            let b = there.replace_dims_and_symbols(dims, &syms).to_string();
+            prop_assert_eq!(&a, &b, "{}", here);
+        }
+        // The identity keeps the expression as it is.
+        prop_assert_eq!(there.replace_dims_and_symbols(&substitutions[0], &syms).to_string(), here.to_string());
+    }
+
     /// (f ∘ g)(x) == f(g(x)), with f's symbols first, then g's.
     #[test]
     fn composition_evaluates_as_function_composition(

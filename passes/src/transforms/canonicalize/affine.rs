@@ -214,6 +214,11 @@ fn keep_used(list: &[Value], used: &[bool]) -> Vec<Value> {
 /// `dim_repl`/`sym_repl` into `results`, simplifies over `nd` dimensions and
 /// `ns` symbols, and drops the dimensions and symbols no result uses.
 /// Returns the map and which of the `nd` dimensions and `ns` symbols it kept.
+///
+/// Simplifying after a renumbering can lose another variable (a term that
+/// cancels only once its neighbours are gone), so dropping and simplifying
+/// repeat until every variable left is used: the map returned is a fixed
+/// point, which canonicalizing again leaves as it is.
 fn simplify_and_find_unused(
     results: &[AffineExpr],
     dim_repl: &[AffineExpr],
@@ -221,35 +226,62 @@ fn simplify_and_find_unused(
     nd: u32,
     ns: u32,
 ) -> (AffineMap, Vec<bool>, Vec<bool>) {
-    let results: Vec<AffineExpr> = results
+    let mut results: Vec<AffineExpr> = results
         .iter()
         .map(|r| r.replace_dims_and_symbols(dim_repl, sym_repl).simplify(nd, ns))
         .collect();
-    let mut used_d = vec![false; nd as usize];
-    let mut used_s = vec![false; ns as usize];
-    for r in &results {
-        r.mark_used_dims(&mut used_d);
-        r.mark_used_symbols(&mut used_s);
-    }
-    let renumber = |used: &[bool], make: fn(u32) -> AffineExpr| -> (Vec<AffineExpr>, u32) {
-        let mut kept = 0u32;
-        let map = used
+    // Which of the original variables are kept, and the current ones'
+    // positions among the originals.
+    let mut kept_d = vec![true; nd as usize];
+    let mut kept_s = vec![true; ns as usize];
+    let (mut cur_nd, mut cur_ns) = (nd, ns);
+    // Each round drops at least one variable, so this ends.
+    loop {
+        let mut used_d = vec![false; cur_nd as usize];
+        let mut used_s = vec![false; cur_ns as usize];
+        for r in &results {
+            r.mark_used_dims(&mut used_d);
+            r.mark_used_symbols(&mut used_s);
+        }
+        if used_d.iter().chain(&used_s).all(|u| *u) {
+            return (AffineMap::new(cur_nd, cur_ns, results), kept_d, kept_s);
+        }
+        narrow(&mut kept_d, &used_d);
+        narrow(&mut kept_s, &used_s);
+        let (d_map, nd2) = renumber(&used_d, AffineExpr::dim);
+        let (s_map, ns2) = renumber(&used_s, AffineExpr::symbol);
+        results = results
             .iter()
-            .map(|u| {
-                let e = make(kept);
-                kept += u32::from(*u);
-                e
-            })
+            .map(|r| r.replace_dims_and_symbols(&d_map, &s_map).simplify(nd2, ns2))
             .collect();
-        (map, kept)
-    };
-    let (d_map, nd3) = renumber(&used_d, AffineExpr::dim);
-    let (s_map, ns3) = renumber(&used_s, AffineExpr::symbol);
-    let results: Vec<AffineExpr> = results
+        (cur_nd, cur_ns) = (nd2, ns2);
+    }
+}
+
+/// Clears the flags in `kept` (over the original variables) whose current
+/// variable (the n-th set flag) is unused in `used`.
+fn narrow(kept: &mut [bool], used: &[bool]) {
+    let mut current = kept.iter_mut().filter(|k| **k);
+    for u in used {
+        if let Some(k) = current.next() {
+            *k = *u;
+        }
+    }
+}
+
+/// The substitution that renumbers the used variables densely (an unused
+/// one maps to whatever: no result mentions it), and how many are kept.
+fn renumber(used: &[bool], make: fn(u32) -> AffineExpr) -> (Vec<AffineExpr>, u32) {
+    let mut kept = 0u32;
+    let map = used
         .iter()
-        .map(|r| r.replace_dims_and_symbols(&d_map, &s_map).simplify(nd3, ns3))
+        .map(|u| {
+            let e = make(kept);
+            kept += u32::from(*u);
+            e
+        })
         .collect();
-    (AffineMap::new(nd3, ns3, results), used_d, used_s)
+    (map, kept)
 }
 
 /// What [`canonicalize_map_and_operands`] makes of a map whose operands need
