@@ -146,6 +146,9 @@ thread_local! {
 
 const SYMBOLIC_OR_CONSTANT: u8 = 1;
 const PURE_AFFINE: u8 = 2;
+/// The node or one below it is a `floordiv`, `ceildiv` or `mod` by a
+/// positive constant.
+const DIVIDES_BY_CONSTANT: u8 = 4;
 
 #[inline]
 fn mix(a: u64, b: u64) -> u64 {
@@ -264,7 +267,14 @@ impl AffineExpr {
             },
         };
         let depth = l.depth.max(r.depth).saturating_add(1);
-        let flags = symbolic | if pure { PURE_AFFINE } else { 0 };
+        let divides_here = matches!(op, BinaryOp::Mod | BinaryOp::FloorDiv | BinaryOp::CeilDiv)
+            && matches!(r.data, Data::Constant(c) if c > 0);
+        let divides = if divides_here {
+            DIVIDES_BY_CONSTANT
+        } else {
+            (l.flags | r.flags) & DIVIDES_BY_CONSTANT
+        };
+        let flags = symbolic | divides | if pure { PURE_AFFINE } else { 0 };
         AffineExpr(Arc::new(Node {
             hash,
             lkd,
@@ -375,6 +385,13 @@ impl AffineExpr {
     #[inline]
     pub fn is_pure_affine(&self) -> bool {
         self.0.flags & PURE_AFFINE != 0
+    }
+
+    /// True if this expression has a `floordiv`, `ceildiv` or `mod` by a
+    /// positive constant (O(1): kept in the node).
+    #[inline]
+    pub fn divides_by_constant(&self) -> bool {
+        self.0.flags & DIVIDES_BY_CONSTANT != 0
     }
 
     /// The depth of the expression tree (1 for a leaf).

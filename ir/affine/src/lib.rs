@@ -14,7 +14,9 @@
 //!   [`parse_affine_map_or_set`], [`parse_affine_exprs_of_ssa_ids`]), with
 //!   MLIR's error messages;
 //! * simplification by flattening ([`simplify_affine_expr`],
-//!   [`AffineMap::simplify`]) and composition ([`AffineMap::compose`]).
+//!   [`AffineMap::simplify`]) and composition ([`AffineMap::compose`]);
+//! * constant bounds of expressions from bounds of their inputs
+//!   ([`affine_expr_bounds`]).
 //!
 //! It has no dependency on the rest of lf.
 //!
@@ -29,6 +31,7 @@
 
 #![warn(missing_docs)]
 
+mod bounds;
 mod build;
 mod eval;
 mod expr;
@@ -40,6 +43,7 @@ mod set;
 mod simplify;
 mod subst;
 
+pub use bounds::affine_expr_bounds;
 pub use eval::{ceil_div, floor_div, modulo};
 pub use expr::{AffineExpr, AffineExprKind, BinaryOp, ExprView};
 pub use map::AffineMap;

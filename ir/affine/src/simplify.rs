@@ -140,6 +140,20 @@ impl AffineExpr {
     }
 }
 
+/// The coefficients of `expr` over `[dims.., symbols.., constant]`, if it
+/// flattens without local variables (no division or `mod` that stays one,
+/// no product of two non-constants); `None` also on overflow or an
+/// out-of-range position. A division or `mod` whose left side is a multiple
+/// of the divisor flattens away, as in MLIR's `SimpleAffineExprFlattener`.
+pub(crate) fn flatten_without_locals(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> Option<Row> {
+    let mut flattener = Flattener::new(num_dims as usize, num_symbols as usize);
+    flattener.walk(expr)?;
+    if !flattener.locals.is_empty() {
+        return None;
+    }
+    flattener.stack.pop()
+}
+
 /// Flattens expressions into rows `[dims.., symbols.., locals.., constant]`
 /// (MLIR's `SimpleAffineExprFlattener`).
 struct Flattener {

@@ -1,7 +1,8 @@
 //! Canonicalization patterns of the `affine` dialect: composition of
 //! `affine.apply` chains into the maps of their users, constant operands
 //! folded into maps, valid symbols promoted from dimensions to symbols,
-//! duplicate and unused operands dropped, maps simplified; `affine.apply`
+//! duplicate and unused operands dropped, maps simplified (also with what
+//! the operands' loops tell: [`super::operand_facts`]); `affine.apply`
 //! of a constant or of an identity map folded; `affine.min`/`affine.max`
 //! of constants folded; trivial `affine.for` loops removed.
 //!
@@ -385,19 +386,28 @@ fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     if all.len() < start || all.len() - start != map.num_inputs() as usize {
         return false;
     }
-    let (new_attr, new_ops) = if operands_need_no_substitution(ctx, body, map.num_dims() as usize, &all[start..]) {
-        let Some(s) = simplified_map(ctx, attr, map) else {
-            return false;
-        };
-        let nd = map.num_dims() as usize;
-        let mut kept = keep_used(&all[start..start + nd], &s.used_dims);
-        kept.extend(keep_used(&all[start + nd..], &s.used_syms));
-        (s.map, kept)
+    let canonical = if operands_need_no_substitution(ctx, body, map.num_dims() as usize, &all[start..]) {
+        simplified_map(ctx, attr, map).map(|s| {
+            let nd = map.num_dims() as usize;
+            let mut kept = keep_used(&all[start..start + nd], &s.used_dims);
+            kept.extend(keep_used(&all[start + nd..], &s.used_syms));
+            (s.map, kept)
+        })
     } else {
-        let Some((new_map, new_ops)) = canonicalize_map_and_operands(ctx, body, map, &all[start..]) else {
-            return false;
-        };
-        (map_attr(ctx, new_map), new_ops)
+        canonicalize_map_and_operands(ctx, body, map, &all[start..]).map(|(m, ops)| (map_attr(ctx, m), ops))
+    };
+    // Then, as MLIR, what the operands' loops tell.
+    let (canonical_attr, canonical_ops) = match &canonical {
+        Some((a, ops)) => (*a, ops.as_slice()),
+        None => (attr, &all[start..]),
+    };
+    let with_loops = map_of(ctx, Some(canonical_attr))
+        .and_then(|m| super::operand_facts::simplify_map_with_operands(ctx, body, m, canonical_ops));
+    let (new_attr, new_ops) = match (with_loops, canonical) {
+        (Some(m), Some((_, ops))) => (map_attr(ctx, m), ops),
+        (Some(m), None) => (map_attr(ctx, m), all[start..].to_vec()),
+        (None, Some(c)) => c,
+        (None, None) => return false,
     };
     let mut operands = all[..start].to_vec();
     operands.extend(new_ops);

@@ -10,6 +10,7 @@
 
 pub mod affine;
 pub mod arith;
+mod operand_facts;
 pub mod scf;
 
 use crate::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
@@ -38,7 +39,10 @@ effect-free ops are erased; `scf.if` on a constant condition is replaced by the 
 values) and loops with one iteration are replaced by their body; `affine.apply` chains are \
 composed into the affine maps of their users (`affine.apply`, `affine.load`, `affine.store`, \
 `affine.min`, `affine.max`), constant operands are folded into the maps, operands that are \
-valid symbols become symbols, and maps are simplified; `affine.apply` of a constant becomes \
+valid symbols become symbols, and maps are simplified, then, as MLIR's \
+`simplifyMapWithOperands`, simplified with what the loops of their operands tell (a \
+`floordiv`, `ceildiv` or `mod` by a constant folds when the constant bounds or the step of the \
+`affine.for` whose induction variable it reads decide it); `affine.apply` of a constant becomes \
 `arith.constant`; nested constant additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
 Like MLIR's canonicalizer, the pass runs the greedy pattern driver to a fixed point or to \
 `max-iterations`; with `test-convergence` not reaching the fixed point is an error \
