@@ -4,7 +4,9 @@
 //! duplicate and unused operands dropped, maps simplified (also with what
 //! the operands' loops tell: [`super::operand_facts`]); `affine.apply`
 //! of a constant or of an identity map folded; `affine.min`/`affine.max`
-//! of constants folded; trivial `affine.for` loops removed.
+//! of constants folded; trivial `affine.for` loops removed; the bounds of
+//! `affine.for` ([`super::affine_for`]) and the conditions of `affine.if`
+//! ([`super::affine_if`]) canonicalized.
 //!
 //! Most affine ops of a program need no operand substitution (no
 //! `affine.apply` or constant operand, no promotable or repeated operand);
@@ -31,6 +33,20 @@ pub fn add_patterns(set: &mut PatternSet) {
     set.add(FnPattern::new("affine-apply-fold", Some("affine.apply"), fold_apply).with_benefit(2));
     set.add(FnPattern::new("affine-min-max-fold", Some("affine.min"), fold_min_max).with_benefit(2));
     set.add(FnPattern::new("affine-min-max-fold", Some("affine.max"), fold_min_max).with_benefit(2));
+    set.add(FnPattern::new(
+        "affine-if-condition",
+        Some("affine.if"),
+        super::affine_if::canonicalize_if_condition,
+    ));
+    // Before the trivial-loop pattern, as MLIR folds bounds first.
+    set.add(
+        FnPattern::new(
+            "affine-for-bounds",
+            Some("affine.for"),
+            super::affine_for::canonicalize_for_bounds,
+        )
+        .with_benefit(2),
+    );
     set.add(FnPattern::new(
         "affine-for-trivial-loop",
         Some("affine.for"),
@@ -76,7 +92,7 @@ fn map_operands_start(ctx: &Context, body: &Body, op: OpId) -> usize {
 
 /// Whether `v` may be an affine symbol here: defined at the top level of
 /// the body's root region (function arguments and top-level values).
-fn is_top_level_symbol(ctx: &Context, body: &Body, v: Value) -> bool {
+pub(super) fn is_top_level_symbol(ctx: &Context, body: &Body, v: Value) -> bool {
     if !ctx.type_data(body.value_type(v)).is_index() {
         return false;
     }
@@ -85,7 +101,7 @@ fn is_top_level_symbol(ctx: &Context, body: &Body, v: Value) -> bool {
         .is_some_and(|r| body.region_parent(r).is_none())
 }
 
-fn const_index(ctx: &Context, body: &Body, v: Value) -> Option<i64> {
+pub(super) fn const_index(ctx: &Context, body: &Body, v: Value) -> Option<i64> {
     match ctx.attr_data(constant_value(ctx, body, v)?) {
         AttrData::Integer { value, .. } => i64::try_from(*value).ok(),
         _ => None,
@@ -371,6 +387,32 @@ fn index_of(list: &mut Vec<Value>, v: Value) -> u32 {
     }
 }
 
+/// [`canonicalize_map_and_operands`] of `map`, held by `attr`, as a map
+/// attribute; `None` if nothing changes. When the operands need no
+/// substitution, the answer depends on the map alone and is remembered
+/// (see [`simplified_map`]).
+pub(super) fn canonical_form(
+    ctx: &Context,
+    body: &Body,
+    attr: Attribute,
+    map: &AffineMap,
+    operands: &[Value],
+) -> Option<(Attribute, Vec<Value>)> {
+    if operands.len() != map.num_inputs() as usize {
+        return None;
+    }
+    if operands_need_no_substitution(ctx, body, map.num_dims() as usize, operands) {
+        simplified_map(ctx, attr, map).map(|s| {
+            let nd = map.num_dims() as usize;
+            let mut kept = keep_used(&operands[..nd], &s.used_dims);
+            kept.extend(keep_used(&operands[nd..], &s.used_syms));
+            (s.map, kept)
+        })
+    } else {
+        canonicalize_map_and_operands(ctx, body, map, operands).map(|(m, ops)| (map_attr(ctx, m), ops))
+    }
+}
+
 /// Canonicalizes the map and map operands of `affine.apply`, `min`, `max`,
 /// `load`, `store`.
 fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
@@ -386,16 +428,7 @@ fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     if all.len() < start || all.len() - start != map.num_inputs() as usize {
         return false;
     }
-    let canonical = if operands_need_no_substitution(ctx, body, map.num_dims() as usize, &all[start..]) {
-        simplified_map(ctx, attr, map).map(|s| {
-            let nd = map.num_dims() as usize;
-            let mut kept = keep_used(&all[start..start + nd], &s.used_dims);
-            kept.extend(keep_used(&all[start + nd..], &s.used_syms));
-            (s.map, kept)
-        })
-    } else {
-        canonicalize_map_and_operands(ctx, body, map, &all[start..]).map(|(m, ops)| (map_attr(ctx, m), ops))
-    };
+    let canonical = canonical_form(ctx, body, attr, map, &all[start..]);
     // Then, as MLIR, what the operands' loops tell.
     let (canonical_attr, canonical_ops) = match &canonical {
         Some((a, ops)) => (*a, ops.as_slice()),

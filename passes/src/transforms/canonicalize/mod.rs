@@ -9,7 +9,10 @@
 //! are erased by the driver.
 
 pub mod affine;
+mod affine_for;
+mod affine_if;
 pub mod arith;
+mod memref;
 mod operand_facts;
 pub mod scf;
 
@@ -24,6 +27,7 @@ pub fn patterns() -> PatternSet {
     arith::add_patterns(&mut set);
     scf::add_patterns(&mut set);
     affine::add_patterns(&mut set);
+    memref::add_patterns(&mut set);
     set
 }
 
@@ -42,14 +46,21 @@ composed into the affine maps of their users (`affine.apply`, `affine.load`, `af
 valid symbols become symbols, and maps are simplified, then, as MLIR's \
 `simplifyMapWithOperands`, simplified with what the loops of their operands tell (a \
 `floordiv`, `ceildiv` or `mod` by a constant folds when the constant bounds or the step of the \
-`affine.for` whose induction variable it reads decide it); `affine.apply` of a constant becomes \
-`arith.constant`; nested constant additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
+`affine.for` whose induction variable it reads decide it); `affine.for` bounds whose operands \
+are constants fold, `affine.apply` producers are composed into loop bounds and `affine.if` \
+conditions too, results of a lower (upper) bound that can never be the maximum (minimum) are \
+dropped; `affine.apply` of a constant becomes \
+`arith.constant`; an allocation only stored into (`memref.store`) and deallocated is erased \
+with those users; nested constant additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
 Like MLIR's canonicalizer, the pass runs the greedy pattern driver to a fixed point or to \
 `max-iterations`; with `test-convergence` not reaching the fixed point is an error \
 (`canonicalizer failed to converge within N iterations`), otherwise a warning.\n\n\
 Differences from `mlir-opt --canonicalize`: lf also removes zero- and one-trip `affine.for` \
-loops with constant bounds (MLIR leaves them to `affine-loop-normalize`), and has fewer \
-patterns overall; the order of hoisted constants can differ.",
+loops with constant bounds (MLIR folds only zero-trip loops with results, and loops whose body \
+only yields); it lacks some of MLIR's patterns (among them `arith.cmpf` of an integer \
+converted to float against a constant, rewritten by MLIR as `arith.cmpi`, and constant \
+`memref.alloc` sizes folded into the type); the order of hoisted constants can differ. On the \
+benchmark's generated programs these are the only differences left (`bench/RESULTS.md`).",
     anchor: Anchor::Any,
     options: &[
         PassOption {

@@ -74,6 +74,11 @@ fn loop_facts(ctx: &Context, body: &Body, v: Value) -> Option<LoopFacts> {
     })
 }
 
+/// Whether one of `operands` is the induction variable of an `affine.for`.
+pub fn any_loop_variable(ctx: &Context, body: &Body, operands: &[Value]) -> bool {
+    operands.iter().any(|&v| loop_facts(ctx, body, v).is_some())
+}
+
 /// MLIR's `AffineMap::getLargestKnownDivisorOfMapExprs`: the gcd of the
 /// results' largest known divisors (`u64::MAX` for no results).
 fn largest_known_divisor_of_results(map: &AffineMap) -> u64 {
@@ -251,4 +256,66 @@ pub fn simplify_map_with_operands(
         .collect();
     let simplified = AffineMap::new(map.num_dims(), map.num_symbols(), results);
     (simplified != *map).then_some(simplified)
+}
+
+/// MLIR's `simplifyMinOrMaxExprWithOperands`: the results of `map`, a
+/// maximum (`is_max`, a loop's lower bound) or minimum (an upper bound) of
+/// its results, with each result whose bounds meet replaced by that
+/// constant and the results that can never be the maximum (minimum)
+/// dropped, judged by the constant bounds of the operands' loops. Of two
+/// results that are equal constants, the first stays.
+pub fn simplify_min_or_max_with_operands(
+    ctx: &Context,
+    body: &Body,
+    map: &AffineMap,
+    operands: &[Value],
+    is_max: bool,
+) -> AffineMap {
+    if operands.is_empty() || operands.len() != map.num_inputs() as usize {
+        return map.clone();
+    }
+    let info = Operands {
+        ctx,
+        body,
+        values: operands,
+        num_dims: map.num_dims(),
+        num_symbols: map.num_symbols(),
+        facts: operands.iter().map(|_| std::cell::OnceCell::new()).collect(),
+    };
+    let (lower, upper): (Vec<Option<i64>>, Vec<Option<i64>>) = map.results().iter().map(|e| info.bounds(e)).unzip();
+    let mut kept = Vec::new();
+    for (i, e) in map.results().iter().enumerate() {
+        let e = match (lower[i], upper[i]) {
+            (Some(lo), Some(hi)) if lo == hi => AffineExpr::constant(lo),
+            _ => e.clone(),
+        };
+        let exact = |k: usize| lower[k].is_some() && lower[k] == upper[k];
+        // Whether another result always beats this one.
+        let beaten = if is_max {
+            upper[i].is_some_and(|hi| {
+                lower.iter().enumerate().any(|(pos, other)| match *other {
+                    Some(other) if pos != i => {
+                        other > hi || (other == hi && !(exact(i) && upper[pos] == Some(other) && i < pos))
+                    }
+                    _ => false,
+                })
+            })
+        } else {
+            lower[i].is_some_and(|lo| {
+                upper.iter().enumerate().any(|(pos, other)| match *other {
+                    Some(other) if pos != i => {
+                        other < lo || (other == lo && !(exact(i) && lower[pos] == Some(other) && i < pos))
+                    }
+                    _ => false,
+                })
+            })
+        };
+        if !beaten {
+            kept.push(e);
+        }
+    }
+    if kept.is_empty() {
+        return map.clone();
+    }
+    AffineMap::new(map.num_dims(), map.num_symbols(), kept)
 }
