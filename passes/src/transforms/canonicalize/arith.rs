@@ -9,6 +9,11 @@ use lf_ir::{OpId, Traits, Value};
 pub fn add_patterns(set: &mut PatternSet) {
     set.add(FnPattern::new("arith-constant-to-rhs", None, constant_to_rhs));
     set.add(FnPattern::new(
+        "arith-cmpf-int-to-fp-const",
+        Some("arith.cmpf"),
+        super::cmpf_int::cmpf_of_int_to_fp_const,
+    ));
+    set.add(FnPattern::new(
         "arith-addi-add-constant",
         Some("arith.addi"),
         addi_add_constant,

@@ -12,6 +12,7 @@ pub mod affine;
 mod affine_for;
 mod affine_if;
 pub mod arith;
+mod cmpf_int;
 mod memref;
 mod operand_facts;
 pub mod scf;
@@ -51,16 +52,19 @@ are constants fold, `affine.apply` producers are composed into loop bounds and `
 conditions too, results of a lower (upper) bound that can never be the maximum (minimum) are \
 dropped; `affine.apply` of a constant becomes \
 `arith.constant`; an allocation only stored into (`memref.store`) and deallocated is erased \
-with those users; nested constant additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
+with those users; `arith.cmpf` of an integer converted to float against a constant becomes \
+`arith.cmpi` (or a constant) where the conversion cannot change the outcome; nested constant \
+additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
 Like MLIR's canonicalizer, the pass runs the greedy pattern driver to a fixed point or to \
 `max-iterations`; with `test-convergence` not reaching the fixed point is an error \
 (`canonicalizer failed to converge within N iterations`), otherwise a warning.\n\n\
 Differences from `mlir-opt --canonicalize`: lf also removes zero- and one-trip `affine.for` \
 loops with constant bounds (MLIR folds only zero-trip loops with results, and loops whose body \
-only yields); it lacks some of MLIR's patterns (among them `arith.cmpf` of an integer \
-converted to float against a constant, rewritten by MLIR as `arith.cmpi`, and constant \
-`memref.alloc` sizes folded into the type); the order of hoisted constants can differ. On the \
-benchmark's generated programs these are the only differences left (`bench/RESULTS.md`).",
+only yields); it lacks some of MLIR's patterns (among them constant `memref.alloc` sizes \
+folded into the type, and `arith.cmpf` of an integer converted to a float type other than \
+`f32`/`f64` against a constant, which MLIR rewrites as `arith.cmpi` as lf does for `f32` and \
+`f64`); the order of hoisted constants can differ. On the benchmark's generated programs the \
+order of hoisted constants is the only difference left (`bench/RESULTS.md`).",
     anchor: Anchor::Any,
     options: &[
         PassOption {
