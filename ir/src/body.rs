@@ -921,6 +921,32 @@ impl Body {
         self.regions[region.index()].last_block = block.0;
     }
 
+    /// Unlinks a block from its region, leaving it detached (its ops stay in
+    /// it, unreachable from the region).
+    pub fn detach_block(&mut self, block: BlockId) {
+        let BlockData { parent, prev, next, .. } = self.blocks[block.index()];
+        if parent == NONE {
+            return;
+        }
+        let region = &mut self.regions[parent as usize];
+        if region.first_block == block.0 {
+            region.first_block = next;
+        }
+        if region.last_block == block.0 {
+            region.last_block = prev;
+        }
+        if prev != NONE {
+            self.blocks[prev as usize].next = next;
+        }
+        if next != NONE {
+            self.blocks[next as usize].prev = prev;
+        }
+        let d = &mut self.blocks[block.index()];
+        d.parent = NONE;
+        d.prev = NONE;
+        d.next = NONE;
+    }
+
     /// Whether the block is the first of its region.
     pub fn is_entry_block(&self, block: BlockId) -> bool {
         match self.block_region(block) {

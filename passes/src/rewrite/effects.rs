@@ -50,8 +50,35 @@ pub fn is_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
     })
 }
 
+/// Ops whose only effect is reading memory.
+pub fn is_read_only(ctx: &Context, body: &Body, op: OpId) -> bool {
+    matches!(
+        ctx.op_name_str(body.op_name(op)),
+        "memref.load" | "affine.load" | "vector.load" | "affine.vector_load"
+    )
+}
+
+/// Whether the effects of `op`, and of the ops nested in it when its
+/// effects are theirs, are at most reads and allocations of their own
+/// results: what MLIR's `wouldOpBeTriviallyDead` lets go.
+fn only_reads_or_allocates(ctx: &Context, body: &Body, op: OpId) -> bool {
+    if traits(ctx, body, op).contains(Traits::PURE) || is_allocation_only(ctx, body, op) || is_read_only(ctx, body, op)
+    {
+        return true;
+    }
+    if !has_recursive_effects(ctx, body, op) {
+        return false;
+    }
+    let rb = body.regions_body(op);
+    body.regions(op).iter().all(|&r| {
+        rb.region_blocks(r)
+            .all(|b| rb.block_ops(b).all(|o| only_reads_or_allocates(ctx, rb, o)))
+    })
+}
+
 /// MLIR's `isOpTriviallyDead`: no result is used, the op is not a
-/// terminator or symbol, and it has no side effects (or only allocates).
+/// terminator or symbol, and its effects (with those of the ops nested in
+/// it, for structured control flow) are at most reads and allocations.
 pub fn is_trivially_dead(ctx: &Context, body: &Body, op: OpId) -> bool {
     if body.results(op).any(|r| body.has_uses(r)) {
         return false;
@@ -60,7 +87,7 @@ pub fn is_trivially_dead(ctx: &Context, body: &Body, op: OpId) -> bool {
     if t.contains(Traits::TERMINATOR) || t.contains(Traits::SYMBOL) || ctx.op_def(body.op_name(op)).is_none() {
         return false;
     }
-    is_effect_free(ctx, body, op) || is_allocation_only(ctx, body, op)
+    only_reads_or_allocates(ctx, body, op)
 }
 
 /// Whether `op` may run where it would not have run (hoisted out of a loop

@@ -107,21 +107,6 @@ impl ScopedTable {
     }
 }
 
-/// MLIR's `isOpTriviallyDead`: unused and without effects other than
-/// allocating its results or reading memory.
-pub fn is_dead(ctx: &Context, body: &Body, op: OpId) -> bool {
-    effects::is_trivially_dead(ctx, body, op)
-        || (is_read_only(ctx, body, op) && !body.results(op).any(|r| body.has_uses(r)))
-}
-
-/// Ops that read memory and do nothing else.
-pub fn is_read_only(ctx: &Context, body: &Body, op: OpId) -> bool {
-    matches!(
-        ctx.op_name_str(body.op_name(op)),
-        "memref.load" | "affine.load" | "vector.load" | "affine.vector_load"
-    )
-}
-
 struct Cx<'a> {
     ctx: &'a Context,
     table: ScopedTable,
@@ -219,7 +204,7 @@ impl Cx<'_> {
 
     fn op(&mut self, body: &mut Body, op: OpId, ssa: bool) {
         let ctx = self.ctx;
-        if body.nested_body(op).is_none() && is_dead(ctx, body, op) {
+        if body.nested_body(op).is_none() && effects::is_trivially_dead(ctx, body, op) {
             self.erase.push(op);
             self.counts.dce += 1;
             return;
@@ -231,7 +216,7 @@ impl Cx<'_> {
         if def.is_none_or(|d| d.has(Traits::TERMINATOR)) {
             return;
         }
-        let read_only = is_read_only(ctx, body, op);
+        let read_only = effects::is_read_only(ctx, body, op);
         if !read_only && !effects::is_effect_free(ctx, body, op) {
             return;
         }
@@ -273,7 +258,7 @@ fn writes_between(ctx: &Context, body: &Body, from: OpId, to: OpId) -> bool {
         if o == to {
             return false;
         }
-        if !effects::is_effect_free(ctx, body, o) && !is_read_only(ctx, body, o) {
+        if !effects::is_effect_free(ctx, body, o) && !effects::is_read_only(ctx, body, o) {
             return true;
         }
         cur = body.next_op(o);

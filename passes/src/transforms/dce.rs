@@ -10,7 +10,7 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Erase operations whose results are unused and that have no side effects",
     description: "Erases trivially dead operations: no result is used, the operation is not a terminator \
 or a symbol, and it has no side effects other than reading memory or allocating (pure, a load, an allocation, or a \
-loop or `scf.if` whose nested operations are all effect-free). Each block is swept from its end, nested regions first, so chains of \
+loop or `scf.if` whose nested operations are all of these). Each block is swept from its end, nested regions first, so chains of \
 dead operations go in one run. Functions nested in the op the pass runs on are processed too. \
 Blocks and their arguments are kept.\n\nStatistic: `num-erased`.",
     anchor: Anchor::Any,
@@ -75,7 +75,7 @@ fn dce_region(ctx: &Context, body: &mut Body, r: RegionId) -> u64 {
                     n += dce_region(ctx, body, sub);
                 }
             }
-            if super::cse::is_dead(ctx, body, op) {
+            if crate::rewrite::effects::is_trivially_dead(ctx, body, op) {
                 body.erase_op(op);
                 n += 1;
             }

@@ -38,6 +38,16 @@ pub fn add_patterns(set: &mut PatternSet) {
         Some("affine.if"),
         super::affine_if::canonicalize_if_condition,
     ));
+    set.add(FnPattern::new(
+        "affine-if-dead-else",
+        Some("affine.if"),
+        super::affine_if::remove_dead_else,
+    ));
+    set.add(FnPattern::new(
+        "affine-if-trivial-condition",
+        Some("affine.if"),
+        super::affine_if::fold_trivial_condition,
+    ));
     // Before the trivial-loop pattern, as MLIR folds bounds first.
     set.add(
         FnPattern::new(

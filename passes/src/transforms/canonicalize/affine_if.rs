@@ -5,8 +5,12 @@
 //! `canonicalizeSetAndOperands`: dimensions that are valid symbols become
 //! symbols, constant symbols fold into the constraints, repeated operands
 //! merge and unused ones go (without simplifying the constraints further).
+//! Also MLIR's `SimplifyDeadElse` (an `else` that only yields nothing goes)
+//! and `AlwaysTrueOrFalseIf` (a condition that is trivially true or empty
+//! leaves the branch taken in place of the op).
 
 use super::affine::{canonicalize_map_and_operands, const_index, is_top_level_symbol, set_prop};
+use super::scf::replace_with_region;
 use crate::rewrite::PatternRewriter;
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::attrs::AttrData;
@@ -125,4 +129,51 @@ fn position_or_push(list: &mut Vec<Value>, v: Value) -> usize {
             list.len() - 1
         }
     }
+}
+
+/// MLIR's `SimplifyDeadElse`: the `else` block of an `affine.if` without
+/// results that holds only its terminator is removed.
+pub fn remove_dead_else(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let body = rw.body();
+    if body.num_results(op) != 0 || body.num_regions(op) < 2 {
+        return false;
+    }
+    let Some(block) = body.entry_block(body.region(op, 1)) else {
+        return false;
+    };
+    let mut ops = body.block_ops(block);
+    let (Some(only), None) = (ops.next(), ops.next()) else {
+        return false;
+    };
+    if body.next_block(block).is_some() {
+        return false;
+    }
+    rw.erase_op(only);
+    rw.modify_in_place(op, |body| body.detach_block(block));
+    true
+}
+
+/// MLIR's `AlwaysTrueOrFalseIf`: an empty condition set (`1 == 0`) leaves
+/// the `else` branch (or nothing), a condition that is only `0 == 0` the
+/// `then` branch.
+pub fn fold_trivial_condition(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let (ctx, body) = (rw.ctx(), rw.body());
+    let Some(AttrData::IntegerSet(set)) = lf_ir::ods::prop(ctx, body, op, "condition").map(|a| ctx.attr_data(a)) else {
+        return false;
+    };
+    let always_true =
+        set.num_equalities() == 1 && set.num_inequalities() == 0 && set.constraint(0).as_constant() == Some(0);
+    let branch = if set.is_empty_integer_set() {
+        1
+    } else if always_true {
+        0
+    } else {
+        return false;
+    };
+    if body.num_regions(op) <= branch {
+        rw.erase_op(op);
+        return true;
+    }
+    replace_with_region(rw, op, branch, &[]);
+    true
 }
