@@ -36,18 +36,16 @@ fn traits(ctx: &Context, body: &Body, op: OpId) -> Traits {
 /// Whether `op` has no side effects: `PURE`, or recursive effects with only
 /// effect-free ops nested.
 pub fn is_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
-    let t = traits(ctx, body, op);
-    if t.contains(Traits::PURE) {
-        return true;
-    }
-    if !has_recursive_effects(ctx, body, op) {
-        return false;
-    }
+    traits(ctx, body, op).contains(Traits::PURE)
+        || (has_recursive_effects(ctx, body, op) && all_nested(ctx, body, op, is_effect_free))
+}
+
+/// Whether every op directly in the regions of `op` satisfies `holds`.
+fn all_nested(ctx: &Context, body: &Body, op: OpId, holds: fn(&Context, &Body, OpId) -> bool) -> bool {
     let rb = body.regions_body(op);
-    body.regions(op).iter().all(|&r| {
-        rb.region_blocks(r)
-            .all(|b| rb.block_ops(b).all(|o| is_effect_free(ctx, rb, o)))
-    })
+    body.regions(op)
+        .iter()
+        .all(|&r| rb.region_blocks(r).all(|b| rb.block_ops(b).all(|o| holds(ctx, rb, o))))
 }
 
 /// Ops whose only effect is reading memory.
@@ -62,18 +60,10 @@ pub fn is_read_only(ctx: &Context, body: &Body, op: OpId) -> bool {
 /// effects are theirs, are at most reads and allocations of their own
 /// results: what MLIR's `wouldOpBeTriviallyDead` lets go.
 fn only_reads_or_allocates(ctx: &Context, body: &Body, op: OpId) -> bool {
-    if traits(ctx, body, op).contains(Traits::PURE) || is_allocation_only(ctx, body, op) || is_read_only(ctx, body, op)
-    {
-        return true;
-    }
-    if !has_recursive_effects(ctx, body, op) {
-        return false;
-    }
-    let rb = body.regions_body(op);
-    body.regions(op).iter().all(|&r| {
-        rb.region_blocks(r)
-            .all(|b| rb.block_ops(b).all(|o| only_reads_or_allocates(ctx, rb, o)))
-    })
+    traits(ctx, body, op).contains(Traits::PURE)
+        || is_allocation_only(ctx, body, op)
+        || is_read_only(ctx, body, op)
+        || (has_recursive_effects(ctx, body, op) && all_nested(ctx, body, op, only_reads_or_allocates))
 }
 
 /// MLIR's `isOpTriviallyDead`: no result is used, the op is not a

@@ -106,7 +106,19 @@ struct Operands<'a> {
     facts: Vec<std::cell::OnceCell<Option<LoopFacts>>>,
 }
 
-impl Operands<'_> {
+impl<'a> Operands<'a> {
+    /// The operands of `map`, none of their facts looked up yet.
+    fn new(ctx: &'a Context, body: &'a Body, map: &AffineMap, values: &'a [Value]) -> Self {
+        Operands {
+            ctx,
+            body,
+            values,
+            num_dims: map.num_dims(),
+            num_symbols: map.num_symbols(),
+            facts: values.iter().map(|_| std::cell::OnceCell::new()).collect(),
+        }
+    }
+
     fn facts(&self, i: usize) -> Option<LoopFacts> {
         let cell = self.facts.get(i)?;
         *cell.get_or_init(|| loop_facts(self.ctx, self.body, self.values[i]))
@@ -237,14 +249,7 @@ pub fn simplify_map_with_operands(
     if operands.len() != map.num_inputs() as usize || !map.results().iter().any(AffineExpr::divides_by_constant) {
         return None;
     }
-    let info = Operands {
-        ctx,
-        body,
-        values: operands,
-        num_dims: map.num_dims(),
-        num_symbols: map.num_symbols(),
-        facts: operands.iter().map(|_| std::cell::OnceCell::new()).collect(),
-    };
+    let info = Operands::new(ctx, body, map, operands);
     let new: Vec<Option<AffineExpr>> = map.results().iter().map(|r| info.simplify(r)).collect();
     if new.iter().all(Option::is_none) {
         return None;
@@ -274,14 +279,7 @@ pub fn simplify_min_or_max_with_operands(
     if operands.is_empty() || operands.len() != map.num_inputs() as usize {
         return map.clone();
     }
-    let info = Operands {
-        ctx,
-        body,
-        values: operands,
-        num_dims: map.num_dims(),
-        num_symbols: map.num_symbols(),
-        facts: operands.iter().map(|_| std::cell::OnceCell::new()).collect(),
-    };
+    let info = Operands::new(ctx, body, map, operands);
     let (lower, upper): (Vec<Option<i64>>, Vec<Option<i64>>) = map.results().iter().map(|e| info.bounds(e)).unzip();
     let mut kept = Vec::new();
     for (i, e) in map.results().iter().enumerate() {
