@@ -197,12 +197,22 @@ pub fn canonicalize_map_and_operands(
         results = results.iter().map(|r| r.replace_dims_and_symbols(&dr, &sr)).collect();
     }
     // Constant operands fold into the map; dims that are valid symbols
-    // become symbols (after the existing ones); duplicates merge.
+    // become symbols (after the existing ones); duplicates merge. As MLIR's
+    // `canonicalizeMapAndOperands`, only the dims and symbols the composed
+    // results still use are numbered (in order): composing can leave an
+    // operand unused, and it must not take a position before the used ones.
+    let mut used_d = vec![false; dims.len()];
+    let mut used_s = vec![false; syms.len()];
+    for r in &results {
+        r.mark_used_dims(&mut used_d);
+        r.mark_used_symbols(&mut used_s);
+    }
     let mut new_dims: Vec<Value> = Vec::new();
     let mut new_syms: Vec<Value> = Vec::new();
     let mut sym_repl: Vec<AffineExpr> = Vec::new();
-    for v in &syms {
+    for (i, v) in syms.iter().enumerate() {
         sym_repl.push(match const_index(ctx, body, *v) {
+            _ if !used_s[i] => AffineExpr::constant(0),
             Some(c) => AffineExpr::constant(c),
             None => AffineExpr::symbol(index_of(&mut new_syms, *v)),
         });
@@ -211,6 +221,7 @@ pub fn canonicalize_map_and_operands(
     let mut promoted: Vec<(usize, Value)> = Vec::new();
     for (i, v) in dims.iter().enumerate() {
         dim_repl.push(match const_index(ctx, body, *v) {
+            _ if !used_d[i] => AffineExpr::constant(0),
             Some(c) => AffineExpr::constant(c),
             None if is_top_level_symbol(ctx, body, *v) => {
                 promoted.push((i, *v));

@@ -65,10 +65,9 @@ loops with constant bounds (MLIR folds only zero-trip loops with results, and lo
 only yields); it lacks some of MLIR's patterns (among them constant `memref.alloc` sizes \
 folded into the type, and `arith.cmpf` of an integer converted to a float type other than \
 `f32`/`f64` against a constant, which MLIR rewrites as `arith.cmpi` as lf does for `f32` and \
-`f64`); the order of hoisted constants can differ, and so, rarely, can the order of the \
-dimensions of a map composed from several `affine.apply` producers. On the benchmark's 1M-op \
-program these two are the only differences left (hoisted constants in many functions, \
-dimension order in one of 7671; `bench/RESULTS.md`).",
+`f64`); the order of hoisted constants can differ. On the benchmark's 1M-op program that \
+order is the only difference left: every function has the same ops, maps and operands as \
+mlir-opt's (`bench/RESULTS.md`).",
     anchor: Anchor::Any,
     options: &[
         PassOption {
