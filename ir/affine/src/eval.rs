@@ -2,6 +2,14 @@
 
 use crate::expr::{AffineExpr, BinaryOp, Data};
 
+/// The greatest common divisor of `a` and `b` (`gcd(0, b) == b`).
+pub fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
 /// `a floordiv b`: the quotient rounded towards negative infinity. `None`
 /// when `b` is 0 or the result overflows (`i64::MIN floordiv -1`).
 pub fn floor_div(a: i64, b: i64) -> Option<i64> {

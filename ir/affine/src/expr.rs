@@ -4,6 +4,7 @@
 //! evaluation in [`crate::eval`]; flattening simplification in
 //! [`crate::simplify`]; printing in [`crate::print`].
 
+use crate::eval::gcd;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
@@ -153,15 +154,6 @@ const DIVIDES_BY_CONSTANT: u8 = 4;
 #[inline]
 fn mix(a: u64, b: u64) -> u64 {
     (a.rotate_left(23) ^ b).wrapping_mul(0x9e37_79b9_7f4a_7c15)
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
 }
 
 impl AffineExpr {

@@ -44,7 +44,7 @@ mod simplify;
 mod subst;
 
 pub use bounds::affine_expr_bounds;
-pub use eval::{ceil_div, floor_div, modulo};
+pub use eval::{ceil_div, floor_div, gcd, modulo};
 pub use expr::{AffineExpr, AffineExprKind, BinaryOp, ExprView};
 pub use map::AffineMap;
 pub use parse::{

@@ -29,6 +29,7 @@
 //! is positive (e.g. `((d0 * s0) floordiv 4) floordiv s0` becomes
 //! `d0 floordiv 4`).
 
+use crate::eval::gcd;
 use crate::expr::{AffineExpr, BinaryOp, ExprView};
 use smallvec::SmallVec;
 
@@ -326,15 +327,6 @@ impl Flattener {
         let q = if ceil { a.ceil_div(&b) } else { a.floor_div(&b) };
         self.set_top_to_local(q)
     }
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        let t = a % b;
-        a = b;
-        b = t;
-    }
-    a
 }
 
 /// Rebuilds `sum(coef * id) + sum(coef * local) + constant` in column order

@@ -196,16 +196,49 @@ pub fn canonicalize_map_and_operands(
         }
         results = results.iter().map(|r| r.replace_dims_and_symbols(&dr, &sr)).collect();
     }
-    // Constant operands fold into the map; dims that are valid symbols
-    // become symbols (after the existing ones); duplicates merge. As MLIR's
-    // `canonicalizeMapAndOperands`, only the dims and symbols the composed
-    // results still use are numbered (in order): composing can leave an
-    // operand unused, and it must not take a position before the used ones.
+    let r = renumber_operands(ctx, body, &results, &dims, &syms);
+    let (nd2, ns2) = (r.dims.len() as u32, r.syms.len() as u32);
+    let (new_map, used_d, used_s) = simplify_and_find_unused(&results, &r.dim_repl, &r.sym_repl, nd2, ns2);
+    let mut out: Vec<Value> = keep_used(&r.dims, &used_d);
+    out.extend(keep_used(&r.syms, &used_s));
+    if new_map == *map && out == operands {
+        return None;
+    }
+    Some((new_map, out))
+}
+
+/// How the dims and symbols of a map or set map to new operands: MLIR's
+/// `canonicalizeMapOrSetAndOperands`, before any simplification.
+pub(super) struct OperandRenumbering {
+    /// What each old dim becomes: a new dim, a symbol (a promoted valid
+    /// symbol), or a constant (a constant operand, or unused).
+    pub dim_repl: Vec<AffineExpr>,
+    /// What each old symbol becomes: a new symbol or a constant.
+    pub sym_repl: Vec<AffineExpr>,
+    /// The new dim operands.
+    pub dims: Vec<Value>,
+    /// The new symbol operands: the kept old ones, then the promoted dims.
+    pub syms: Vec<Value>,
+}
+
+/// Renumbers the `dims` and `syms` operands of `exprs` (a map's results or
+/// a set's constraints): constant operands fold in, dims that are valid
+/// symbols become symbols (after the existing ones), each value gets one
+/// position, and only the dims and symbols `exprs` use are numbered, in
+/// order (composing can leave an operand unused, and it must not take a
+/// position before the used ones).
+pub(super) fn renumber_operands(
+    ctx: &Context,
+    body: &Body,
+    exprs: &[AffineExpr],
+    dims: &[Value],
+    syms: &[Value],
+) -> OperandRenumbering {
     let mut used_d = vec![false; dims.len()];
     let mut used_s = vec![false; syms.len()];
-    for r in &results {
-        r.mark_used_dims(&mut used_d);
-        r.mark_used_symbols(&mut used_s);
+    for e in exprs {
+        e.mark_used_dims(&mut used_d);
+        e.mark_used_symbols(&mut used_s);
     }
     let mut new_dims: Vec<Value> = Vec::new();
     let mut new_syms: Vec<Value> = Vec::new();
@@ -233,14 +266,12 @@ pub fn canonicalize_map_and_operands(
     for (i, v) in promoted {
         dim_repl[i] = AffineExpr::symbol(index_of(&mut new_syms, v));
     }
-    let (nd2, ns2) = (new_dims.len() as u32, new_syms.len() as u32);
-    let (new_map, used_d, used_s) = simplify_and_find_unused(&results, &dim_repl, &sym_repl, nd2, ns2);
-    let mut out: Vec<Value> = keep_used(&new_dims, &used_d);
-    out.extend(keep_used(&new_syms, &used_s));
-    if new_map == *map && out == operands {
-        return None;
+    OperandRenumbering {
+        dim_repl,
+        sym_repl,
+        dims: new_dims,
+        syms: new_syms,
     }
-    Some((new_map, out))
 }
 
 /// The values of `list` whose flag in `used` is set.

@@ -9,10 +9,10 @@
 //! and `AlwaysTrueOrFalseIf` (a condition that is trivially true or empty
 //! leaves the branch taken in place of the op).
 
-use super::affine::{canonicalize_map_and_operands, const_index, is_top_level_symbol, set_prop};
+use super::affine::{canonicalize_map_and_operands, renumber_operands, set_prop};
 use super::scf::replace_with_region;
 use crate::rewrite::PatternRewriter;
-use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
+use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::attrs::AttrData;
 use lf_ir::{Body, Context, OpId, Value};
 
@@ -64,7 +64,8 @@ fn compose(ctx: &Context, body: &Body, set: &IntegerSet, operands: &[Value]) -> 
     }
 }
 
-/// MLIR's `canonicalizeSetAndOperands`.
+/// MLIR's `canonicalizeSetAndOperands`: the operands renumbered as a
+/// map's are, the constraints rebuilt without further simplification.
 fn canonicalize_set_and_operands(
     ctx: &Context,
     body: &Body,
@@ -72,63 +73,11 @@ fn canonicalize_set_and_operands(
     operands: &[Value],
 ) -> (IntegerSet, Vec<Value>) {
     let nd = set.num_dims() as usize;
-    // Dimensions that are valid symbols become symbols, after the others.
-    let is_symbol = |v: Value| is_top_level_symbol(ctx, body, v) || const_index(ctx, body, v).is_some();
-    let mut dims: Vec<Value> = Vec::new();
-    let mut syms: Vec<Value> = operands[nd..].to_vec();
-    let mut dim_remap: Vec<AffineExpr> = Vec::with_capacity(nd);
-    for &v in &operands[..nd] {
-        if is_symbol(v) {
-            dim_remap.push(AffineExpr::symbol(syms.len() as u32));
-            syms.push(v);
-        } else {
-            dim_remap.push(AffineExpr::dim(dims.len() as u32));
-            dims.push(v);
-        }
-    }
-    let set = set.replace_dims_and_symbols(&dim_remap, &[], dims.len() as u32, syms.len() as u32);
-    // Which are used.
-    let mut used_dims = vec![false; dims.len()];
-    let mut used_syms = vec![false; syms.len()];
-    for c in set.constraints() {
-        c.mark_used_dims(&mut used_dims);
-        c.mark_used_symbols(&mut used_syms);
-    }
-    // Used dimensions, each value once; used symbols likewise, constants
-    // folded in.
-    let mut kept: Vec<Value> = Vec::new();
-    let mut dim_repl: Vec<AffineExpr> = Vec::with_capacity(dims.len());
-    for (i, &v) in dims.iter().enumerate() {
-        dim_repl.push(if used_dims[i] {
-            AffineExpr::dim(position_or_push(&mut kept, v) as u32)
-        } else {
-            AffineExpr::constant(0)
-        });
-    }
-    let kept_dims = kept.len();
-    let mut kept_syms: Vec<Value> = Vec::new();
-    let mut sym_repl: Vec<AffineExpr> = Vec::with_capacity(syms.len());
-    for (i, &v) in syms.iter().enumerate() {
-        sym_repl.push(match (used_syms[i], const_index(ctx, body, v)) {
-            (false, _) => AffineExpr::constant(0),
-            (true, Some(c)) => AffineExpr::constant(c),
-            (true, None) => AffineExpr::symbol(position_or_push(&mut kept_syms, v) as u32),
-        });
-    }
-    let new_set = set.replace_dims_and_symbols(&dim_repl, &sym_repl, kept_dims as u32, kept_syms.len() as u32);
-    kept.extend(kept_syms);
+    let r = renumber_operands(ctx, body, set.constraints(), &operands[..nd], &operands[nd..]);
+    let new_set = set.replace_dims_and_symbols(&r.dim_repl, &r.sym_repl, r.dims.len() as u32, r.syms.len() as u32);
+    let mut kept = r.dims;
+    kept.extend(r.syms);
     (new_set, kept)
-}
-
-/// The position of `v` in `list`, appended if absent.
-fn position_or_push(list: &mut Vec<Value>, v: Value) -> usize {
-    match list.iter().position(|x| *x == v) {
-        Some(i) => i,
-        None => {
-            list.push(v);
-            list.len() - 1
-        }
-    }
 }
 
 /// MLIR's `SimplifyDeadElse`: the `else` block of an `affine.if` without

@@ -45,7 +45,7 @@ fn int_constant(rw: &PatternRewriter<'_>, v: Value) -> Option<(i128, lf_ir::Type
 }
 
 /// Wraps `v` to the width of integer type `ty` (sign-extended, as stored).
-fn wrap(rw: &PatternRewriter<'_>, v: i128, ty: lf_ir::Type) -> i128 {
+pub(super) fn wrap(rw: &PatternRewriter<'_>, v: i128, ty: lf_ir::Type) -> i128 {
     let width = match rw.ctx().type_data(ty) {
         lf_ir::TypeData::Integer { width, .. } => *width,
         _ => 64,

@@ -205,8 +205,7 @@ pub fn cmpf_of_int_to_fp_const(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         }
     }
     // The integer constant, as its type stores it (sign-extended).
-    let shift = 128 - width as u32;
-    let stored = (rhs_int << shift) >> shift;
+    let stored = super::arith::wrap(rw, rhs_int, int_ty);
     let ctx = rw.ctx();
     let int_const = ctx.integer_attr(stored, int_ty);
     let i64_ty = ctx.integer_type(64);

@@ -13,7 +13,7 @@
 //! `0 <= x < c`, and `x mod c` to 0 when `x` is a known multiple of `c`.
 
 use super::affine::map_of;
-use lf_ir::affine::{affine_expr_bounds, ceil_div, floor_div, AffineExpr, AffineMap, BinaryOp, ExprView};
+use lf_ir::affine::{affine_expr_bounds, ceil_div, floor_div, gcd, AffineExpr, AffineMap, BinaryOp, ExprView};
 use lf_ir::attrs::AttrData;
 use lf_ir::{Body, Context, Value, ValueDef};
 
@@ -87,13 +87,6 @@ fn largest_known_divisor_of_results(map: &AffineMap) -> u64 {
         .map(|e| e.get_largest_known_divisor() as u64)
         .reduce(gcd)
         .unwrap_or(u64::MAX)
-}
-
-fn gcd(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
 }
 
 /// A map's operands, with their facts looked up when first needed.
