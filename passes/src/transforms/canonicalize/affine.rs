@@ -357,11 +357,38 @@ fn renumber(used: &[bool], make: fn(u32) -> AffineExpr) -> (Vec<AffineExpr>, u32
 /// no substitution (see [`operands_need_no_substitution`]): the simplified
 /// map and which dimensions and symbols it keeps; `None` if the map is
 /// already canonical.
-#[derive(Clone)]
+///
+/// Kept small (bit sets, no allocation): the caches below hold one entry
+/// per distinct map of the program, hundreds of thousands on the
+/// benchmark's 1M-op file. Maps with more than [`MAX_CACHED_INPUTS`]
+/// dimensions or symbols are not cached.
+#[derive(Clone, Copy)]
 struct SimplifiedMap {
     map: Attribute,
-    used_dims: Box<[bool]>,
-    used_syms: Box<[bool]>,
+    /// Bit `i`: dimension `i` is kept.
+    used_dims: u64,
+    /// Bit `i`: symbol `i` is kept.
+    used_syms: u64,
+}
+
+/// The most dimensions (and, separately, symbols) of a map whose
+/// [`SimplifiedMap`] is cached.
+const MAX_CACHED_INPUTS: u32 = 64;
+
+/// `used` as a bit set (bit `i` set when `used[i]`).
+fn bit_set(used: &[bool]) -> u64 {
+    used.iter()
+        .enumerate()
+        .filter(|(_, u)| **u)
+        .fold(0, |bits, (i, _)| bits | 1 << i)
+}
+
+/// The values of `list` whose bit is set in `used`.
+fn keep_marked(list: &[Value], used: u64) -> impl Iterator<Item = Value> + '_ {
+    list.iter()
+        .enumerate()
+        .filter(move |(i, _)| used >> i & 1 == 1)
+        .map(|(_, v)| *v)
 }
 
 /// [`SimplifiedMap`]s by map attribute, per context: the same few maps
@@ -371,7 +398,7 @@ struct SimplifiedMap {
 struct SimplifiedMaps(parking_lot::RwLock<rustc_hash::FxHashMap<Attribute, Option<SimplifiedMap>>>);
 
 /// A thread's [`SimplifiedMap`]s for one context.
-type LocalSimplifiedMaps = lf_ir::context_memo::ContextMemo<Attribute, Option<std::rc::Rc<SimplifiedMap>>>;
+type LocalSimplifiedMaps = lf_ir::context_memo::ContextMemo<Attribute, Option<SimplifiedMap>>;
 
 thread_local! {
     /// Each thread's copy of the [`SimplifiedMap`]s it used, for the context
@@ -384,14 +411,15 @@ thread_local! {
 
 /// The canonical form of the map attribute `attr` (holding `map`) for
 /// operands that need no substitution, computed once per context (and
-/// copied once per thread).
-fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<std::rc::Rc<SimplifiedMap>> {
-    let local = LOCAL_SIMPLIFIED.with_borrow(|m| m.get(ctx, &attr).cloned());
+/// copied once per thread). The map has at most [`MAX_CACHED_INPUTS`]
+/// dimensions and as many symbols.
+fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<SimplifiedMap> {
+    let local = LOCAL_SIMPLIFIED.with_borrow(|m| m.get(ctx, &attr).copied());
     if let Some(found) = local {
         return found;
     }
     let cache = ctx.extension::<SimplifiedMaps>();
-    let shared = cache.0.read().get(&attr).cloned();
+    let shared = cache.0.read().get(&attr).copied();
     let simplified = shared.unwrap_or_else(|| {
         let (nd, ns) = (map.num_dims(), map.num_symbols());
         let dims: Vec<AffineExpr> = (0..nd).map(AffineExpr::dim).collect();
@@ -400,15 +428,14 @@ fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<std
         let unchanged = new_map == *map && used_d.iter().chain(&used_s).all(|u| *u);
         let simplified = (!unchanged).then(|| SimplifiedMap {
             map: map_attr(ctx, new_map),
-            used_dims: used_d.into(),
-            used_syms: used_s.into(),
+            used_dims: bit_set(&used_d),
+            used_syms: bit_set(&used_s),
         });
-        cache.0.write().insert(attr, simplified.clone());
+        cache.0.write().insert(attr, simplified);
         simplified
     });
-    let simplified = simplified.map(std::rc::Rc::new);
     // Unbounded: one entry per distinct map the thread canonicalized.
-    LOCAL_SIMPLIFIED.with_borrow_mut(|m| m.insert(ctx, attr, simplified.clone(), usize::MAX));
+    LOCAL_SIMPLIFIED.with_borrow_mut(|m| m.insert(ctx, attr, simplified, usize::MAX));
     simplified
 }
 
@@ -453,11 +480,13 @@ pub(super) fn canonical_form(
     if operands.len() != map.num_inputs() as usize {
         return None;
     }
-    if operands_need_no_substitution(ctx, body, map.num_dims() as usize, operands) {
+    let cacheable = map.num_dims() <= MAX_CACHED_INPUTS && map.num_symbols() <= MAX_CACHED_INPUTS;
+    if cacheable && operands_need_no_substitution(ctx, body, map.num_dims() as usize, operands) {
         simplified_map(ctx, attr, map).map(|s| {
-            let nd = map.num_dims() as usize;
-            let mut kept = keep_used(&operands[..nd], &s.used_dims);
-            kept.extend(keep_used(&operands[nd..], &s.used_syms));
+            let (dims, syms) = operands.split_at(map.num_dims() as usize);
+            let kept = keep_marked(dims, s.used_dims)
+                .chain(keep_marked(syms, s.used_syms))
+                .collect();
             (s.map, kept)
         })
     } else {
