@@ -47,7 +47,7 @@ const ERASED: u32 = NONE - 1;
 
 impl OpData {
     #[inline]
-    fn is_erased(&self) -> bool {
+    pub(crate) fn is_erased(&self) -> bool {
         self.nested == ERASED
     }
 
@@ -85,6 +85,14 @@ pub(crate) struct RegionData {
 }
 
 const ARG_BIT: u32 = 1 << 31;
+
+impl ValueData {
+    /// Whether this is a block argument (owned by a block, not an op).
+    #[inline]
+    pub(crate) fn is_block_arg(&self) -> bool {
+        self.index & ARG_BIT != 0
+    }
+}
 
 #[derive(Debug, Clone)]
 pub(crate) struct ValueData {

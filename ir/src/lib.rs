@@ -11,6 +11,7 @@ pub mod attrs;
 pub mod body;
 pub mod builtin;
 pub mod clone;
+mod compact;
 pub mod context;
 pub mod context_memo;
 pub mod dominance;

@@ -217,6 +217,11 @@ impl PassManager {
                 .then(|| lf_ir::verify_nested_body(ctx, t.record.name, t.record.loc, t.body).err())
                 .flatten();
             let verify_time = verify_start.map(|s| s.elapsed()).unwrap_or_default();
+            // A changed nested body drops the op records and use slots the
+            // pass left behind (op ids change: its analyses go too).
+            if changed && result.is_ok() && t.key.len() > 1 && t.body.compact_if_wasteful() {
+                am.clear();
+            }
             TargetRun {
                 result,
                 outcome,
