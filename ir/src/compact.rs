@@ -27,14 +27,11 @@ impl Body {
     /// op or use arena; returns whether it did. Nested bodies are not
     /// entered (they are compacted when a pass runs on them).
     pub fn compact_if_wasteful(&mut self) -> bool {
-        let erased = self.ops.iter().filter(|o| o.is_erased()).count();
+        // One walk: erasing an op sets its operand count to 0.
+        let (erased, live_uses) = self.ops.iter().fold((0, 0), |(erased, uses), o| {
+            (erased + o.is_erased() as usize, uses + o.num_operands as usize)
+        });
         let spare_ops = self.ops.capacity() - self.ops.len() + erased;
-        let live_uses: usize = self
-            .ops
-            .iter()
-            .filter(|o| !o.is_erased())
-            .map(|o| o.num_operands as usize)
-            .sum();
         let spare_uses = self.uses.capacity() - live_uses;
         let wasteful = spare_ops * WASTE_DIVISOR >= self.ops.capacity().max(1)
             || spare_uses * WASTE_DIVISOR >= self.uses.capacity().max(1);

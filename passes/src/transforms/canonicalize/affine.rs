@@ -111,6 +111,12 @@ pub(super) fn is_top_level_symbol(ctx: &Context, body: &Body, v: Value) -> bool 
         .is_some_and(|r| body.region_parent(r).is_none())
 }
 
+/// The `affine.apply` that defines `v`, if one does.
+pub(super) fn apply_producer(ctx: &Context, body: &Body, v: Value) -> Option<OpId> {
+    body.defining_op(v)
+        .filter(|&o| ctx.op_name_str(body.op_name(o)) == "affine.apply")
+}
+
 pub(super) fn const_index(ctx: &Context, body: &Body, v: Value) -> Option<i64> {
     match ctx.attr_data(constant_value(ctx, body, v)?) {
         AttrData::Integer { value, .. } => i64::try_from(*value).ok(),
@@ -137,10 +143,6 @@ pub fn canonicalize_map_and_operands(
     let mut dims: Vec<Value> = operands[..nd].to_vec();
     let mut syms: Vec<Value> = operands[nd..].to_vec();
     let mut results: Vec<AffineExpr> = map.results().to_vec();
-    let apply_of = |v: Value| {
-        body.defining_op(v)
-            .filter(|&o| ctx.op_name_str(body.op_name(o)) == "affine.apply")
-    };
     let symbolic = |v: &Value| is_top_level_symbol(ctx, body, *v) || const_index(ctx, body, *v).is_some();
     // Compose, position by position; appended operands are visited too.
     let mut pos = 0;
@@ -150,7 +152,7 @@ pub fn canonicalize_map_and_operands(
         let is_dim = pos < dims.len();
         let v = if is_dim { dims[pos] } else { syms[pos - dims.len()] };
         pos += 1;
-        let Some(apply) = apply_of(v) else {
+        let Some(apply) = apply_producer(ctx, body, v) else {
             continue;
         };
         let Some(m) = map_of(ctx, lf_ir::ods::prop(ctx, body, apply, "map")) else {
@@ -445,10 +447,7 @@ fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<Sim
 /// result then depends on the map alone.
 fn operands_need_no_substitution(ctx: &Context, body: &Body, num_dims: usize, operands: &[Value]) -> bool {
     operands.iter().enumerate().all(|(i, &v)| {
-        let from_apply = body
-            .defining_op(v)
-            .is_some_and(|o| ctx.op_name_str(body.op_name(o)) == "affine.apply");
-        !from_apply
+        apply_producer(ctx, body, v).is_none()
             && const_index(ctx, body, v).is_none()
             && (i >= num_dims || !is_top_level_symbol(ctx, body, v))
             && !operands[..i].contains(&v)

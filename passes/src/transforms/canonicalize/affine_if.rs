@@ -9,7 +9,7 @@
 //! and `AlwaysTrueOrFalseIf` (a condition that is trivially true or empty
 //! leaves the branch taken in place of the op).
 
-use super::affine::{canonicalize_map_and_operands, renumber_operands, set_prop};
+use super::affine::{apply_producer, canonicalize_map_and_operands, renumber_operands, set_prop};
 use super::scf::replace_with_region;
 use crate::rewrite::PatternRewriter;
 use lf_ir::affine::{AffineMap, IntegerSet};
@@ -42,11 +42,7 @@ pub fn canonicalize_if_condition(op: OpId, rw: &mut PatternRewriter<'_>) -> bool
 /// MLIR's `composeSetAndOperands`: the constraints composed with the
 /// `affine.apply` producers of the operands, as the results of a map.
 fn compose(ctx: &Context, body: &Body, set: &IntegerSet, operands: &[Value]) -> (IntegerSet, Vec<Value>) {
-    let from_apply = |v: &Value| {
-        body.defining_op(*v)
-            .is_some_and(|o| ctx.op_name_str(body.op_name(o)) == "affine.apply")
-    };
-    if !operands.iter().any(from_apply) {
+    if !operands.iter().any(|&v| apply_producer(ctx, body, v).is_some()) {
         return (set.clone(), operands.to_vec());
     }
     let as_map = AffineMap::new(set.num_dims(), set.num_symbols(), set.constraints().to_vec());
