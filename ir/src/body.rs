@@ -194,20 +194,29 @@ pub struct Body {
     pub(crate) region_lists: Vec<RegionId>,
     /// The nested bodies of this body's isolated ops, in creation order.
     pub(crate) nested: Vec<NestedBody>,
+    /// The arenas were sized to fit (parsed, then shrunk, or compacted):
+    /// from then on they grow by a quarter, not double (see [`make_room`]).
+    pub(crate) sized: bool,
 }
 
-/// Makes room in an arena vector for `additional` more entries, growing it
-/// by a quarter of its length rather than doubling it.
+/// Makes room in an arena vector for `additional` more entries: doubling
+/// it while the body is being built, growing it by a quarter of its length
+/// once it is `sized` (see [`Body::shrink_to_fit`]).
 ///
 /// Bodies are sized exactly when parsed, and a pass that adds a few ops to
 /// a function (a hoisted constant, a composed `affine.apply`) would otherwise
 /// double every arena of that function and keep the room: on the benchmark's
 /// 1M-op program, canonicalize+cse peaked 36 MB higher that way. A quarter
-/// keeps appends amortized O(1).
+/// keeps appends amortized O(1). While parsing, a quarter would copy each
+/// arena about four times over instead of once.
 #[inline]
-fn make_room<T>(arena: &mut Vec<T>, additional: usize) {
+fn make_room<T>(arena: &mut Vec<T>, additional: usize, sized: bool) {
     if arena.capacity() - arena.len() < additional {
-        arena.reserve_exact(additional.max(arena.len() / 4).max(8));
+        if sized {
+            arena.reserve_exact(additional.max(arena.len() / 4).max(8));
+        } else {
+            arena.reserve(additional);
+        }
     }
 }
 
@@ -221,7 +230,7 @@ impl Body {
     /// [`OperationState::regions`]).
     pub fn create_region(&mut self) -> RegionId {
         let id = self.regions.len() as u32;
-        make_room(&mut self.regions, 1);
+        make_room(&mut self.regions, 1, self.sized);
         self.regions.push(RegionData {
             parent: NONE,
             first_block: NONE,
@@ -232,8 +241,10 @@ impl Body {
 
     /// Reserves room for about `ops` more operations, with a result and
     /// two operands each (the parser sizes a function's body from its text
-    /// instead of growing it by doubling).
+    /// instead of growing it by doubling). The body counts as sized from
+    /// then on: past the estimate, arenas grow by a quarter.
     pub fn reserve_ops(&mut self, ops: usize) {
+        self.sized = true;
         self.ops.reserve(ops);
         self.values.reserve(ops);
         self.uses.reserve(2 * ops);
@@ -276,12 +287,12 @@ impl Body {
     pub fn create_op_from(&mut self, state: &mut OperationState) -> OpId {
         let id = self.ops.len() as u32;
         let operands_start = self.uses.len() as u32;
-        make_room(&mut self.uses, state.operands.len());
+        make_room(&mut self.uses, state.operands.len(), self.sized);
         for v in &state.operands {
             self.push_use(*v, id);
         }
         let results_start = self.values.len() as u32;
-        make_room(&mut self.values, state.result_types.len());
+        make_room(&mut self.values, state.result_types.len(), self.sized);
         for (i, ty) in state.result_types.iter().enumerate() {
             self.values.push(ValueData {
                 ty: *ty,
@@ -291,10 +302,10 @@ impl Body {
             });
         }
         let successors_start = self.successors.len() as u32;
-        make_room(&mut self.successors, state.successors.len());
+        make_room(&mut self.successors, state.successors.len(), self.sized);
         self.successors.extend_from_slice(&state.successors);
         let regions_start = self.region_lists.len() as u32;
-        make_room(&mut self.region_lists, state.regions.len());
+        make_room(&mut self.region_lists, state.regions.len(), self.sized);
         self.region_lists.extend_from_slice(&state.regions);
         if state.nested.is_none() {
             for r in &state.regions {
@@ -312,7 +323,7 @@ impl Body {
             }
             None => NONE,
         };
-        make_room(&mut self.ops, 1);
+        make_room(&mut self.ops, 1, self.sized);
         self.ops.push(OpData {
             name: state.name,
             loc: PackedLoc::new(state.loc),
@@ -338,7 +349,7 @@ impl Body {
     fn push_use(&mut self, value: Value, owner: u32) -> u32 {
         let u = self.uses.len() as u32;
         let head = self.values[value.index()].first_use;
-        make_room(&mut self.uses, 1);
+        make_room(&mut self.uses, 1, self.sized);
         self.uses.push(UseData {
             value: value.0,
             owner,
@@ -851,7 +862,7 @@ impl Body {
     /// Creates a detached, empty block.
     pub fn create_block(&mut self) -> BlockId {
         let id = self.blocks.len() as u32;
-        make_room(&mut self.blocks, 1);
+        make_room(&mut self.blocks, 1, self.sized);
         self.blocks.push(BlockData {
             parent: NONE,
             prev: NONE,
@@ -868,7 +879,7 @@ impl Body {
     pub fn add_block_arg(&mut self, block: BlockId, ty: Type, loc: Location) -> Value {
         let v = Value(self.values.len() as u32);
         let index = self.blocks[block.index()].args.len() as u32;
-        make_room(&mut self.values, 1);
+        make_room(&mut self.values, 1, self.sized);
         self.values.push(ValueData {
             ty,
             owner: block.0,
@@ -1094,6 +1105,7 @@ impl Body {
     /// Frees the spare capacity of the arenas (after parsing a body whose
     /// size will not change much: a function among thousands).
     pub(crate) fn shrink_to_fit(&mut self) {
+        self.sized = true;
         self.ops.shrink_to_fit();
         self.blocks.shrink_to_fit();
         self.regions.shrink_to_fit();
@@ -1132,7 +1144,7 @@ impl Body {
     /// before definition). It must be replaced with RAUW before verification.
     pub(crate) fn create_placeholder(&mut self, ty: Type) -> Value {
         let v = Value(self.values.len() as u32);
-        make_room(&mut self.values, 1);
+        make_room(&mut self.values, 1, self.sized);
         self.values.push(ValueData {
             ty,
             owner: NONE,

@@ -67,6 +67,7 @@ impl Body {
         self.ops.shrink_to_fit();
         self.uses.shrink_to_fit();
         self.values.shrink_to_fit();
+        self.sized = true;
     }
 
     /// Moves the live op records down over the erased ones; returns the new
