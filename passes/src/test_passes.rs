@@ -9,6 +9,34 @@ use lf_diag::Diagnostic;
 /// Registers the test passes.
 pub fn register(r: &mut PassRegistry) {
     r.register(&PRINT_LOOP_NEST);
+    r.register(&PRINT_TO_STDERR);
+}
+
+/// Registration of `test-print-to-stderr`.
+pub static PRINT_TO_STDERR: PassInfo = PassInfo {
+    name: "test-print-to-stderr",
+    summary: "Print each function's name straight to stderr, from the thread that runs the pass",
+    description: "A test of debug output from passes: writes `test-print-to-stderr: @NAME` to stderr with \
+`eprintln!`, as a pass author debugging a pass would, from whichever worker thread runs it (functions run \
+in parallel with `--threads` above 1). It changes nothing and preserves every analysis.",
+    anchor: Anchor::Op("func.func"),
+    options: &[],
+    create: |_| Ok(Box::new(PrintToStderr)),
+};
+
+struct PrintToStderr;
+
+impl Pass for PrintToStderr {
+    fn info(&self) -> &'static PassInfo {
+        &PRINT_TO_STDERR
+    }
+
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        let name = op.symbol_name().map_or("", |n| op.ctx().ident_str(n));
+        eprintln!("test-print-to-stderr: @{name}");
+        am.preserve_all();
+        Ok(())
+    }
 }
 
 /// Registration of `test-print-loop-nest`.

@@ -461,10 +461,10 @@ fn run_passes(
     timing: &mut Timing,
     diags: &mut Vec<Diagnostic>,
 ) -> Result<(), Box<Diagnostic>> {
-    let stderr = std::io::stderr();
-    let mut dump = stderr.lock();
-    let report = pm.run(ctx, owned, &mut dump);
-    drop(dump);
+    // Not locked for the whole run: a pass running on a worker thread may
+    // print to stderr itself (a pass author's debug output), and would wait
+    // forever for a lock this thread holds while it waits for the pass.
+    let report = pm.run(ctx, owned, &mut std::io::stderr());
     timing.lap("passes");
     if timing.enabled {
         // Split input files run the same pipeline on each part: add up.
