@@ -120,3 +120,37 @@ fn unbalanced_body_is_parsed_as_sequentially() {
     let one = run(&src, 1).expect_err("fails");
     assert_eq!(run(&src, 2).expect_err("fails"), one);
 }
+
+/// Function bodies are delimited by their braces alone (parentheses and
+/// square brackets are not matched): a stray bracket, or a brace where a
+/// bracket should close, still gives the sequential parse's first error.
+#[test]
+fn stray_brackets_give_the_sequential_error() {
+    let body = |name: &str, line: &str| {
+        format!(
+            "  func.func @{name}(%m: !t) {{\n    affine.for %j = 0 to 8 {{\n      {line}\n    }}\n    return\n  }}\n"
+        )
+    };
+    let lines = [
+        "%v = affine.load %m[(%j + 1] : !t",
+        "%v = affine.load %m[%j + 1]) : !t",
+        "%v = affine.load %m[%j + 1 } ] : !t",
+        "%v = affine.load %m[%j + 1 : !t",
+        "\"test.x\"() ({ ) : () -> ()",
+        "\"test.x\"() ({ ]) : () -> ()",
+        "%v = affine.load %m[%j] : !t }",
+    ];
+    for line in lines {
+        for at in [3, 150, 299] {
+            let src = module(300, &[(at, body("stray", line))]);
+            let one = run(&src, 1).expect_err("fails");
+            for threads in [2, 4] {
+                assert_eq!(
+                    run(&src, threads).expect_err("fails"),
+                    one,
+                    "{line:?} after function {at}, {threads} threads"
+                );
+            }
+        }
+    }
+}

@@ -6,6 +6,15 @@
 //! one byte that matters (a bracket, a quote, a `/`) to the next sixteen
 //! bytes at a time with SSE2 on x86-64, counting the newlines it passes in
 //! the same step; other targets look at each byte.
+//!
+//! A custom-form function body `{...}` is matched on braces alone
+//! ([`scan_braces`]): parentheses and square brackets are on nearly every
+//! line of it (operand lists, subscripts, maps) and stopping at each made
+//! the scan several times slower. In valid IR braces balance by themselves
+//! outside strings and comments. Where a stray bracket fools the match, the
+//! worker's parse is still the sequential parse of the same text from the
+//! same `{`: it reports the same first error, or ends somewhere else, and
+//! then the file is parsed again sequentially (see `parallel.rs`).
 
 /// Finds the `)` closing a region list whose `(` ends at `i`, by bracket
 /// matching outside strings and comments (as the lexer splits them). Returns
@@ -18,26 +27,22 @@ pub(crate) fn scan_region_list(
     line_start: usize,
 ) -> Option<(usize, usize, u32, usize)> {
     let mut regions = 0;
-    let (end, line, line_start) = scan(src, i, line, line_start, b')', &mut regions)?;
+    let (end, line, line_start) = scan::<false>(src, i, line, line_start, b')', &mut regions)?;
     Some((end, regions, line, line_start))
 }
 
-/// Like [`scan_region_list`], for any opening bracket ending at `i` that
-/// `closer` closes.
-pub(crate) fn scan_balanced(
-    src: &[u8],
-    i: usize,
-    line: u32,
-    line_start: usize,
-    closer: u8,
-) -> Option<(usize, u32, usize)> {
-    scan(src, i, line, line_start, closer, &mut 0)
+/// Finds the `}` closing the `{` that ends at `i`, matching braces alone
+/// (see the module docs). Returns the offset after it and the line number
+/// and line start there; `None` if the braces do not balance.
+pub(crate) fn scan_braces(src: &[u8], i: usize, line: u32, line_start: usize) -> Option<(usize, u32, usize)> {
+    scan::<true>(src, i, line, line_start, b'}', &mut 0)
 }
 
-/// Whether the bracket scan must look at byte `c`.
+/// Whether the bracket scan must look at byte `c`: a brace, a quote or a
+/// `/`, and, unless `BRACES_ONLY`, a parenthesis or a square bracket.
 #[inline]
-fn is_special(c: u8) -> bool {
-    matches!(c, b'(' | b')' | b'[' | b']' | b'{' | b'}' | b'"' | b'/')
+fn is_special<const BRACES_ONLY: bool>(c: u8) -> bool {
+    matches!(c, b'{' | b'}' | b'"' | b'/') || (!BRACES_ONLY && matches!(c, b'(' | b')' | b'[' | b']'))
 }
 
 /// Where the skip to the next special byte ended.
@@ -51,7 +56,7 @@ struct Skip {
 }
 
 /// Skips from `i` to the first special byte, byte by byte.
-fn skip_bytewise(src: &[u8], mut i: usize) -> Skip {
+fn skip_bytewise<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
     let mut skip = Skip {
         at: None,
         newlines: 0,
@@ -59,7 +64,7 @@ fn skip_bytewise(src: &[u8], mut i: usize) -> Skip {
     };
     while i < src.len() {
         let c = src[i];
-        if is_special(c) {
+        if is_special::<BRACES_ONLY>(c) {
             skip.at = Some(i);
             return skip;
         }
@@ -74,7 +79,7 @@ fn skip_bytewise(src: &[u8], mut i: usize) -> Skip {
 
 /// Skips from `i` to the first special byte, sixteen bytes at a time.
 #[cfg(target_arch = "x86_64")]
-fn skip(src: &[u8], mut i: usize) -> Skip {
+fn skip<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
     use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
     let mut newlines = 0u32;
     let mut line_start = None;
@@ -85,11 +90,14 @@ fn skip(src: &[u8], mut i: usize) -> Skip {
         let (special, mut nl) = unsafe {
             let v = _mm_loadu_si128(src.as_ptr().add(i).cast::<__m128i>());
             let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-            let brackets = _mm_or_si128(
-                _mm_or_si128(_mm_or_si128(is(b'('), is(b')')), _mm_or_si128(is(b'['), is(b']'))),
-                _mm_or_si128(_mm_or_si128(is(b'{'), is(b'}')), _mm_or_si128(is(b'"'), is(b'/'))),
-            );
-            (_mm_movemask_epi8(brackets) as u32, _mm_movemask_epi8(is(b'\n')) as u32)
+            let braces = _mm_or_si128(_mm_or_si128(is(b'{'), is(b'}')), _mm_or_si128(is(b'"'), is(b'/')));
+            let special = if BRACES_ONLY {
+                braces
+            } else {
+                let others = _mm_or_si128(_mm_or_si128(is(b'('), is(b')')), _mm_or_si128(is(b'['), is(b']')));
+                _mm_or_si128(braces, others)
+            };
+            (_mm_movemask_epi8(special) as u32, _mm_movemask_epi8(is(b'\n')) as u32)
         };
         if special != 0 {
             // Only the newlines before the special byte.
@@ -108,7 +116,7 @@ fn skip(src: &[u8], mut i: usize) -> Skip {
         }
         i += 16;
     }
-    let tail = skip_bytewise(src, i);
+    let tail = skip_bytewise::<BRACES_ONLY>(src, i);
     Skip {
         at: tail.at,
         newlines: newlines + tail.newlines,
@@ -118,13 +126,14 @@ fn skip(src: &[u8], mut i: usize) -> Skip {
 
 /// Skips from `i` to the first special byte.
 #[cfg(not(target_arch = "x86_64"))]
-fn skip(src: &[u8], i: usize) -> Skip {
-    skip_bytewise(src, i)
+fn skip<const BRACES_ONLY: bool>(src: &[u8], i: usize) -> Skip {
+    skip_bytewise::<BRACES_ONLY>(src, i)
 }
 
-/// The bracket matching of [`scan_region_list`]; counts the `{` at the first
-/// level in `regions`.
-fn scan(
+/// The bracket matching of [`scan_region_list`] and [`scan_braces`] (all
+/// brackets, or braces only); counts the `{` at the first level in
+/// `regions`.
+fn scan<const BRACES_ONLY: bool>(
     src: &[u8],
     mut i: usize,
     mut line: u32,
@@ -134,7 +143,7 @@ fn scan(
 ) -> Option<(usize, u32, usize)> {
     let mut depth = 1u32;
     loop {
-        let s = skip(src, i);
+        let s = skip::<BRACES_ONLY>(src, i);
         line += s.newlines;
         if let Some(start) = s.line_start {
             line_start = start;
@@ -178,13 +187,15 @@ fn scan(
 mod tests {
     use super::{scan, skip, skip_bytewise};
 
-    /// The scan as it was written first, a byte at a time: the reference.
+    /// The scan as it was written first, a byte at a time: the reference
+    /// (with `braces_only`, parentheses and square brackets are plain text).
     fn reference(
         src: &[u8],
         mut i: usize,
         mut line: u32,
         mut line_start: usize,
         closer: u8,
+        braces_only: bool,
     ) -> Option<(usize, u32, usize, usize)> {
         let mut depth = 1u32;
         let mut regions = 0;
@@ -196,6 +207,7 @@ mod tests {
                     line += 1;
                     line_start = i;
                 }
+                b'(' | b'[' | b')' | b']' if braces_only => {}
                 b'(' | b'[' => depth += 1,
                 b'{' => {
                     regions += (depth == 1) as usize;
@@ -278,11 +290,17 @@ mod tests {
             let len = (rng.next() % 200) as usize;
             let src = text(&mut rng, len);
             for i in 0..=src.len() {
-                let (a, b) = (skip(&src, i), skip_bytewise(&src, i));
+                let (a, b) = (skip::<false>(&src, i), skip_bytewise::<false>(&src, i));
                 assert_eq!(
                     (a.at, a.newlines, a.line_start),
                     (b.at, b.newlines, b.line_start),
                     "{src:?} from {i}"
+                );
+                let (a, b) = (skip::<true>(&src, i), skip_bytewise::<true>(&src, i));
+                assert_eq!(
+                    (a.at, a.newlines, a.line_start),
+                    (b.at, b.newlines, b.line_start),
+                    "braces only: {src:?} from {i}"
                 );
             }
         }
@@ -291,32 +309,48 @@ mod tests {
     #[test]
     fn scan_matches_the_reference() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let mut balanced = 0;
+        let (mut balanced, mut braces_balanced) = (0, 0);
         for _ in 0..5000 {
             let mut src = b"x(".to_vec();
             let len = (rng.next() % 300) as usize;
             src.extend(text(&mut rng, len));
             for closer in [b')', b'}'] {
                 let mut regions = 0;
-                let got = scan(&src, 2, 1, 0, closer, &mut regions).map(|(e, l, s)| (e, l, s, regions));
+                let got = scan::<false>(&src, 2, 1, 0, closer, &mut regions).map(|(e, l, s)| (e, l, s, regions));
                 assert_eq!(
                     got,
-                    reference(&src, 2, 1, 0, closer),
+                    reference(&src, 2, 1, 0, closer, false),
                     "{:?}",
                     String::from_utf8_lossy(&src)
                 );
                 balanced += got.is_some() as usize;
             }
+            let mut regions = 0;
+            let got = scan::<true>(&src, 2, 1, 0, b'}', &mut regions).map(|(e, l, s)| (e, l, s, regions));
+            assert_eq!(
+                got,
+                reference(&src, 2, 1, 0, b'}', true),
+                "braces only: {:?}",
+                String::from_utf8_lossy(&src)
+            );
+            braces_balanced += got.is_some() as usize;
         }
         assert!(balanced > 100, "the inputs exercise balanced lists too ({balanced})");
+        assert!(
+            braces_balanced > 100,
+            "the inputs exercise balanced braces too ({braces_balanced})"
+        );
     }
 
     #[test]
     fn finds_the_end_of_a_function_body() {
         let src = b"{\n  %0 = \"t.op\"() {s = \"}\\\"{\"} : () -> i32 // }\n  \"t.r\"(%0) ({ }) : (i32) -> ()\n}\nrest";
-        let end = scan(src, 1, 1, 0, b'}', &mut 0);
         let close = src.iter().rposition(|&c| c == b'}').expect("closing brace");
         let last_line_start = src[..close].iter().rposition(|&c| c == b'\n').expect("newline") + 1;
-        assert_eq!(end, Some((close + 1, 4, last_line_start)));
+        assert_eq!(
+            scan::<false>(src, 1, 1, 0, b'}', &mut 0),
+            Some((close + 1, 4, last_line_start))
+        );
+        assert_eq!(super::scan_braces(src, 1, 1, 0), Some((close + 1, 4, last_line_start)));
     }
 }

@@ -23,7 +23,7 @@
 //! parser gets a placeholder region (which it must not look into; a region
 //! with no content is never handed out, so `region_is_empty` stays exact).
 
-use super::bracket_scan::{scan_balanced, scan_region_list};
+use super::bracket_scan::{scan_braces, scan_region_list};
 use super::lexer::Token;
 use super::ops::PendingOp;
 use super::ops::UnresolvedOperand;
@@ -379,7 +379,7 @@ impl<'a> Parser<'a> {
             return None;
         }
         let (line, line_start) = (open.line, open.start as usize - (open.col as usize - 1));
-        let (end, line, line_start) = scan_balanced(src, open.end as usize, line, line_start, b'}')?;
+        let (end, line, line_start) = scan_braces(src, open.end as usize, line, line_start)?;
         self.lexer.reset(end, line, line_start);
         self.bump();
         let idx = self.hand_out(open, pending, TaskKind::Region(entry_args.to_vec()))?;
