@@ -157,3 +157,105 @@ fn new_op_names_from_racing_threads_are_usable_at_once() {
     let registered = ctx.op_def(ctx.op_name("testfn.func")).map(|d| d.name);
     assert_eq!(registered, Some("testfn.func"));
 }
+
+/// A module of 100 functions under a run of `n` alias definitions (long
+/// enough to be parsed in parts by the threads), with `extra` lines put
+/// into the run after definition `at`.
+fn module_with_alias_run(n: usize, extra: &[(usize, &str)]) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        s.push_str(&format!(
+            "#m{i} = affine_map<(d0)[s0] -> (d0 * {i} + s0, d0 floordiv {})>\n",
+            i + 1
+        ));
+        for (at, text) in extra {
+            if *at == i {
+                s.push_str(text);
+            }
+        }
+    }
+    s.push_str(&module(100, &[]).replace("<{map = #map}>", &format!("<{{map = #m{}}}>", n - 1)));
+    s
+}
+
+#[test]
+fn alias_runs_parse_alike_on_any_thread_count() {
+    let n = 4000;
+    let cases: Vec<Vec<(usize, String)>> = vec![
+        vec![],
+        // Aliases that use aliases of other parts (the part is parsed again
+        // on the main thread) and a type alias.
+        vec![
+            (3000, "#use0 = #m0\n".to_string()),
+            (3900, "!vec = memref<8xf32, #m2>\n".to_string()),
+            (10, "#own = #m5\n".to_string()),
+        ],
+        // A value over two lines: the run of `#` lines ends there.
+        vec![(2500, "#two = affine_map<(d0) ->\n  (d0 + 2)>\n".to_string())],
+        // A comment inside the run.
+        vec![(1500, "// a comment\n".to_string())],
+    ];
+    for extra in cases {
+        let extra: Vec<(usize, &str)> = extra.iter().map(|(i, t)| (*i, t.as_str())).collect();
+        let src = module_with_alias_run(n, &extra);
+        let one = run(&src, 1).expect("parses");
+        assert!(one.contains(&format!("d0 * {} + s0", n - 1)), "{one:.200}");
+        for threads in [2, 3, 4, 8] {
+            assert_eq!(run(&src, threads).expect("parses"), one, "{threads} threads, {extra:?}");
+        }
+    }
+}
+
+#[test]
+fn alias_run_errors_are_the_sequential_parse_errors() {
+    let n = 4000;
+    let deep = format!("#deep = {}1{}\n", "[".repeat(2000), "]".repeat(2000));
+    // (extra lines, the error's message and line).
+    let cases = [
+        // A syntax error late in the run, then one early (the early one wins).
+        (
+            vec![(3500, "#bad = affine_map<(d0) -> (d0 +)>\n")],
+            "missing right operand of binary operator",
+            3502,
+        ),
+        (
+            vec![(3500, "#bad = affine_map<(d0) -> (d0 +)>\n"), (200, "#bad2 = 12 12\n")],
+            "expected operation name in quotes",
+            202,
+        ),
+        // A redefinition across parts and inside one.
+        (
+            vec![(3600, "#m1 = affine_map<(d0) -> (d0)>\n")],
+            "redefinition of attribute alias id 'm1'",
+            3602,
+        ),
+        (
+            vec![(12, "#m3 = affine_map<(d0) -> (d0)>\n")],
+            "redefinition of attribute alias id 'm3'",
+            14,
+        ),
+        // An alias used before its definition (the error points after it).
+        (
+            vec![(100, "#early = #m3000\n")],
+            "undefined symbol alias id 'm3000'",
+            103,
+        ),
+        // Nesting too deep in one definition.
+        (vec![(2800, deep.as_str())], "nesting too deep", 2802),
+    ];
+    for (extra, message, line) in cases {
+        let src = module_with_alias_run(n, &extra);
+        let one = run(&src, 1).expect_err("fails");
+        assert!(
+            one.contains(message) && one.contains(&format!("line: {line},")),
+            "{one}"
+        );
+        for threads in [2, 4] {
+            assert_eq!(
+                run(&src, threads).expect_err("fails"),
+                one,
+                "{threads} threads, {message}"
+            );
+        }
+    }
+}

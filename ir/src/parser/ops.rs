@@ -61,8 +61,11 @@ impl<'a> Parser<'a> {
                     self.install_spawned()?;
                     break;
                 }
-                T::HashIdent if self.next_is_equal() => self.parse_alias_def(true)?,
-                T::BangIdent if self.next_is_equal() => self.parse_alias_def(false)?,
+                T::HashIdent | T::BangIdent if self.next_is_equal() => {
+                    if !self.parse_alias_run()? {
+                        self.parse_alias_def(self.tok.kind == T::HashIdent)?;
+                    }
+                }
                 T::FileMetadataBegin => {
                     return Err(self.error_here("file metadata dictionaries ({-# ... #-}) are not supported by lf"))
                 }
@@ -118,12 +121,12 @@ impl<'a> Parser<'a> {
         Ok(OwnedOp { body: top, op })
     }
 
-    fn next_is_equal(&self) -> bool {
+    pub(crate) fn next_is_equal(&self) -> bool {
         let mut l = self.lexer.clone();
         l.next_token().kind == T::Equal
     }
 
-    fn parse_alias_def(&mut self, is_attr: bool) -> ParseResult<()> {
+    pub(crate) fn parse_alias_def(&mut self, is_attr: bool) -> ParseResult<()> {
         let name = &self.text()[1..];
         let tok = self.tok;
         if name.contains('.') {

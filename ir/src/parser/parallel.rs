@@ -38,6 +38,8 @@ use std::collections::BTreeMap;
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender, SyncSender, TryRecvError, TrySendError};
 use std::sync::Arc;
 
+mod aliases;
+
 /// Bytes of text per op of a function body in the generic and the custom
 /// form, rounded up from the benchmark inputs (112 and 54): the bodies
 /// parsed on workers are sized from their text with them.
@@ -57,6 +59,9 @@ enum TaskKind<'a> {
     /// A custom-form op's single region `{...}`, with the entry block's
     /// arguments.
     Region(Vec<(UnresolvedOperand<'a>, Type, Location)>),
+    /// A run of alias definitions (`#name = ...`, `!name = ...`), one per
+    /// line, from `open` up to `end` (see [`Parser::parse_alias_section`]).
+    Aliases,
 }
 
 /// The region list of one isolated op, to be parsed by a worker.
@@ -88,7 +93,22 @@ enum Outcome<'a> {
     Mismatch,
     /// Not parsed (the workers are gone).
     Skipped,
+    /// The alias definitions of an [`TaskKind::Aliases`] task; `None` when
+    /// they did not parse on their own (an error, a use of an alias defined
+    /// elsewhere, or an end not where the line scan said): the main thread
+    /// then parses them itself.
+    Aliases(Option<AliasChunk<'a>>),
 }
+
+/// Alias definitions parsed by a worker.
+struct AliasChunk<'a> {
+    attrs: FxHashMap<&'a str, Attribute>,
+    types: FxHashMap<&'a str, Type>,
+    depths: FxHashMap<(bool, &'a str), u32>,
+}
+
+/// The fewest bytes of alias definitions worth splitting among the threads.
+const MIN_PARALLEL_ALIAS_BYTES: usize = 64 << 10;
 
 /// State shared by the main thread and the workers.
 #[derive(Default)]
@@ -294,6 +314,15 @@ fn run_task<'a>(
         open.start as usize - (open.col as usize - 1),
     );
     p.bump();
+    let entry_args = match task.kind {
+        TaskKind::Aliases => {
+            let chunk = p.parse_alias_chunk(task.end);
+            shared.pending.lock().remove(&task.idx);
+            return Outcome::Aliases(chunk);
+        }
+        TaskKind::RegionList => None,
+        TaskKind::Region(args) => Some(args),
+    };
     p.depth = task.depth;
     p.max_depth = (0, open);
     p.default_dialects = task.default_dialects;
@@ -312,15 +341,15 @@ fn run_task<'a>(
     // Size the body from the text (a little under the usual bytes per op of
     // each form, so that it rarely grows and never holds much unused room).
     let mut nested = Box::<Body>::default();
-    let bytes_per_op = match task.kind {
-        TaskKind::RegionList => BYTES_PER_GENERIC_OP,
-        TaskKind::Region(_) => BYTES_PER_CUSTOM_OP,
+    let bytes_per_op = match entry_args {
+        None => BYTES_PER_GENERIC_OP,
+        Some(_) => BYTES_PER_CUSTOM_OP,
     };
     nested.reserve_ops((task.end - open.start) as usize / bytes_per_op);
     pending.state.nested = Some(nested);
-    let r = match &task.kind {
-        TaskKind::RegionList => p.parse_region_list(&mut pending),
-        TaskKind::Region(entry_args) => p.parse_region_for(&mut pending, entry_args).map(|r| {
+    let r = match &entry_args {
+        None => p.parse_region_list(&mut pending),
+        Some(entry_args) => p.parse_region_for(&mut pending, entry_args).map(|r| {
             pending.state.regions.push(r);
         }),
     };
@@ -355,7 +384,8 @@ impl<'a> Parser<'a> {
         }
         self.lexer.reset(end, line, line_start);
         self.bump();
-        let idx = self.hand_out(open, pending, TaskKind::RegionList)?;
+        let state = OperationState::new(pending.state.name, pending.state.loc);
+        let idx = self.hand_out(open, self.tok.start, state, TaskKind::RegionList)?;
         pending.state.regions = vec![RegionId(NONE); regions];
         pending.state.nested = Some(Box::default());
         Some(SpawnedTask { idx, regions })
@@ -382,14 +412,15 @@ impl<'a> Parser<'a> {
         let (end, line, line_start) = scan_braces(src, open.end as usize, line, line_start)?;
         self.lexer.reset(end, line, line_start);
         self.bump();
-        let idx = self.hand_out(open, pending, TaskKind::Region(entry_args.to_vec()))?;
+        let state = OperationState::new(pending.state.name, pending.state.loc);
+        let idx = self.hand_out(open, self.tok.start, state, TaskKind::Region(entry_args.to_vec()))?;
         pending.state.nested = Some(Box::default());
         Some(SpawnedTask { idx, regions: 1 })
     }
 
-    /// Queues the task starting at `open` (the parser already stands after
-    /// its end), or runs it here when the queue is full; returns its number.
-    fn hand_out(&mut self, open: Token, pending: &PendingOp, kind: TaskKind<'a>) -> Option<usize> {
+    /// Queues the task of `kind` from `open` to `end`, whose op starts as
+    /// `state`, or runs it here when the queue is full; returns its number.
+    fn hand_out(&mut self, open: Token, end: u32, state: OperationState, kind: TaskKind<'a>) -> Option<usize> {
         let par = self.par.as_mut()?;
         let idx = par.next_idx;
         par.next_idx += 1;
@@ -398,9 +429,9 @@ impl<'a> Parser<'a> {
             idx,
             kind,
             open,
-            end: self.tok.start,
+            end,
             depth: self.depth,
-            state: OperationState::new(pending.state.name, pending.state.loc),
+            state,
             default_dialects: self.default_dialects.clone(),
             attr_aliases: Arc::clone(&self.attr_aliases),
             type_aliases: Arc::clone(&self.type_aliases),
@@ -481,7 +512,7 @@ impl<'a> Parser<'a> {
                     self.par_mut().failed.insert(s.idx, e);
                     return Err(internal());
                 }
-                Outcome::Mismatch | Outcome::Skipped => {
+                Outcome::Mismatch | Outcome::Skipped | Outcome::Aliases(_) => {
                     self.par_mut().mismatch = true;
                     return Err(internal());
                 }
