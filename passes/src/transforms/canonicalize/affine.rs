@@ -402,6 +402,9 @@ struct SimplifiedMaps(parking_lot::RwLock<rustc_hash::FxHashMap<Attribute, Optio
 /// A thread's [`SimplifiedMap`]s for one context.
 type LocalSimplifiedMaps = lf_ir::context_memo::ContextMemo<Attribute, Option<SimplifiedMap>>;
 
+/// The most [`SimplifiedMap`]s a thread's copy holds before it starts over.
+const LOCAL_SIMPLIFIED_LIMIT: usize = 1 << 14;
+
 thread_local! {
     /// Each thread's copy of the [`SimplifiedMap`]s it used, for the context
     /// with the given [`Context::uid`]: looking a map up in the shared table
@@ -436,8 +439,10 @@ fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<Sim
         cache.0.write().insert(attr, simplified);
         simplified
     });
-    // Unbounded: one entry per distinct map the thread canonicalized.
-    LOCAL_SIMPLIFIED.with_borrow_mut(|m| m.insert(ctx, attr, simplified, usize::MAX));
+    // Bounded: the copy serves the maps of the functions a thread works on
+    // now; an unbounded one held every distinct map of the program on every
+    // thread (6 MB each at 1M ops), a copy of the shared table.
+    LOCAL_SIMPLIFIED.with_borrow_mut(|m| m.insert(ctx, attr, simplified, LOCAL_SIMPLIFIED_LIMIT));
     simplified
 }
 
