@@ -152,7 +152,7 @@ impl<'a> Parser<'a> {
         let name = &self.text()[1..];
         let glued_angle = self.src[self.tok.end as usize..].starts_with('<');
         if !name.contains('.') && !glued_angle {
-            if let Some(a) = self.attr_aliases.get(name) {
+            if let Some(a) = self.aliases.attrs.get(name) {
                 let a = *a;
                 self.use_alias(true, name)?;
                 self.bump();
@@ -593,7 +593,7 @@ impl<'a> Parser<'a> {
         let a = if self.at(T::LParen) && self.lexer.clone().next_token().kind == T::HashIdent {
             self.bump();
             let name = &self.text()[1..];
-            let a = if self.attr_aliases.contains_key(name) || name.contains('.') {
+            let a = if self.aliases.attrs.contains_key(name) || name.contains('.') {
                 self.parse_location_body()?
             } else {
                 let placeholder = self.deferred_loc_placeholder(name);
@@ -672,7 +672,7 @@ impl<'a> Parser<'a> {
             }
             T::HashIdent => {
                 let name = &self.text()[1..];
-                if let Some(a) = self.attr_aliases.get(name).copied() {
+                if let Some(a) = self.aliases.attrs.get(name).copied() {
                     if !ctx.attr_data(a).is_location() {
                         return Err(self.error_here("expected location, but found non-location attribute alias"));
                     }

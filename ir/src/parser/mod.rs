@@ -133,6 +133,77 @@ impl Memo {
     }
 }
 
+/// The alias definitions seen so far, by name (without `#` or `!`).
+#[derive(Clone, Default)]
+pub(crate) struct AliasTables<'a> {
+    pub(crate) attrs: FxHashMap<&'a str, Attribute>,
+    pub(crate) types: FxHashMap<&'a str, Type>,
+    /// The nesting depth of each alias's value (`true` for attribute aliases): a use at
+    /// depth `d` prints `d - 1 + depth` deep.
+    pub(crate) depths: FxHashMap<(bool, &'a str), u32>,
+}
+
+/// A parser's [`AliasTables`]: owned while definitions are added, shared
+/// (copy on write) once the tasks of a parallel parse see them.
+///
+/// Adding a definition to tables behind an `Arc` that the parser alone
+/// holds still takes an atomic read-modify-write of the count (`make_mut`),
+/// a full fence that waits for the parse's outstanding cache misses: an
+/// eighth of the time spent parsing alias definitions.
+pub(crate) enum Aliases<'a> {
+    Owned(AliasTables<'a>),
+    Shared(Arc<AliasTables<'a>>),
+}
+
+impl Default for Aliases<'_> {
+    fn default() -> Self {
+        Aliases::Owned(AliasTables::default())
+    }
+}
+
+impl<'a> std::ops::Deref for Aliases<'a> {
+    type Target = AliasTables<'a>;
+    #[inline]
+    fn deref(&self) -> &AliasTables<'a> {
+        match self {
+            Aliases::Owned(t) => t,
+            Aliases::Shared(t) => t,
+        }
+    }
+}
+
+impl<'a> Aliases<'a> {
+    /// The tables, to change (copied first if a task still shares them).
+    pub(crate) fn to_mut(&mut self) -> &mut AliasTables<'a> {
+        if let Aliases::Shared(shared) = self {
+            *self = Aliases::Owned(Arc::unwrap_or_clone(std::mem::take(shared)));
+        }
+        match self {
+            Aliases::Owned(t) => t,
+            Aliases::Shared(_) => unreachable!("made owned above"),
+        }
+    }
+
+    /// The tables, to hand to a task.
+    pub(crate) fn share(&mut self) -> Arc<AliasTables<'a>> {
+        if let Aliases::Owned(owned) = self {
+            *self = Aliases::Shared(Arc::new(std::mem::take(owned)));
+        }
+        match self {
+            Aliases::Shared(t) => Arc::clone(t),
+            Aliases::Owned(_) => unreachable!("made shared above"),
+        }
+    }
+
+    /// The tables, taken out.
+    pub(crate) fn into_owned(self) -> AliasTables<'a> {
+        match self {
+            Aliases::Owned(t) => t,
+            Aliases::Shared(t) => Arc::unwrap_or_clone(t),
+        }
+    }
+}
+
 /// The parser state shared by all parts of the grammar.
 pub(crate) struct Parser<'a> {
     pub(crate) ctx: &'a Context,
@@ -142,16 +213,12 @@ pub(crate) struct Parser<'a> {
     line_offset: u32,
     lexer: Lexer<'a>,
     pub(crate) tok: Token,
-    // Alias tables are shared (copy on write) with the tasks of a parallel parse.
-    pub(crate) attr_aliases: Arc<FxHashMap<&'a str, Attribute>>,
-    pub(crate) type_aliases: Arc<FxHashMap<&'a str, Type>>,
+    /// The aliases defined so far.
+    pub(crate) aliases: Aliases<'a>,
     pub(crate) depth: u32,
     /// The deepest nesting reached so far (aliases counted expanded, as they print), and
     /// the token where it was first reached.
     pub(crate) max_depth: (u32, Token),
-    /// The nesting depth of each alias's value (`true` for attribute aliases): a use at
-    /// depth `d` prints `d - 1 + depth` deep.
-    pub(crate) alias_depths: Arc<FxHashMap<(bool, &'a str), u32>>,
     pub(crate) bodies: Vec<Body>,
     pub(crate) scopes: Vec<scope::IsolatedScope<'a>>,
     /// Placeholders of location aliases used before their definition, with their first use.
@@ -185,11 +252,9 @@ impl<'a> Parser<'a> {
             line_offset: opts.first_line.saturating_sub(1),
             lexer,
             tok,
-            attr_aliases: Arc::default(),
-            type_aliases: Arc::default(),
+            aliases: Aliases::default(),
             depth: 0,
             max_depth: (0, tok),
-            alias_depths: Arc::default(),
             bodies: Vec::new(),
             scopes: Vec::new(),
             deferred_locs: FxHashMap::default(),
@@ -437,7 +502,7 @@ impl<'a> Parser<'a> {
     /// the current depth: the printer writes its value in place, so the value's nesting
     /// counts from here.
     pub(crate) fn use_alias(&mut self, is_attr: bool, name: &str) -> ParseResult<()> {
-        let inner = self.alias_depths.get(&(is_attr, name)).copied().unwrap_or(1);
+        let inner = self.aliases.depths.get(&(is_attr, name)).copied().unwrap_or(1);
         let depth = self.depth.saturating_sub(1) + inner;
         if depth > MAX_NESTING {
             return Err(self.error_here(format!(

@@ -11,7 +11,6 @@ use crate::entity::NONE;
 use crate::registry::{OpDef, Traits};
 use crate::{Attribute, BlockId, Body, Context, Ident, Location, OpId, RegionId, Type, Value};
 use lf_diag::{Diagnostic, SourcePos};
-use std::sync::Arc;
 
 /// A result name being bound: `%name` or `%name:count`.
 struct ResultName<'a> {
@@ -140,20 +139,20 @@ impl<'a> Parser<'a> {
         // The nesting of the value, on its own: it counts where the alias is used.
         let outer_max = std::mem::replace(&mut self.max_depth, (0, self.tok));
         if is_attr {
-            if self.attr_aliases.contains_key(name) {
+            if self.aliases.attrs.contains_key(name) {
                 return Err(self.error_at(tok, format!("redefinition of attribute alias id '{name}'")));
             }
             let a = self.parse_attribute()?;
-            Arc::make_mut(&mut self.attr_aliases).insert(name, a);
+            self.aliases.to_mut().attrs.insert(name, a);
         } else {
-            if self.type_aliases.contains_key(name) {
+            if self.aliases.types.contains_key(name) {
                 return Err(self.error_at(tok, format!("redefinition of type alias id '{name}'")));
             }
             let t = self.parse_type()?;
-            Arc::make_mut(&mut self.type_aliases).insert(name, t);
+            self.aliases.to_mut().types.insert(name, t);
         }
         let (inner, _) = std::mem::replace(&mut self.max_depth, outer_max);
-        Arc::make_mut(&mut self.alias_depths).insert((is_attr, name), inner);
+        self.aliases.to_mut().depths.insert((is_attr, name), inner);
         Ok(())
     }
 
@@ -170,7 +169,7 @@ impl<'a> Parser<'a> {
         // As MLIR, the first use (in the file) of a bad alias is reported.
         uses.sort_unstable_by_key(|u| u.0);
         for (_, tok, name, placeholder) in uses {
-            match self.attr_aliases.get(name) {
+            match self.aliases.attrs.get(name) {
                 Some(a) if self.ctx.attr_data(*a).is_location() => {
                     table.insert(placeholder, *a);
                 }

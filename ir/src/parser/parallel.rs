@@ -27,7 +27,7 @@ use super::bracket_scan::{scan_braces, scan_region_list};
 use super::lexer::Token;
 use super::ops::PendingOp;
 use super::ops::UnresolvedOperand;
-use super::{Memo, OwnedOp, ParseError, ParseOptions, ParseResult, Parser};
+use super::{AliasTables, Aliases, Memo, OwnedOp, ParseError, ParseOptions, ParseResult, Parser};
 use crate::body::OperationState;
 use crate::entity::NONE;
 use crate::{Attribute, Body, Context, Location, OpId, RegionId, Type};
@@ -75,9 +75,7 @@ pub(crate) struct Task<'a> {
     depth: u32,
     state: OperationState,
     default_dialects: Vec<&'static str>,
-    attr_aliases: Arc<FxHashMap<&'a str, Attribute>>,
-    type_aliases: Arc<FxHashMap<&'a str, Type>>,
-    alias_depths: Arc<FxHashMap<(bool, &'a str), u32>>,
+    aliases: Arc<AliasTables<'a>>,
 }
 
 /// What a worker made of a task.
@@ -97,14 +95,7 @@ enum Outcome<'a> {
     /// they did not parse on their own (an error, a use of an alias defined
     /// elsewhere, or an end not where the line scan said): the main thread
     /// then parses them itself.
-    Aliases(Option<AliasChunk<'a>>),
-}
-
-/// Alias definitions parsed by a worker.
-struct AliasChunk<'a> {
-    attrs: FxHashMap<&'a str, Attribute>,
-    types: FxHashMap<&'a str, Type>,
-    depths: FxHashMap<(bool, &'a str), u32>,
+    Aliases(Option<AliasTables<'a>>),
 }
 
 /// The fewest bytes of alias definitions worth splitting among the threads.
@@ -326,9 +317,7 @@ fn run_task<'a>(
     p.depth = task.depth;
     p.max_depth = (0, open);
     p.default_dialects = task.default_dialects;
-    p.attr_aliases = task.attr_aliases;
-    p.type_aliases = task.type_aliases;
-    p.alias_depths = task.alias_depths;
+    p.aliases = Aliases::Shared(task.aliases);
     p.memo = shared.memos.lock().pop().unwrap_or_default();
     let mut pending = PendingOp {
         state: task.state,
@@ -433,9 +422,7 @@ impl<'a> Parser<'a> {
             depth: self.depth,
             state,
             default_dialects: self.default_dialects.clone(),
-            attr_aliases: Arc::clone(&self.attr_aliases),
-            type_aliases: Arc::clone(&self.type_aliases),
-            alias_depths: Arc::clone(&self.alias_depths),
+            aliases: self.aliases.share(),
         };
         match par.tasks.as_ref().map(|t| t.try_send(Box::new(task))) {
             Some(Ok(())) => {}

@@ -125,7 +125,7 @@ impl<'a> Parser<'a> {
 
     fn parse_bang_type(&mut self) -> ParseResult<Type> {
         let text = &self.text()[1..];
-        if let Some(t) = self.type_aliases.get(text) {
+        if let Some(t) = self.aliases.types.get(text) {
             let t = *t;
             self.use_alias(false, text)?;
             self.bump();

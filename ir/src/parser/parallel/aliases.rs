@@ -13,12 +13,11 @@
 //! the main thread, from its start, with everything after it, exactly as
 //! the sequential parser would: errors and results are the same.
 
-use super::{AliasChunk, Outcome, TaskKind, MIN_PARALLEL_ALIAS_BYTES};
+use super::{Outcome, TaskKind, MIN_PARALLEL_ALIAS_BYTES};
 use crate::body::OperationState;
 use crate::parser::lexer::{Token, TokenKind as T};
-use crate::parser::{ParseResult, Parser};
+use crate::parser::{AliasTables, ParseResult, Parser};
 use crate::Location;
-use std::sync::Arc;
 
 /// Where a part of an alias run starts (a line start), or where the run
 /// ends: byte offset, line number and the offset of that line's start.
@@ -97,7 +96,7 @@ impl<'a> Parser<'a> {
 
     fn parse_alias_parts(&mut self) -> ParseResult<()> {
         let Some(par) = self.par.as_ref() else { return Ok(()) };
-        if self.tok.col != 1 || !self.attr_aliases.is_empty() || !self.type_aliases.is_empty() {
+        if self.tok.col != 1 || !self.aliases.attrs.is_empty() || !self.aliases.types.is_empty() {
             return Ok(());
         }
         let cuts = cut_alias_run(
@@ -125,6 +124,12 @@ impl<'a> Parser<'a> {
             };
             tasks.push(idx);
         }
+        // Room for the whole run, made after the tasks took their (empty)
+        // copy: rehashing the keys would read their text again.
+        let lines = (cuts[cuts.len() - 1].line - cuts[0].line) as usize;
+        let tables = self.aliases.to_mut();
+        tables.attrs.reserve(lines);
+        tables.depths.reserve(lines);
         while self.tok.start < cuts[1].offset {
             match self.tok.kind {
                 T::HashIdent if self.next_is_equal() => self.parse_alias_def(true)?,
@@ -157,7 +162,12 @@ impl<'a> Parser<'a> {
     /// A worker's part of an alias run: the definitions from the current
     /// token up to the line start `end`, parsed with no alias defined
     /// before them; `None` if that did not work out exactly.
-    pub(super) fn parse_alias_chunk(&mut self, end: u32) -> Option<AliasChunk<'a>> {
+    pub(super) fn parse_alias_chunk(&mut self, end: u32) -> Option<AliasTables<'a>> {
+        // About one definition per 64 bytes (affine maps are longer).
+        let room = (end - self.tok.start) as usize / 64;
+        let tables = self.aliases.to_mut();
+        tables.attrs.reserve(room);
+        tables.depths.reserve(room);
         while self.tok.start < end {
             let r = match self.tok.kind {
                 T::HashIdent if self.next_is_equal() => self.parse_alias_def(true),
@@ -169,30 +179,21 @@ impl<'a> Parser<'a> {
         if self.tok.start != end || !self.deferred_locs.is_empty() {
             return None;
         }
-        Some(AliasChunk {
-            attrs: Arc::try_unwrap(std::mem::take(&mut self.attr_aliases)).ok()?,
-            types: Arc::try_unwrap(std::mem::take(&mut self.type_aliases)).ok()?,
-            depths: Arc::try_unwrap(std::mem::take(&mut self.alias_depths)).ok()?,
-        })
+        Some(std::mem::take(&mut self.aliases).into_owned())
     }
 
     /// Adds the definitions of a worker's part to the parser's tables;
     /// false (adding nothing) if one of its names is already defined.
-    fn merge_alias_chunk(&mut self, chunk: AliasChunk<'a>) -> bool {
-        let taken = chunk.attrs.keys().any(|k| self.attr_aliases.contains_key(k))
-            || chunk.types.keys().any(|k| self.type_aliases.contains_key(k));
+    fn merge_alias_chunk(&mut self, chunk: AliasTables<'a>) -> bool {
+        let taken = chunk.attrs.keys().any(|k| self.aliases.attrs.contains_key(k))
+            || chunk.types.keys().any(|k| self.aliases.types.contains_key(k));
         if taken {
             return false;
         }
-        let attrs = Arc::make_mut(&mut self.attr_aliases);
-        attrs.reserve(chunk.attrs.len());
-        attrs.extend(chunk.attrs);
-        let types = Arc::make_mut(&mut self.type_aliases);
-        types.reserve(chunk.types.len());
-        types.extend(chunk.types);
-        let depths = Arc::make_mut(&mut self.alias_depths);
-        depths.reserve(chunk.depths.len());
-        depths.extend(chunk.depths);
+        let tables = self.aliases.to_mut();
+        tables.attrs.extend(chunk.attrs);
+        tables.types.extend(chunk.types);
+        tables.depths.extend(chunk.depths);
         true
     }
 }
