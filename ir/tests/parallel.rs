@@ -259,3 +259,25 @@ fn alias_run_errors_are_the_sequential_parse_errors() {
         }
     }
 }
+
+/// Thousands of alias definitions (a generic-form print defines every map
+/// it uses) are printed in pieces on the threads, in order.
+#[test]
+fn many_alias_definitions_print_alike_on_any_thread_count() {
+    let mut src = String::from("\"builtin.module\"() ({\n");
+    for i in 0..3000 {
+        src.push_str(&format!(
+            "  \"test.op\"() {{map = affine_map<(d0)[s0] -> (d0 * {i} + s0)>}} : () -> ()\n"
+        ));
+    }
+    src.push_str("}) : () -> ()\n");
+    let one = run(&src, 1).expect("parses");
+    assert!(
+        one.starts_with("#map = affine_map<(d0)[s0] -> (s0)>\n#map1 = affine_map<(d0)[s0] -> (d0 + s0)>\n"),
+        "{one:.300}"
+    );
+    assert!(one.contains("\n#map2999 = affine_map<(d0)[s0] -> (d0 * 2999 + s0)>\n\"builtin.module\""));
+    for threads in [2, 4, 8] {
+        assert_eq!(run(&src, threads).expect("parses"), one, "{threads} threads");
+    }
+}
