@@ -1,6 +1,6 @@
 //! Integer semantics of the affine operators and evaluation of expressions.
 
-use crate::expr::{AffineExpr, BinaryOp, Data};
+use crate::expr::{AffineExpr, BinaryOp, ExprView};
 
 /// The greatest common divisor of `a` and `b` (`gcd(0, b) == b`).
 pub fn gcd(mut a: u64, mut b: u64) -> u64 {
@@ -62,11 +62,11 @@ impl AffineExpr {
     /// `floordiv`/`ceildiv` round towards -inf/+inf; `mod` follows
     /// [`modulo`]: non-negative for a positive divisor.
     pub fn evaluate(&self, dims: &[i64], symbols: &[i64]) -> Option<i64> {
-        match &self.0.data {
-            Data::Dim(p) => dims.get(*p as usize).copied(),
-            Data::Symbol(p) => symbols.get(*p as usize).copied(),
-            Data::Constant(c) => Some(*c),
-            Data::Binary(op, l, r) => {
+        match self.view() {
+            ExprView::Dim(p) => dims.get(p as usize).copied(),
+            ExprView::Symbol(p) => symbols.get(p as usize).copied(),
+            ExprView::Constant(c) => Some(c),
+            ExprView::Binary(op, l, r) => {
                 let a = l.evaluate(dims, symbols)?;
                 let b = r.evaluate(dims, symbols)?;
                 match op {

@@ -7,6 +7,7 @@
 use crate::eval::gcd;
 use std::fmt;
 use std::hash::{Hash, Hasher};
+use std::num::NonZeroUsize;
 use std::sync::Arc;
 
 /// The binary operators of affine expressions.
@@ -77,8 +78,9 @@ pub enum ExprView<'a> {
 /// constant, or a binary `+`, `*`, `mod`, `floordiv`, `ceildiv` of two
 /// expressions.
 ///
-/// Expressions are immutable, reference counted (`Arc`) trees, so cloning is
-/// cheap and they can be shared between threads. Equality and hashing are
+/// Expressions are immutable trees whose operator nodes are reference
+/// counted (as in an `Arc`) and whose leaves are stored inline in the handle,
+/// so cloning is cheap and they can be shared between threads. Equality and hashing are
 /// structural; each node caches its hash, depth and a few properties, so
 /// comparing two different expressions is usually O(1).
 ///
@@ -86,8 +88,43 @@ pub enum ExprView<'a> {
 /// [`AffineExpr::constant`] and the simplifying operators (`+`, `-`, `*`,
 /// unary `-`, [`AffineExpr::floor_div`], [`AffineExpr::ceil_div`],
 /// [`AffineExpr::modulo`]), which apply MLIR's construction-time rules.
-#[derive(Clone)]
-pub struct AffineExpr(pub(crate) Arc<Node>);
+pub struct AffineExpr(NonZeroUsize);
+
+// The word of an `AffineExpr` is either a leaf, inline, or a pointer to a
+// reference-counted `Node` (from `Arc::into_raw`, so aligned to 8 and with its
+// low bit clear). A leaf word is `payload << 3 | kind << 1 | 1`; dimensions and
+// symbols are always inline, constants when they fit in 61 bits (larger ones
+// get a node). Every value has one representation, so equal leaves have
+// equal words. Leaves used to be `Arc` nodes too, taken from a per-thread
+// cache: cloning and dropping them (most of the handles ever made) were
+// atomic read-modify-writes, full fences on x86 that waited for the
+// outstanding cache misses of whatever ran before them.
+
+const _: () = assert!(usize::BITS == 64, "inline leaves take a 64-bit word");
+
+/// Set in the word of an inline leaf.
+const LEAF_BIT: usize = 1;
+/// Where an inline leaf's kind sits (two bits).
+const LEAF_KIND_SHIFT: u32 = 1;
+/// Where an inline leaf's payload starts.
+const LEAF_PAYLOAD_SHIFT: u32 = 3;
+const LEAF_DIM: usize = 0;
+const LEAF_SYMBOL: usize = 1;
+const LEAF_CONSTANT: usize = 2;
+
+// SAFETY: an `AffineExpr` is either plain data or an `Arc<Node>` handle, and
+// `Node` holds nothing but plain data and `AffineExpr`s.
+unsafe impl Send for AffineExpr {}
+// SAFETY: as for `Send`; nodes are never changed after construction.
+unsafe impl Sync for AffineExpr {}
+
+/// An inline leaf, decoded.
+#[derive(Clone, Copy)]
+enum Leaf {
+    Dim(u32),
+    Symbol(u32),
+    Constant(i64),
+}
 
 pub(crate) struct Node {
     hash: u64,
@@ -96,38 +133,45 @@ pub(crate) struct Node {
     lkd: i64,
     depth: u32,
     flags: u8,
+    /// A binary operation, or a constant too large for an inline leaf.
     pub(crate) data: Data,
 }
 
 pub(crate) enum Data {
-    Dim(u32),
-    Symbol(u32),
     Constant(i64),
     Binary(BinaryOp, AffineExpr, AffineExpr),
 }
 
-/// Dimensions and symbols below this position are shared per thread.
-const CACHED_IDS: u32 = 16;
-const CACHED_CONST_MIN: i64 = -16;
-const CACHED_CONST_MAX: i64 = 64;
-
-/// Frequently used leaves, allocated once per thread so that building an
-/// expression mostly allocates its operator nodes only. (Per thread rather
-/// than global, so that threads do not contend on the reference counts.)
-struct LeafCache {
-    dims: Vec<AffineExpr>,
-    symbols: Vec<AffineExpr>,
-    constants: Vec<AffineExpr>,
+impl Clone for AffineExpr {
+    #[inline]
+    fn clone(&self) -> Self {
+        if let Some(p) = self.node_ptr() {
+            // SAFETY: `p` came from `Arc::into_raw` and this handle keeps one
+            // count of it alive.
+            unsafe { Arc::increment_strong_count(p) };
+        }
+        AffineExpr(self.0)
+    }
 }
 
-thread_local! {
-    static LEAVES: LeafCache = LeafCache {
-        dims: (0..CACHED_IDS).map(|p| AffineExpr::leaf(Data::Dim(p))).collect(),
-        symbols: (0..CACHED_IDS).map(|p| AffineExpr::leaf(Data::Symbol(p))).collect(),
-        constants: (CACHED_CONST_MIN..=CACHED_CONST_MAX)
-            .map(|c| AffineExpr::leaf(Data::Constant(c)))
-            .collect(),
-    };
+impl Drop for AffineExpr {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(p) = self.node_ptr() {
+            // SAFETY: `p` came from `Arc::into_raw`; this handle owns one count.
+            unsafe { Arc::decrement_strong_count(p) };
+        }
+    }
+}
+
+/// The hash, properties and largest known divisor of a leaf.
+#[inline]
+fn leaf_facts(leaf: Leaf) -> (u64, u8, i64) {
+    match leaf {
+        Leaf::Dim(p) => (mix(1, p as u64), PURE_AFFINE, 1),
+        Leaf::Symbol(p) => (mix(2, p as u64), PURE_AFFINE | SYMBOLIC_OR_CONSTANT, 1),
+        Leaf::Constant(c) => (mix(3, c as u64), PURE_AFFINE | SYMBOLIC_OR_CONSTANT, c.wrapping_abs()),
+    }
 }
 
 /// Slots of the per-thread cache of recently built binary nodes (a power of two).
@@ -157,71 +201,109 @@ fn mix(a: u64, b: u64) -> u64 {
 }
 
 impl AffineExpr {
-    fn leaf(data: Data) -> AffineExpr {
-        let (hash, flags, lkd) = match data {
-            Data::Dim(p) => (mix(1, p as u64), PURE_AFFINE, 1),
-            Data::Symbol(p) => (mix(2, p as u64), PURE_AFFINE | SYMBOLIC_OR_CONSTANT, 1),
-            Data::Constant(c) => (mix(3, c as u64), PURE_AFFINE | SYMBOLIC_OR_CONSTANT, c.wrapping_abs()),
-            Data::Binary(..) => unreachable!("leaf() is only called for leaves"),
-        };
-        AffineExpr(Arc::new(Node {
+    /// The inline leaf of `kind` with `payload` (which must fit in 61 bits).
+    #[inline]
+    fn inline_leaf(kind: usize, payload: u64) -> AffineExpr {
+        let word = (payload as usize) << LEAF_PAYLOAD_SHIFT | kind << LEAF_KIND_SHIFT | LEAF_BIT;
+        AffineExpr(NonZeroUsize::new(word).expect("the leaf bit is set"))
+    }
+
+    /// A handle to a new node.
+    fn from_node(node: Node) -> AffineExpr {
+        let p = Arc::into_raw(Arc::new(node)) as usize;
+        debug_assert_eq!(p & LEAF_BIT, 0, "nodes are aligned");
+        AffineExpr(NonZeroUsize::new(p).expect("an Arc is never null"))
+    }
+
+    /// The node this handle points to, if it is not an inline leaf.
+    #[inline]
+    fn node_ptr(&self) -> Option<*const Node> {
+        let w = self.0.get();
+        (w & LEAF_BIT == 0).then_some(w as *const Node)
+    }
+
+    /// The node this handle points to, if it is not an inline leaf.
+    #[inline]
+    fn node(&self) -> Option<&Node> {
+        // SAFETY: the node lives at least as long as this handle's count.
+        self.node_ptr().map(|p| unsafe { &*p })
+    }
+
+    /// The inline leaf, if this is one.
+    #[inline]
+    fn leaf(&self) -> Option<Leaf> {
+        let w = self.0.get();
+        if w & LEAF_BIT == 0 {
+            return None;
+        }
+        let payload = (w as u64) >> LEAF_PAYLOAD_SHIFT;
+        Some(match (w >> LEAF_KIND_SHIFT) & 3 {
+            LEAF_DIM => Leaf::Dim(payload as u32),
+            LEAF_SYMBOL => Leaf::Symbol(payload as u32),
+            // Arithmetic shift: the sign comes back.
+            _ => Leaf::Constant((w as i64) >> LEAF_PAYLOAD_SHIFT),
+        })
+    }
+
+    /// The dimension identifier `d<pos>`.
+    #[inline]
+    pub fn dim(pos: u32) -> AffineExpr {
+        AffineExpr::inline_leaf(LEAF_DIM, u64::from(pos))
+    }
+
+    /// The symbol identifier `s<pos>`.
+    #[inline]
+    pub fn symbol(pos: u32) -> AffineExpr {
+        AffineExpr::inline_leaf(LEAF_SYMBOL, u64::from(pos))
+    }
+
+    /// The integer constant `value`.
+    #[inline]
+    pub fn constant(value: i64) -> AffineExpr {
+        let shifted = value << LEAF_PAYLOAD_SHIFT;
+        if shifted >> LEAF_PAYLOAD_SHIFT == value {
+            return AffineExpr::inline_leaf(LEAF_CONSTANT, value as u64 & (u64::MAX >> LEAF_PAYLOAD_SHIFT));
+        }
+        let (hash, flags, lkd) = leaf_facts(Leaf::Constant(value));
+        AffineExpr::from_node(Node {
             hash,
             lkd,
             depth: 1,
             flags,
-            data,
-        }))
-    }
-
-    /// The dimension identifier `d<pos>`.
-    pub fn dim(pos: u32) -> AffineExpr {
-        if pos < CACHED_IDS {
-            if let Ok(e) = LEAVES.try_with(|c| c.dims[pos as usize].clone()) {
-                return e;
-            }
-        }
-        AffineExpr::leaf(Data::Dim(pos))
-    }
-
-    /// The symbol identifier `s<pos>`.
-    pub fn symbol(pos: u32) -> AffineExpr {
-        if pos < CACHED_IDS {
-            if let Ok(e) = LEAVES.try_with(|c| c.symbols[pos as usize].clone()) {
-                return e;
-            }
-        }
-        AffineExpr::leaf(Data::Symbol(pos))
-    }
-
-    /// The integer constant `value`.
-    pub fn constant(value: i64) -> AffineExpr {
-        if (CACHED_CONST_MIN..=CACHED_CONST_MAX).contains(&value) {
-            let i = (value - CACHED_CONST_MIN) as usize;
-            if let Ok(e) = LEAVES.try_with(|c| c.constants[i].clone()) {
-                return e;
-            }
-        }
-        AffineExpr::leaf(Data::Constant(value))
+            data: Data::Constant(value),
+        })
     }
 
     /// The structural hash kept in the node (what [`Hash`] feeds a hasher):
     /// equal expressions have equal hashes.
     #[inline]
     pub(crate) fn structural_hash(&self) -> u64 {
-        self.0.hash
+        match self.leaf() {
+            Some(l) => leaf_facts(l).0,
+            None => self.node().map_or(0, |n| n.hash),
+        }
+    }
+
+    /// The properties bits ([`PURE_AFFINE`], ...).
+    #[inline]
+    fn flags(&self) -> u8 {
+        match self.leaf() {
+            Some(l) => leaf_facts(l).1,
+            None => self.node().map_or(0, |n| n.flags),
+        }
     }
 
     /// Creates the binary node `lhs op rhs` exactly as given, without any
     /// simplification. Only the construction rules in [`crate::build`] use
     /// this; everything else goes through them, like MLIR.
     pub(crate) fn raw_binary(op: BinaryOp, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
-        let hash = mix(mix(mix(4 + op as u64, lhs.0.hash), rhs.0.hash), 5);
+        let hash = mix(mix(mix(4 + op as u64, lhs.structural_hash()), rhs.structural_hash()), 5);
         let slot = (hash ^ (hash >> 32)) as usize % RECENT_NODES;
         let recent = RECENT.try_with(|cache| {
             let cache = cache.borrow();
             match &cache[slot] {
-                Some(e) => match &e.0.data {
-                    Data::Binary(o, l, r) if *o == op && l.ptr_eq(&lhs) && r.ptr_eq(&rhs) => Some(e.clone()),
+                Some(e) => match e.as_binary() {
+                    Some((o, l, r)) if o == op && l.ptr_eq(&lhs) && r.ptr_eq(&rhs) => Some(e.clone()),
                     _ => None,
                 },
                 None => None,
@@ -237,63 +319,68 @@ impl AffineExpr {
 
     /// Allocates the binary node `lhs op rhs` whose structural hash is `hash`.
     fn new_binary(hash: u64, op: BinaryOp, lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr {
-        let (l, r) = (&*lhs.0, &*rhs.0);
-        let symbolic = l.flags & r.flags & SYMBOLIC_OR_CONSTANT;
-        let both_pure = l.flags & r.flags & PURE_AFFINE != 0;
-        let l_const = matches!(l.data, Data::Constant(_));
-        let r_const = matches!(r.data, Data::Constant(_));
+        let (l_flags, r_flags) = (lhs.flags(), rhs.flags());
+        let (l_lkd, r_lkd) = (lhs.get_largest_known_divisor(), rhs.get_largest_known_divisor());
+        let symbolic = l_flags & r_flags & SYMBOLIC_OR_CONSTANT;
+        let both_pure = l_flags & r_flags & PURE_AFFINE != 0;
+        let r_constant = rhs.as_constant();
+        let (l_const, r_const) = (lhs.is_constant(), r_constant.is_some());
         let pure = match op {
             BinaryOp::Add => both_pure,
             BinaryOp::Mul => both_pure && (l_const || r_const),
-            BinaryOp::Mod | BinaryOp::FloorDiv | BinaryOp::CeilDiv => l.flags & PURE_AFFINE != 0 && r_const,
+            BinaryOp::Mod | BinaryOp::FloorDiv | BinaryOp::CeilDiv => l_flags & PURE_AFFINE != 0 && r_const,
         };
         // MLIR's rules and its wrapping `int64_t` arithmetic. A wrapped
         // product only arises when every non-zero value of the product
         // overflows, so claims based on it hold whenever evaluation succeeds.
         let lkd = match op {
-            BinaryOp::Mul => l.lkd.wrapping_mul(r.lkd),
-            BinaryOp::Add | BinaryOp::Mod => gcd(l.lkd as u64, r.lkd as u64) as i64,
-            BinaryOp::FloorDiv | BinaryOp::CeilDiv => match r.data {
-                Data::Constant(c) if c != 0 && l.lkd.wrapping_rem(c) == 0 => l.lkd.wrapping_div(c).wrapping_abs(),
+            BinaryOp::Mul => l_lkd.wrapping_mul(r_lkd),
+            BinaryOp::Add | BinaryOp::Mod => gcd(l_lkd as u64, r_lkd as u64) as i64,
+            BinaryOp::FloorDiv | BinaryOp::CeilDiv => match r_constant {
+                Some(c) if c != 0 && l_lkd.wrapping_rem(c) == 0 => l_lkd.wrapping_div(c).wrapping_abs(),
                 _ => 1,
             },
         };
-        let depth = l.depth.max(r.depth).saturating_add(1);
+        let depth = lhs.depth().max(rhs.depth()).saturating_add(1);
         let divides_here = matches!(op, BinaryOp::Mod | BinaryOp::FloorDiv | BinaryOp::CeilDiv)
-            && matches!(r.data, Data::Constant(c) if c > 0);
+            && matches!(r_constant, Some(c) if c > 0);
         let divides = if divides_here {
             DIVIDES_BY_CONSTANT
         } else {
-            (l.flags | r.flags) & DIVIDES_BY_CONSTANT
+            (l_flags | r_flags) & DIVIDES_BY_CONSTANT
         };
         let flags = symbolic | divides | if pure { PURE_AFFINE } else { 0 };
-        AffineExpr(Arc::new(Node {
+        AffineExpr::from_node(Node {
             hash,
             lkd,
             depth,
             flags,
             data: Data::Binary(op, lhs, rhs),
-        }))
+        })
     }
 
     /// A borrowed view of this node for pattern matching.
     #[inline]
     pub fn view(&self) -> ExprView<'_> {
-        match &self.0.data {
-            Data::Dim(p) => ExprView::Dim(*p),
-            Data::Symbol(p) => ExprView::Symbol(*p),
-            Data::Constant(c) => ExprView::Constant(*c),
-            Data::Binary(op, l, r) => ExprView::Binary(*op, l, r),
+        match self.leaf() {
+            Some(Leaf::Dim(p)) => ExprView::Dim(p),
+            Some(Leaf::Symbol(p)) => ExprView::Symbol(p),
+            Some(Leaf::Constant(c)) => ExprView::Constant(c),
+            None => match self.node().map(|n| &n.data) {
+                Some(Data::Binary(op, l, r)) => ExprView::Binary(*op, l, r),
+                Some(Data::Constant(c)) => ExprView::Constant(*c),
+                None => unreachable!("a handle is a leaf or a node"),
+            },
         }
     }
 
     /// The kind of this node.
     pub fn kind(&self) -> AffineExprKind {
-        match &self.0.data {
-            Data::Dim(_) => AffineExprKind::DimId,
-            Data::Symbol(_) => AffineExprKind::SymbolId,
-            Data::Constant(_) => AffineExprKind::Constant,
-            Data::Binary(op, _, _) => match op {
+        match self.view() {
+            ExprView::Dim(_) => AffineExprKind::DimId,
+            ExprView::Symbol(_) => AffineExprKind::SymbolId,
+            ExprView::Constant(_) => AffineExprKind::Constant,
+            ExprView::Binary(op, _, _) => match op {
                 BinaryOp::Add => AffineExprKind::Add,
                 BinaryOp::Mul => AffineExprKind::Mul,
                 BinaryOp::Mod => AffineExprKind::Mod,
@@ -306,8 +393,8 @@ impl AffineExpr {
     /// The position if this is a dimension `d<pos>`.
     #[inline]
     pub fn as_dim(&self) -> Option<u32> {
-        match self.0.data {
-            Data::Dim(p) => Some(p),
+        match self.leaf() {
+            Some(Leaf::Dim(p)) => Some(p),
             _ => None,
         }
     }
@@ -315,8 +402,8 @@ impl AffineExpr {
     /// The position if this is a symbol `s<pos>`.
     #[inline]
     pub fn as_symbol(&self) -> Option<u32> {
-        match self.0.data {
-            Data::Symbol(p) => Some(p),
+        match self.leaf() {
+            Some(Leaf::Symbol(p)) => Some(p),
             _ => None,
         }
     }
@@ -324,8 +411,8 @@ impl AffineExpr {
     /// The value if this is a constant.
     #[inline]
     pub fn as_constant(&self) -> Option<i64> {
-        match self.0.data {
-            Data::Constant(c) => Some(c),
+        match self.view() {
+            ExprView::Constant(c) => Some(c),
             _ => None,
         }
     }
@@ -333,8 +420,8 @@ impl AffineExpr {
     /// The operator and operands if this is a binary expression.
     #[inline]
     pub fn as_binary(&self) -> Option<(BinaryOp, &AffineExpr, &AffineExpr)> {
-        match &self.0.data {
-            Data::Binary(op, l, r) => Some((*op, l, r)),
+        match self.node().map(|n| &n.data) {
+            Some(Data::Binary(op, l, r)) => Some((*op, l, r)),
             _ => None,
         }
     }
@@ -342,8 +429,8 @@ impl AffineExpr {
     /// The operands if this is a binary expression with operator `op`.
     #[inline]
     pub(crate) fn as_op(&self, op: BinaryOp) -> Option<(&AffineExpr, &AffineExpr)> {
-        match &self.0.data {
-            Data::Binary(o, l, r) if *o == op => Some((l, r)),
+        match self.as_binary() {
+            Some((o, l, r)) if o == op => Some((l, r)),
             _ => None,
         }
     }
@@ -361,14 +448,14 @@ impl AffineExpr {
     /// True for a constant node.
     #[inline]
     pub fn is_constant(&self) -> bool {
-        matches!(self.0.data, Data::Constant(_))
+        self.as_constant().is_some()
     }
 
     /// True if the expression is made of symbols and constants only (no
     /// dimension), as MLIR's `isSymbolicOrConstant`.
     #[inline]
     pub fn is_symbolic_or_constant(&self) -> bool {
-        self.0.flags & SYMBOLIC_OR_CONSTANT != 0
+        self.flags() & SYMBOLIC_OR_CONSTANT != 0
     }
 
     /// True if this is a pure affine expression: multiplication only with a
@@ -376,20 +463,20 @@ impl AffineExpr {
     /// (MLIR's `isPureAffine`). Other expressions are "semi-affine".
     #[inline]
     pub fn is_pure_affine(&self) -> bool {
-        self.0.flags & PURE_AFFINE != 0
+        self.flags() & PURE_AFFINE != 0
     }
 
     /// True if this expression has a `floordiv`, `ceildiv` or `mod` by a
     /// positive constant (O(1): kept in the node).
     #[inline]
     pub fn divides_by_constant(&self) -> bool {
-        self.0.flags & DIVIDES_BY_CONSTANT != 0
+        self.flags() & DIVIDES_BY_CONSTANT != 0
     }
 
     /// The depth of the expression tree (1 for a leaf).
     #[inline]
     pub fn depth(&self) -> u32 {
-        self.0.depth
+        self.node().map_or(1, |n| n.depth)
     }
 
     /// The greatest integer known to divide every value of this expression,
@@ -404,33 +491,37 @@ impl AffineExpr {
     /// values all overflow.
     #[inline]
     pub fn get_largest_known_divisor(&self) -> i64 {
-        self.0.lkd
+        match self.leaf() {
+            Some(l) => leaf_facts(l).2,
+            None => self.node().map_or(1, |n| n.lkd),
+        }
     }
 
     /// True if every value of this expression is known to be a multiple of
     /// `factor` (from [`AffineExpr::get_largest_known_divisor`]). Always true
     /// for `factor` 1 or -1; false for `factor` 0 unless the expression is 0.
     pub fn is_multiple_of(&self, factor: i64) -> bool {
+        let lkd = self.get_largest_known_divisor();
         if factor == 0 {
-            return self.0.lkd == 0;
+            return lkd == 0;
         }
-        self.0.lkd.wrapping_rem(factor) == 0
+        lkd.wrapping_rem(factor) == 0
     }
 
     /// True if dimension `pos` occurs in the expression.
     pub fn is_function_of_dim(&self, pos: u32) -> bool {
-        match &self.0.data {
-            Data::Dim(p) => *p == pos,
-            Data::Binary(_, l, r) => l.is_function_of_dim(pos) || r.is_function_of_dim(pos),
+        match self.view() {
+            ExprView::Dim(p) => p == pos,
+            ExprView::Binary(_, l, r) => l.is_function_of_dim(pos) || r.is_function_of_dim(pos),
             _ => false,
         }
     }
 
     /// True if symbol `pos` occurs in the expression.
     pub fn is_function_of_symbol(&self, pos: u32) -> bool {
-        match &self.0.data {
-            Data::Symbol(p) => *p == pos,
-            Data::Binary(_, l, r) => l.is_function_of_symbol(pos) || r.is_function_of_symbol(pos),
+        match self.view() {
+            ExprView::Symbol(p) => p == pos,
+            ExprView::Binary(_, l, r) => l.is_function_of_symbol(pos) || r.is_function_of_symbol(pos),
             _ => false,
         }
     }
@@ -438,7 +529,7 @@ impl AffineExpr {
     /// Calls `f` on every node, children before parents (post-order, left
     /// operand first), like MLIR's `AffineExpr::walk`.
     pub fn walk(&self, f: &mut impl FnMut(&AffineExpr)) {
-        if let Data::Binary(_, l, r) = &self.0.data {
+        if let Some((_, l, r)) = self.as_binary() {
             l.walk(f);
             r.walk(f);
         }
@@ -490,20 +581,22 @@ impl AffineExpr {
     /// True if both handles point to the same node (cheaper than `==`).
     #[inline]
     pub fn ptr_eq(&self, other: &AffineExpr) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        self.0 == other.0
     }
 }
 
 fn structural_eq(a: &AffineExpr, b: &AffineExpr) -> bool {
-    if Arc::ptr_eq(&a.0, &b.0) {
+    if a.ptr_eq(b) {
         return true;
     }
-    let (x, y) = (&*a.0, &*b.0);
+    // Equal leaves have equal words, and a leaf never equals a node.
+    let (Some(x), Some(y)) = (a.node(), b.node()) else {
+        return false;
+    };
     if x.hash != y.hash || x.depth != y.depth {
         return false;
     }
     match (&x.data, &y.data) {
-        (Data::Dim(p), Data::Dim(q)) | (Data::Symbol(p), Data::Symbol(q)) => p == q,
         (Data::Constant(p), Data::Constant(q)) => p == q,
         (Data::Binary(o1, l1, r1), Data::Binary(o2, l2, r2)) => {
             o1 == o2 && structural_eq(l1, l2) && structural_eq(r1, r2)
@@ -524,12 +617,88 @@ impl Eq for AffineExpr {}
 impl Hash for AffineExpr {
     #[inline]
     fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u64(self.0.hash);
+        state.write_u64(self.structural_hash());
     }
 }
 
 impl fmt::Debug for AffineExpr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "AffineExpr({self})")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Constants at and around the edge of the inline range keep their
+    /// value, compare and hash by value whichever way they are stored.
+    #[test]
+    fn constants_round_trip_inline_and_boxed() {
+        let edge = 1i64 << 60;
+        for c in [
+            0,
+            1,
+            -1,
+            63,
+            -64,
+            edge - 1,
+            -edge,
+            edge,
+            -edge - 1,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            let e = AffineExpr::constant(c);
+            assert_eq!(e.as_constant(), Some(c), "{c}");
+            assert_eq!(e.depth(), 1);
+            assert_eq!(e.get_largest_known_divisor(), c.wrapping_abs());
+            let inline = (-edge..edge).contains(&c);
+            assert_eq!(e.node().is_none(), inline, "{c}");
+            let again = AffineExpr::constant(c);
+            assert!(e == again && e.structural_hash() == again.structural_hash());
+            assert!(e != AffineExpr::constant(c.wrapping_add(1)));
+            assert!(e.is_symbolic_or_constant() && e.is_pure_affine());
+        }
+        for p in [0, 1, 7, u32::MAX] {
+            assert_eq!(AffineExpr::dim(p).as_dim(), Some(p));
+            assert_eq!(AffineExpr::symbol(p).as_symbol(), Some(p));
+            assert!(AffineExpr::dim(p) != AffineExpr::symbol(p));
+            assert!(AffineExpr::dim(p).ptr_eq(&AffineExpr::dim(p)));
+        }
+    }
+
+    /// Nodes are freed when their last handle goes, and not before: a
+    /// node shared by many trees and threads outlives all but one of them.
+    #[test]
+    fn nodes_live_as_long_as_their_handles() {
+        let big = AffineExpr::constant(i64::MAX);
+        let node = AffineExpr::dim(0) * AffineExpr::constant(3) + big.clone();
+        let p = node.node_ptr().expect("a binary node");
+        // SAFETY: `node` holds a count.
+        let count = || unsafe {
+            Arc::increment_strong_count(p);
+            let a = Arc::from_raw(p);
+            Arc::strong_count(&a) - 1
+        };
+        let base = count();
+        let copies: Vec<AffineExpr> = (0..1000).map(|_| node.clone()).collect();
+        assert_eq!(count(), base + 1000);
+        std::thread::scope(|s| {
+            for chunk in copies.chunks(250) {
+                let chunk = chunk.to_vec();
+                s.spawn(move || {
+                    let more: Vec<AffineExpr> = chunk
+                        .iter()
+                        .map(|e| AffineExpr::raw_binary(BinaryOp::Add, e.clone(), AffineExpr::dim(1)))
+                        .collect();
+                    assert!(more.iter().all(|e| e.lhs().is_some_and(|l| l.ptr_eq(&chunk[0]))));
+                });
+            }
+        });
+        drop(copies);
+        assert_eq!(count(), base);
+        assert_eq!(node.rhs().and_then(AffineExpr::as_constant), Some(i64::MAX));
     }
 }

@@ -46,15 +46,9 @@ impl AffineExpr {
     /// tree. A subtree that does not is kept as it is (as MLIR, which
     /// returns the very same expression); a changed node is built again
     /// with the construction-time simplifications.
-    ///
-    /// Leaves come from this thread's leaf cache instead of being shared
-    /// with this tree, which may belong to another thread (a map parsed
-    /// there): bumping a reference count that another thread also bumps
-    /// costs more than taking an equal leaf here. Whether a leaf changed is
-    /// decided by value, so taking a local one changes nothing.
     fn rebuild_marking_changes(&self, f: &mut impl FnMut(&AffineExpr) -> Option<AffineExpr>) -> (AffineExpr, bool) {
         if let Some(r) = f(self) {
-            let same = r.ptr_eq(self) || (r.depth() == 1 && self.depth() == 1 && r == *self);
+            let same = r.ptr_eq(self) || (r.depth() == 1 && r == *self);
             return (r, !same);
         }
         match self.view() {
@@ -67,9 +61,8 @@ impl AffineExpr {
                     (self.clone(), false)
                 }
             }
-            ExprView::Dim(p) => (AffineExpr::dim(p), false),
-            ExprView::Symbol(p) => (AffineExpr::symbol(p), false),
-            ExprView::Constant(c) => (AffineExpr::constant(c), false),
+            // Leaves are inline words (or, for huge constants, a node).
+            ExprView::Dim(_) | ExprView::Symbol(_) | ExprView::Constant(_) => (self.clone(), false),
         }
     }
 
