@@ -685,16 +685,24 @@ mod tests {
         let base = count();
         let copies: Vec<AffineExpr> = (0..1000).map(|_| node.clone()).collect();
         assert_eq!(count(), base + 1000);
+        // Joined one by one: a scope's end does not wait for the threads'
+        // thread-locals (the cache of recent nodes holds counts) to go.
         std::thread::scope(|s| {
-            for chunk in copies.chunks(250) {
-                let chunk = chunk.to_vec();
-                s.spawn(move || {
-                    let more: Vec<AffineExpr> = chunk
-                        .iter()
-                        .map(|e| AffineExpr::raw_binary(BinaryOp::Add, e.clone(), AffineExpr::dim(1)))
-                        .collect();
-                    assert!(more.iter().all(|e| e.lhs().is_some_and(|l| l.ptr_eq(&chunk[0]))));
-                });
+            let threads: Vec<_> = copies
+                .chunks(250)
+                .map(|chunk| {
+                    let chunk = chunk.to_vec();
+                    s.spawn(move || {
+                        let more: Vec<AffineExpr> = chunk
+                            .iter()
+                            .map(|e| AffineExpr::raw_binary(BinaryOp::Add, e.clone(), AffineExpr::dim(1)))
+                            .collect();
+                        assert!(more.iter().all(|e| e.lhs().is_some_and(|l| l.ptr_eq(&chunk[0]))));
+                    })
+                })
+                .collect();
+            for t in threads {
+                t.join().expect("no panic");
             }
         });
         drop(copies);

@@ -22,6 +22,9 @@
 //! ... `}` goes to a worker with the entry block's arguments, and the custom
 //! parser gets a placeholder region (which it must not look into; a region
 //! with no content is never handed out, so `region_is_empty` stays exact).
+//!
+//! Long runs of alias definitions at the top of a file are split among the
+//! threads too (`aliases.rs`).
 
 use super::bracket_scan::{scan_braces, scan_region_list};
 use super::lexer::Token;
@@ -60,7 +63,7 @@ enum TaskKind<'a> {
     /// arguments.
     Region(Vec<(UnresolvedOperand<'a>, Type, Location)>),
     /// A run of alias definitions (`#name = ...`, `!name = ...`), one per
-    /// line, from `open` up to `end` (see [`Parser::parse_alias_section`]).
+    /// line, from `open` up to `end` (see [`Parser::parse_alias_run`]).
     Aliases,
 }
 
