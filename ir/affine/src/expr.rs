@@ -126,6 +126,12 @@ enum Leaf {
     Constant(i64),
 }
 
+/// What an [`AffineExpr`] handle holds.
+enum Repr<'a> {
+    Leaf(Leaf),
+    Node(&'a Node),
+}
+
 pub(crate) struct Node {
     hash: u64,
     /// Largest known divisor (MLIR's `getLargestKnownDivisor`, with its
@@ -222,27 +228,39 @@ impl AffineExpr {
         (w & LEAF_BIT == 0).then_some(w as *const Node)
     }
 
-    /// The node this handle points to, if it is not an inline leaf.
+    /// What this handle is: an inline leaf, decoded, or the node it points to.
     #[inline]
-    fn node(&self) -> Option<&Node> {
-        // SAFETY: the node lives at least as long as this handle's count.
-        self.node_ptr().map(|p| unsafe { &*p })
-    }
-
-    /// The inline leaf, if this is one.
-    #[inline]
-    fn leaf(&self) -> Option<Leaf> {
+    fn repr(&self) -> Repr<'_> {
         let w = self.0.get();
         if w & LEAF_BIT == 0 {
-            return None;
+            // SAFETY: the node lives at least as long as this handle's count.
+            return Repr::Node(unsafe { &*(w as *const Node) });
         }
         let payload = (w as u64) >> LEAF_PAYLOAD_SHIFT;
-        Some(match (w >> LEAF_KIND_SHIFT) & 3 {
+        Repr::Leaf(match (w >> LEAF_KIND_SHIFT) & 3 {
             LEAF_DIM => Leaf::Dim(payload as u32),
             LEAF_SYMBOL => Leaf::Symbol(payload as u32),
             // Arithmetic shift: the sign comes back.
             _ => Leaf::Constant((w as i64) >> LEAF_PAYLOAD_SHIFT),
         })
+    }
+
+    /// The node this handle points to, if it is not an inline leaf.
+    #[inline]
+    fn node(&self) -> Option<&Node> {
+        match self.repr() {
+            Repr::Node(n) => Some(n),
+            Repr::Leaf(_) => None,
+        }
+    }
+
+    /// The inline leaf, if this is one.
+    #[inline]
+    fn leaf(&self) -> Option<Leaf> {
+        match self.repr() {
+            Repr::Leaf(l) => Some(l),
+            Repr::Node(_) => None,
+        }
     }
 
     /// The dimension identifier `d<pos>`.
@@ -278,18 +296,18 @@ impl AffineExpr {
     /// equal expressions have equal hashes.
     #[inline]
     pub(crate) fn structural_hash(&self) -> u64 {
-        match self.leaf() {
-            Some(l) => leaf_facts(l).0,
-            None => self.node().map_or(0, |n| n.hash),
+        match self.repr() {
+            Repr::Leaf(l) => leaf_facts(l).0,
+            Repr::Node(n) => n.hash,
         }
     }
 
     /// The properties bits ([`PURE_AFFINE`], ...).
     #[inline]
     fn flags(&self) -> u8 {
-        match self.leaf() {
-            Some(l) => leaf_facts(l).1,
-            None => self.node().map_or(0, |n| n.flags),
+        match self.repr() {
+            Repr::Leaf(l) => leaf_facts(l).1,
+            Repr::Node(n) => n.flags,
         }
     }
 
@@ -362,14 +380,13 @@ impl AffineExpr {
     /// A borrowed view of this node for pattern matching.
     #[inline]
     pub fn view(&self) -> ExprView<'_> {
-        match self.leaf() {
-            Some(Leaf::Dim(p)) => ExprView::Dim(p),
-            Some(Leaf::Symbol(p)) => ExprView::Symbol(p),
-            Some(Leaf::Constant(c)) => ExprView::Constant(c),
-            None => match self.node().map(|n| &n.data) {
-                Some(Data::Binary(op, l, r)) => ExprView::Binary(*op, l, r),
-                Some(Data::Constant(c)) => ExprView::Constant(*c),
-                None => unreachable!("a handle is a leaf or a node"),
+        match self.repr() {
+            Repr::Leaf(Leaf::Dim(p)) => ExprView::Dim(p),
+            Repr::Leaf(Leaf::Symbol(p)) => ExprView::Symbol(p),
+            Repr::Leaf(Leaf::Constant(c)) => ExprView::Constant(c),
+            Repr::Node(n) => match &n.data {
+                Data::Binary(op, l, r) => ExprView::Binary(*op, l, r),
+                Data::Constant(c) => ExprView::Constant(*c),
             },
         }
     }
@@ -476,7 +493,10 @@ impl AffineExpr {
     /// The depth of the expression tree (1 for a leaf).
     #[inline]
     pub fn depth(&self) -> u32 {
-        self.node().map_or(1, |n| n.depth)
+        match self.repr() {
+            Repr::Leaf(_) => 1,
+            Repr::Node(n) => n.depth,
+        }
     }
 
     /// The greatest integer known to divide every value of this expression,
@@ -491,9 +511,9 @@ impl AffineExpr {
     /// values all overflow.
     #[inline]
     pub fn get_largest_known_divisor(&self) -> i64 {
-        match self.leaf() {
-            Some(l) => leaf_facts(l).2,
-            None => self.node().map_or(1, |n| n.lkd),
+        match self.repr() {
+            Repr::Leaf(l) => leaf_facts(l).2,
+            Repr::Node(n) => n.lkd,
         }
     }
 

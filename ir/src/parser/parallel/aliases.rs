@@ -130,14 +130,7 @@ impl<'a> Parser<'a> {
         let tables = self.aliases.to_mut();
         tables.attrs.reserve(lines);
         tables.depths.reserve(lines);
-        while self.tok.start < cuts[1].offset {
-            match self.tok.kind {
-                T::HashIdent if self.next_is_equal() => self.parse_alias_def(true)?,
-                T::BangIdent if self.next_is_equal() => self.parse_alias_def(false)?,
-                _ => return Ok(()),
-            }
-        }
-        if self.tok.start != cuts[1].offset {
+        if !self.parse_alias_defs_to(cuts[1].offset)? {
             return Ok(());
         }
         for (k, idx) in tasks.into_iter().enumerate() {
@@ -168,18 +161,23 @@ impl<'a> Parser<'a> {
         let tables = self.aliases.to_mut();
         tables.attrs.reserve(room);
         tables.depths.reserve(room);
-        while self.tok.start < end {
-            let r = match self.tok.kind {
-                T::HashIdent if self.next_is_equal() => self.parse_alias_def(true),
-                T::BangIdent if self.next_is_equal() => self.parse_alias_def(false),
-                _ => return None,
-            };
-            r.ok()?;
-        }
-        if self.tok.start != end || !self.deferred_locs.is_empty() {
+        if !self.parse_alias_defs_to(end).ok()? || !self.deferred_locs.is_empty() {
             return None;
         }
         Some(std::mem::take(&mut self.aliases).into_owned())
+    }
+
+    /// Parses alias definitions from the current token up to offset `end`;
+    /// true if they end exactly there, false (stopping) at a token that
+    /// does not start one or past `end`.
+    fn parse_alias_defs_to(&mut self, end: u32) -> ParseResult<bool> {
+        while self.tok.start < end {
+            if !matches!(self.tok.kind, T::HashIdent | T::BangIdent) || !self.next_is_equal() {
+                return Ok(false);
+            }
+            self.parse_alias_def(self.tok.kind == T::HashIdent)?;
+        }
+        Ok(self.tok.start == end)
     }
 
     /// Adds the definitions of a worker's part to the parser's tables;
