@@ -7,7 +7,10 @@
 //! Popping an op, the driver erases it if it is trivially dead, else folds
 //! it ([`lf_ir::FoldFn`]; constant results become `arith.constant`), else
 //! tries the patterns rooted at its name, best first. Every change pushes
-//! the ops it touched back on the worklist. Iterations repeat until one
+//! the ops it touched back on the worklist, and, as MLIR's driver does for
+//! the operands of an erased op, the definitions of values an op changed in
+//! place stopped using, when one use or none is left (a dead definition
+//! then goes in the same iteration, not the next). Iterations repeat until one
 //! changes nothing (converged) or `max_iterations` is reached; hitting the
 //! bound is reported in [`GreedyResult::converged`] and turned into a
 //! diagnostic by [`GreedyResult::non_convergence`].
@@ -244,6 +247,15 @@ impl RewriteListener for State {
     }
     fn op_modified(&mut self, _body: &Body, op: OpId) {
         self.push(op);
+    }
+    fn use_dropped(&mut self, body: &Body, value: Value) {
+        // As MLIR's driver: a definition left with at most one use may now
+        // be dead or simplify with its last user.
+        if let Some(d) = body.defining_op(value) {
+            if body.uses(value).nth(1).is_none() {
+                self.push(d);
+            }
+        }
     }
     fn op_replaced(&mut self, body: &Body, op: OpId, _with: &[Value]) {
         for r in body.results(op) {

@@ -22,6 +22,9 @@ pub trait RewriteListener {
     fn op_modified(&mut self, _body: &Body, _op: OpId) {}
     /// The results of `op` are about to be replaced by `with`.
     fn op_replaced(&mut self, _body: &Body, _op: OpId, _with: &[Value]) {}
+    /// An op changed in place no longer uses `value` (its definition may
+    /// now be dead, or have one user left to simplify with).
+    fn use_dropped(&mut self, _body: &Body, _value: Value) {}
 }
 
 /// A listener that ignores everything.
@@ -227,10 +230,17 @@ impl<'a> PatternRewriter<'a> {
         self.body.erase_op(op);
     }
 
-    /// Changes `op` in place with `f`, then notifies.
+    /// Changes `op` in place with `f`, then notifies: the op is modified,
+    /// and each value it no longer uses lost a use.
     pub fn modify_in_place<R>(&mut self, op: OpId, f: impl FnOnce(&mut Body) -> R) -> R {
+        let before: Vec<Value> = self.body.operands(op).collect();
         let r = f(self.body);
         self.listener.op_modified(self.body, op);
+        for (i, &v) in before.iter().enumerate() {
+            if !before[..i].contains(&v) && !self.body.operands(op).any(|o| o == v) {
+                self.listener.use_dropped(self.body, v);
+            }
+        }
         r
     }
 
