@@ -8,6 +8,7 @@
 //! pointers to nodes long out of the cache: a tenth of the time spent
 //! parsing alias definitions went there).
 
+use crossbeam_utils::CachePadded;
 use hashbrown::HashTable;
 use parking_lot::RwLock;
 use std::hash::{BuildHasher, Hash};
@@ -49,7 +50,9 @@ fn front_slot(hash: u64) -> usize {
 /// Uniques values of type `T` into dense `u32` ids.
 pub(crate) struct Uniquer<T> {
     values: boxcar::Vec<T>,
-    tables: [RwLock<HashTable<Entry>>; SHARDS],
+    /// Each shard on cache lines of its own: a lock taken by one thread
+    /// must not move the line of its neighbour, which another thread takes.
+    tables: [CachePadded<RwLock<HashTable<Entry>>>; SHARDS],
     hasher: FxBuild,
 }
 
@@ -85,7 +88,7 @@ impl<T: Hash + Eq> Uniquer<T> {
     pub(crate) fn new() -> Self {
         Self {
             values: boxcar::Vec::new(),
-            tables: std::array::from_fn(|_| RwLock::new(HashTable::new())),
+            tables: std::array::from_fn(|_| CachePadded::new(RwLock::new(HashTable::new()))),
             hasher: FxBuild::default(),
         }
     }
