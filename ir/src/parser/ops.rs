@@ -637,8 +637,8 @@ impl<'a> Parser<'a> {
         let ctx = self.ctx;
         let tok = self.tok;
         let text = self.text();
-        let def = self.lookup_custom_op(text);
-        let Some(def) = def else {
+        let found = self.lookup_custom_op(text);
+        let Some((op_name, def)) = found else {
             return Err(match self.default_dialects.last() {
                 Some(&"") => {
                     let here = self.pos_of(self.tok);
@@ -655,7 +655,7 @@ impl<'a> Parser<'a> {
                 None => self.error_here(format!("custom op '{text}' is unknown")),
             });
         };
-        let format = ctx.op_format(ctx.op_name(def.name));
+        let format = ctx.op_format(op_name);
         let parse = def.parse;
         if parse.is_none() && format.is_none() {
             return Err(self.error_at(
@@ -664,7 +664,6 @@ impl<'a> Parser<'a> {
             ));
         }
         self.bump();
-        let op_name = ctx.op_name(def.name);
         let isolated = def.has(Traits::ISOLATED_FROM_ABOVE);
         let pending = PendingOp {
             state: self.new_state(op_name, loc),
@@ -696,11 +695,13 @@ impl<'a> Parser<'a> {
         Ok(op)
     }
 
-    fn lookup_custom_op(&self, text: &str) -> Option<&'static OpDef> {
+    /// The registered op a custom-form op name stands for, with its name.
+    fn lookup_custom_op(&self, text: &str) -> Option<(crate::OpName, &'static OpDef)> {
         let ctx = self.ctx;
         if text.contains('.') {
-            if let Some(d) = ctx.op_def(ctx.op_name(text)) {
-                return Some(d);
+            let name = ctx.op_name(text);
+            if let Some(d) = ctx.op_def(name) {
+                return Some((name, d));
             }
         }
         // As MLIR: only the innermost custom op's default dialect (`func`
@@ -715,8 +716,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let full = format!("{d}.{text}");
-            if let Some(def) = ctx.op_def(ctx.op_name(&full)) {
-                return Some(def);
+            let name = ctx.op_name(&full);
+            if let Some(def) = ctx.op_def(name) {
+                return Some((name, def));
             }
         }
         None
