@@ -120,16 +120,21 @@ impl<T: Hash + Eq> Uniquer<T> {
         FRONT.with(|f| f[front_slot(hash)].set(FrontEntry { table, hash, id }));
     }
 
+    /// Whether a table entry is for the value that hashes to `hash` (its
+    /// kept bits are `fold(hash)`) and satisfies `is_it`.
+    fn entry_is<'s>(&'s self, hash: u64, is_it: impl Fn(&T) -> bool + 's) -> impl Fn(&Entry) -> bool + 's {
+        let folded = fold(hash);
+        move |e: &Entry| e.hash == folded && is_it(&self.values[e.id as usize])
+    }
+
     /// [`Uniquer::intern`] through the shared, locked tables.
     fn intern_shared(&self, hash: u64, value: T) -> u32 {
-        let shard = &self.tables[shard(hash)];
-        let folded = fold(hash);
-        let is_it = |e: &Entry| e.hash == folded && self.values[e.id as usize] == value;
-        if let Some(e) = shard.read().find(table_hash(folded), is_it) {
-            return e.id;
+        if let Some(id) = self.find_shared(hash, |v| *v == value) {
+            return id;
         }
-        let mut table = shard.write();
-        if let Some(e) = table.find(table_hash(folded), is_it) {
+        let folded = fold(hash);
+        let mut table = self.tables[shard(hash)].write();
+        if let Some(e) = table.find(table_hash(folded), self.entry_is(hash, |v| *v == value)) {
             return e.id;
         }
         let id = self.values.push(value) as u32;
@@ -140,12 +145,9 @@ impl<T: Hash + Eq> Uniquer<T> {
     /// The id of the value that hashes to `hash` and satisfies `is_it`, in
     /// the shared tables.
     fn find_shared(&self, hash: u64, is_it: impl Fn(&T) -> bool) -> Option<u32> {
-        let folded = fold(hash);
         self.tables[shard(hash)]
             .read()
-            .find(table_hash(folded), |e| {
-                e.hash == folded && is_it(&self.values[e.id as usize])
-            })
+            .find(table_hash(fold(hash)), self.entry_is(hash, is_it))
             .map(|e| e.id)
     }
 
