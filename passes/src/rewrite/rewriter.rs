@@ -233,7 +233,8 @@ impl<'a> PatternRewriter<'a> {
     /// Changes `op` in place with `f`, then notifies: the op is modified,
     /// and each value it no longer uses lost a use.
     pub fn modify_in_place<R>(&mut self, op: OpId, f: impl FnOnce(&mut Body) -> R) -> R {
-        let before: Vec<Value> = self.body.operands(op).collect();
+        // Inline for the usual few operands: this runs on every in-place change.
+        let before: smallvec::SmallVec<[Value; 8]> = self.body.operands(op).collect();
         let r = f(self.body);
         self.listener.op_modified(self.body, op);
         for (i, &v) in before.iter().enumerate() {
