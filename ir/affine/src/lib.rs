@@ -54,4 +54,4 @@ pub use parse::{
 };
 pub use print::print_affine_expr_with;
 pub use set::IntegerSet;
-pub use simplify::simplify_affine_expr;
+pub use simplify::{expr_from_linear_form, linear_form, simplify_affine_expr, LinearForm};

@@ -112,6 +112,13 @@ fn memo_slot(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> usize {
 
 /// [`simplify_affine_expr`] without the memo.
 fn simplify_uncached(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> AffineExpr {
+    // Most expressions are sums of multiples: their linear form is what
+    // the flattener would find, without its row per node.
+    let (nd, ns) = (num_dims as usize, num_symbols as usize);
+    let mut row: LinearForm = smallvec::smallvec![0; nd + ns + 1];
+    if accumulate_linear(expr, 1, nd, ns, &mut row) == Some(true) {
+        return expr_from_flat(&row, nd, ns, &[]);
+    }
     let expr = if expr.is_pure_affine() {
         expr.clone()
     } else {
@@ -153,6 +160,85 @@ pub(crate) fn flatten_without_locals(expr: &AffineExpr, num_dims: u32, num_symbo
         return None;
     }
     flattener.stack.pop()
+}
+
+/// The linear form of an expression: its coefficients over
+/// `[dims.., symbols.., constant]` (see [`linear_form`]).
+pub type LinearForm = SmallVec<[i64; 8]>;
+
+/// The linear form of `expr` over `num_dims` dimensions and `num_symbols`
+/// symbols, if it is linear as written: sums, products by a constant,
+/// dimensions, symbols and constants, no position out of range, no
+/// overflow. (An expression with a division or `mod`, even one that
+/// flattens away such as `(d0 * 2) floordiv 2`, gets `None`: finding out
+/// takes the flattener's work, which this spares.)
+///
+/// When it is `Some(row)`, [`simplify_affine_expr`]`(expr, num_dims,
+/// num_symbols)` is [`expr_from_linear_form`]`(&row, num_dims,
+/// num_symbols)`, and that expression simplifies to itself: passes can
+/// compose and renumber linear expressions on their coefficients and get
+/// exactly what simplifying the rebuilt trees would give.
+///
+/// ```
+/// use lf_affine::{expr_from_linear_form, linear_form, parse_affine_map};
+/// let m = parse_affine_map("(d0)[s0] -> (d0 * 4 - (d0 - 1) * 4 + s0 * 2)").unwrap();
+/// let row = linear_form(&m.results()[0], 1, 1).unwrap();
+/// assert_eq!(row.as_slice(), &[0, 2, 4]);
+/// assert_eq!(expr_from_linear_form(&row, 1, 1).to_string(), "s0 * 2 + 4");
+/// assert!(linear_form(&parse_affine_map("(d0) -> (d0 floordiv 2)").unwrap().results()[0], 1, 0).is_none());
+/// ```
+pub fn linear_form(expr: &AffineExpr, num_dims: u32, num_symbols: u32) -> Option<LinearForm> {
+    let (nd, ns) = (num_dims as usize, num_symbols as usize);
+    let mut row: LinearForm = smallvec::smallvec![0; nd + ns + 1];
+    match accumulate_linear(expr, 1, nd, ns, &mut row) {
+        Some(true) => Some(row),
+        // No division or `mod` at all: not linear (or one that flattens
+        // away, which the flattener finds).
+        Some(false) => None,
+        None => flatten_without_locals(expr, num_dims, num_symbols),
+    }
+}
+
+/// Values at most this large (in magnitude) in [`accumulate_linear`]
+/// cannot overflow, whatever order the flattener multiplies them in.
+const SMALL_LINEAR: i64 = 1 << 30;
+
+/// Adds `scale * expr` to `row` for an expression of sums, products by a
+/// constant, dimensions, symbols and constants: `Some(true)` when done,
+/// `Some(false)` when `expr` has a division, a `mod` or a product of two
+/// non-constants, `None` when a value grows large or a position is out of
+/// range (the caller then asks the flattener, which knows these cases).
+fn accumulate_linear(expr: &AffineExpr, scale: i64, nd: usize, ns: usize, row: &mut LinearForm) -> Option<bool> {
+    let small = |v: i64| (v.abs() <= SMALL_LINEAR).then_some(v);
+    let (col, value) = match expr.view() {
+        ExprView::Dim(p) if (p as usize) < nd => (p as usize, scale),
+        ExprView::Symbol(p) if (p as usize) < ns => (nd + p as usize, scale),
+        ExprView::Dim(_) | ExprView::Symbol(_) => return None,
+        ExprView::Constant(c) => (nd + ns, small(c)?.checked_mul(scale)?),
+        ExprView::Binary(BinaryOp::Add, l, r) => {
+            return Some(accumulate_linear(l, scale, nd, ns, row)? && accumulate_linear(r, scale, nd, ns, row)?);
+        }
+        ExprView::Binary(BinaryOp::Mul, l, r) => {
+            let (x, c) = match (l.as_constant(), r.as_constant()) {
+                (_, Some(c)) => (l, c),
+                (Some(c), None) => (r, c),
+                (None, None) => return Some(false),
+            };
+            return accumulate_linear(x, small(small(c)?.checked_mul(scale)?)?, nd, ns, row);
+        }
+        ExprView::Binary(..) => return Some(false),
+    };
+    row[col] = small(row[col].checked_add(small(value)?)?)?;
+    Some(true)
+}
+
+/// The expression of a linear form `[dims.., symbols.., constant]` over
+/// `num_dims` dimensions and `num_symbols` symbols, in the canonical form
+/// [`simplify_affine_expr`] gives (terms in column order, then the
+/// constant). `row` must have `num_dims + num_symbols + 1` entries.
+pub fn expr_from_linear_form(row: &[i64], num_dims: usize, num_symbols: usize) -> AffineExpr {
+    debug_assert_eq!(row.len(), num_dims + num_symbols + 1);
+    expr_from_flat(row, num_dims, num_symbols, &[])
 }
 
 /// Flattens expressions into rows `[dims.., symbols.., locals.., constant]`
@@ -590,4 +676,52 @@ fn is_mod_of_mod_subtraction(lhs: &AffineExpr, rhs: &AffineExpr, nd: u32, ns: u3
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse_affine_map;
+
+    /// The direct linear form is the flattener's row, for sums of
+    /// multiples, including those that cancel, repeat or nest.
+    #[test]
+    fn direct_linear_form_is_the_flatteners() {
+        let maps = [
+            "(d0, d1)[s0] -> (d0 * 4 - (d0 - 1) * 4 + s0 * 2, d1 - d1, (d0 + d1 * 3 + 2) * -5 + s0, 7, d1)",
+            "(d0, d1, d2)[s0, s1] -> (((d0 + s1) * 3 + (d2 - s0) * 2) * 4 - d1, s1 * 9 - 1)",
+            "(d0)[s0] -> (d0 * 1073741824 + s0 * -1073741823)",
+        ];
+        for text in maps {
+            let m = parse_affine_map(text).unwrap();
+            for r in m.results() {
+                let (nd, ns) = (m.num_dims() as usize, m.num_symbols() as usize);
+                let mut row: LinearForm = smallvec::smallvec![0; nd + ns + 1];
+                assert_eq!(accumulate_linear(r, 1, nd, ns, &mut row), Some(true), "{r}");
+                let flat = flatten_without_locals(r, m.num_dims(), m.num_symbols());
+                assert_eq!(Some(row), flat, "{r}");
+            }
+        }
+    }
+
+    /// Divisions, `mod`, products of two non-constants, out-of-range
+    /// positions and large values are left to the flattener.
+    #[test]
+    fn direct_linear_form_declines_what_it_does_not_know() {
+        let m = parse_affine_map(
+            "(d0, d1)[s0] -> (d0 floordiv 2, (d0 * 3 + d1) floordiv 2, d1 mod 3, d0 * s0, d0 * 2147483648, d0 ceildiv 4)",
+        )
+        .unwrap();
+        let outcomes: Vec<Option<bool>> = m
+            .results()
+            .iter()
+            .map(|r| accumulate_linear(r, 1, 2, 1, &mut smallvec::smallvec![0; 4]))
+            .collect();
+        assert_eq!(
+            outcomes,
+            [Some(false), Some(false), Some(false), Some(false), None, Some(false)]
+        );
+        let mut row: LinearForm = smallvec::smallvec![0; 2];
+        assert_eq!(accumulate_linear(&AffineExpr::dim(3), 1, 1, 0, &mut row), None);
+    }
 }

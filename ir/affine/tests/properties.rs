@@ -3,8 +3,8 @@
 //! the value of expressions.
 
 use lf_affine::{
-    ceil_div, floor_div, modulo, parse_affine_map, parse_integer_set, simplify_affine_expr, AffineExpr, AffineMap,
-    BinaryOp, IntegerSet,
+    ceil_div, expr_from_linear_form, floor_div, linear_form, modulo, parse_affine_map, parse_integer_set,
+    simplify_affine_expr, AffineExpr, AffineMap, BinaryOp, IntegerSet,
 };
 use proptest::prelude::*;
 
@@ -221,6 +221,22 @@ proptest! {
             let e = e.clone();
             let fresh = std::thread::spawn(move || simplify_affine_expr(&e, d, s).to_string()).join().unwrap();
             prop_assert_eq!(&here[i], &fresh, "{} over ({}, {})", e_text, d, s);
+        }
+    }
+
+    /// Where an expression has a linear form, rebuilding the form is what
+    /// simplifying the expression gives, the rebuilt expression simplifies
+    /// to itself and has the same form (what canonicalize's composition on
+    /// coefficients relies on).
+    #[test]
+    fn linear_form_rebuilds_the_simplified_expression(raw in raw_strategy()) {
+        let e = build(&raw);
+        if let Some(row) = linear_form(&e, NUM_DIMS, NUM_SYMBOLS) {
+            let (nd, ns) = (NUM_DIMS as usize, NUM_SYMBOLS as usize);
+            let rebuilt = expr_from_linear_form(&row, nd, ns);
+            prop_assert_eq!(rebuilt.to_string(), simplify_affine_expr(&e, NUM_DIMS, NUM_SYMBOLS).to_string(), "{}", e);
+            prop_assert_eq!(simplify_affine_expr(&rebuilt, NUM_DIMS, NUM_SYMBOLS).to_string(), rebuilt.to_string());
+            prop_assert_eq!(linear_form(&rebuilt, NUM_DIMS, NUM_SYMBOLS), Some(row));
         }
     }
 

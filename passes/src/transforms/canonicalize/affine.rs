@@ -130,6 +130,9 @@ pub(super) fn const_index(ctx: &Context, body: &Body, v: Value) -> Option<i64> {
 /// promotes dimensions that are valid symbols to symbols (appended after
 /// the symbols), merges duplicate operands, drops unused ones and
 /// simplifies. Returns the new map and operands, or `None` if nothing changes.
+///
+/// When the map and the producers are linear, this is done on their
+/// coefficients ([`super::affine_linear`]), with the same result.
 pub fn canonicalize_map_and_operands(
     ctx: &Context,
     body: &Body,
@@ -139,12 +142,91 @@ pub fn canonicalize_map_and_operands(
     if operands.len() != map.num_inputs() as usize {
         return None;
     }
+    match super::affine_linear::canonicalize_linear(ctx, body, map, operands) {
+        Some(linear) => linear.map(|c| (c.map, c.operands)),
+        None => canonicalize_on_trees(ctx, body, map, operands),
+    }
+}
+
+/// [`canonicalize_map_and_operands`] by substituting and simplifying
+/// expression trees (any map; `operands` are as many as its inputs).
+fn canonicalize_on_trees(
+    ctx: &Context,
+    body: &Body,
+    map: &AffineMap,
+    operands: &[Value],
+) -> Option<(AffineMap, Vec<Value>)> {
     let nd = map.num_dims() as usize;
     let mut dims: Vec<Value> = operands[..nd].to_vec();
     let mut syms: Vec<Value> = operands[nd..].to_vec();
     let mut results: Vec<AffineExpr> = map.results().to_vec();
+    compose_producers(ctx, body, &mut dims, &mut syms, |step| {
+        // The producer's dims and symbols, renumbered after the lists as they were.
+        let dim_r: Vec<AffineExpr> = (0..step.map.num_dims())
+            .map(|k| {
+                let at = (step.dims_at + k as usize) as u32;
+                if step.is_dim {
+                    AffineExpr::dim(at)
+                } else {
+                    AffineExpr::symbol(at)
+                }
+            })
+            .collect();
+        let sym_r: Vec<AffineExpr> = (0..step.map.num_symbols())
+            .map(|k| AffineExpr::symbol((step.syms_at + k as usize) as u32))
+            .collect();
+        let replacement = step.map.result(0).replace_dims_and_symbols(&dim_r, &sym_r);
+        let mut dr: Vec<AffineExpr> = (0..step.num_dims as u32).map(AffineExpr::dim).collect();
+        let mut sr: Vec<AffineExpr> = (0..step.num_syms as u32).map(AffineExpr::symbol).collect();
+        if step.is_dim {
+            dr[step.pos] = replacement;
+        } else {
+            sr[step.pos] = replacement;
+        }
+        results = results.iter().map(|r| r.replace_dims_and_symbols(&dr, &sr)).collect();
+        Some(())
+    })?;
+    let r = renumber_operands(ctx, body, &results, &dims, &syms);
+    let (nd2, ns2) = (r.dims.len() as u32, r.syms.len() as u32);
+    let (new_map, used_d, used_s) = simplify_and_find_unused(&results, &r.dim_repl, &r.sym_repl, nd2, ns2);
+    let mut out: Vec<Value> = keep_used(&r.dims, &used_d);
+    out.extend(keep_used(&r.syms, &used_s));
+    if new_map == *map && out == operands {
+        return None;
+    }
+    Some((new_map, out))
+}
+
+/// One step of [`compose_producers`]: the operand at `pos` of the dims
+/// (`is_dim`) or of the symbols is the result of an `affine.apply` of
+/// `map`, whose operands were just appended: its dims at `dims_at` of the
+/// dims (at `dims_at` of the symbols when `is_dim` is false, as a symbol's
+/// producer has only symbols), its symbols at `syms_at` of the symbols.
+pub(super) struct CompositionStep<'m> {
+    pub is_dim: bool,
+    pub pos: usize,
+    pub map: &'m AffineMap,
+    pub dims_at: usize,
+    pub syms_at: usize,
+    /// The lengths of the dims and symbols, with the appended operands.
+    pub num_dims: usize,
+    pub num_syms: usize,
+}
+
+/// The operand walk of MLIR's `composeAffineMapAndOperands`: visits the
+/// `dims` then the `syms` (the operands appended on the way too), and for
+/// each one produced by a single-result `affine.apply` (for a symbol, one
+/// whose operands are all valid symbols or constants), appends the
+/// producer's operands and calls `substitute` to rewrite the map's results.
+/// `None` when `substitute` gives up.
+pub(super) fn compose_producers(
+    ctx: &Context,
+    body: &Body,
+    dims: &mut Vec<Value>,
+    syms: &mut Vec<Value>,
+    mut substitute: impl FnMut(&CompositionStep<'_>) -> Option<()>,
+) -> Option<()> {
     let symbolic = |v: &Value| is_top_level_symbol(ctx, body, *v) || const_index(ctx, body, *v).is_some();
-    // Compose, position by position; appended operands are visited too.
     let mut pos = 0;
     let mut budget = 4096usize;
     while pos < dims.len() + syms.len() && budget > 0 {
@@ -166,47 +248,27 @@ pub fn canonicalize_map_and_operands(
             continue;
         }
         let and = m.num_dims() as usize;
-        // The producer's dims and symbols, renumbered after the current lists.
-        let (d0, s0) = (dims.len() as u32, syms.len() as u32);
-        let (mut dim_r, mut sym_r) = (Vec::new(), Vec::new());
+        let dims_at = if is_dim { dims.len() } else { syms.len() };
         if is_dim {
-            for k in 0..and {
-                dim_r.push(AffineExpr::dim(d0 + k as u32));
-            }
             dims.extend_from_slice(&ops[..and]);
         } else {
             // For a symbol position, the producer's dims become symbols.
-            for k in 0..and {
-                dim_r.push(AffineExpr::symbol(s0 + k as u32));
-            }
             syms.extend_from_slice(&ops[..and]);
         }
-        let s1 = syms.len() as u32;
-        for k in 0..(ops.len() - and) {
-            sym_r.push(AffineExpr::symbol(s1 + k as u32));
-        }
+        let syms_at = syms.len();
         syms.extend_from_slice(&ops[and..]);
-        let replacement = m.result(0).replace_dims_and_symbols(&dim_r, &sym_r);
-        let (p, nd_now, ns_now) = (pos - 1, dims.len(), syms.len());
-        let dim_id: Vec<AffineExpr> = (0..nd_now as u32).map(AffineExpr::dim).collect();
-        let sym_id: Vec<AffineExpr> = (0..ns_now as u32).map(AffineExpr::symbol).collect();
-        let (mut dr, mut sr) = (dim_id, sym_id);
-        if is_dim {
-            dr[p] = replacement;
-        } else {
-            sr[p - nd_now] = replacement;
-        }
-        results = results.iter().map(|r| r.replace_dims_and_symbols(&dr, &sr)).collect();
+        let p = pos - 1;
+        substitute(&CompositionStep {
+            is_dim,
+            pos: if is_dim { p } else { p - dims.len() },
+            map: m,
+            dims_at,
+            syms_at,
+            num_dims: dims.len(),
+            num_syms: syms.len(),
+        })?;
     }
-    let r = renumber_operands(ctx, body, &results, &dims, &syms);
-    let (nd2, ns2) = (r.dims.len() as u32, r.syms.len() as u32);
-    let (new_map, used_d, used_s) = simplify_and_find_unused(&results, &r.dim_repl, &r.sym_repl, nd2, ns2);
-    let mut out: Vec<Value> = keep_used(&r.dims, &used_d);
-    out.extend(keep_used(&r.syms, &used_s));
-    if new_map == *map && out == operands {
-        return None;
-    }
-    Some((new_map, out))
+    Some(())
 }
 
 /// How the dims and symbols of a map or set map to new operands: MLIR's
@@ -439,11 +501,23 @@ fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<Sim
         cache.0.write().insert(attr, simplified);
         simplified
     });
+    remember_locally(ctx, attr, simplified);
+    simplified
+}
+
+/// Records `simplified` as the [`SimplifiedMap`] of `attr`, in the shared
+/// table and in this thread's copy.
+fn remember_simplified(ctx: &Context, attr: Attribute, simplified: Option<SimplifiedMap>) {
+    ctx.extension::<SimplifiedMaps>().0.write().insert(attr, simplified);
+    remember_locally(ctx, attr, simplified);
+}
+
+/// Records `simplified` in this thread's copy of the [`SimplifiedMap`]s.
+fn remember_locally(ctx: &Context, attr: Attribute, simplified: Option<SimplifiedMap>) {
     // Bounded: the copy serves the maps of the functions a thread works on
     // now; an unbounded one held every distinct map of the program on every
     // thread (6 MB each at 1M ops), a copy of the shared table.
     LOCAL_SIMPLIFIED.with_borrow_mut(|m| m.insert(ctx, attr, simplified, LOCAL_SIMPLIFIED_LIMIT));
-    simplified
 }
 
 /// Whether [`canonicalize_map_and_operands`] would leave the operands as
@@ -460,7 +534,7 @@ fn operands_need_no_substitution(ctx: &Context, body: &Body, num_dims: usize, op
 }
 
 /// The position of `v` in `list`, appending it if absent.
-fn index_of(list: &mut Vec<Value>, v: Value) -> u32 {
+pub(super) fn index_of(list: &mut Vec<Value>, v: Value) -> u32 {
     match list.iter().position(|x| *x == v) {
         Some(i) => i as u32,
         None => {
@@ -493,8 +567,17 @@ pub(super) fn canonical_form(
                 .collect();
             (s.map, kept)
         })
+    } else if let Some(linear) = super::affine_linear::canonicalize_linear(ctx, body, map, operands) {
+        // A map rebuilt from linear forms is canonical: when its operands
+        // need no substitution next time (the usual case, on the second
+        // sweep), the lookup finds it so instead of simplifying it again.
+        linear.map(|c| {
+            let attr = map_attr(ctx, c.map);
+            remember_simplified(ctx, attr, None);
+            (attr, c.operands)
+        })
     } else {
-        canonicalize_map_and_operands(ctx, body, map, operands).map(|(m, ops)| (map_attr(ctx, m), ops))
+        canonicalize_on_trees(ctx, body, map, operands).map(|(m, ops)| (map_attr(ctx, m), ops))
     }
 }
 

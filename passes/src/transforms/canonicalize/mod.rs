@@ -11,6 +11,7 @@
 pub mod affine;
 mod affine_for;
 mod affine_if;
+mod affine_linear;
 pub mod arith;
 mod cmpf_int;
 mod memref;
