@@ -792,6 +792,14 @@ fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
 
 fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let err = |m: String| Err(op_error(ctx, body, op, m));
+    let def = ctx.op_def(body.op_name(op)).expect("registered");
+    let ranges = lf_ir::ods::operand_group_ranges(ctx, body, op, def);
+    let group = |g: usize| -> smallvec::SmallVec<[Value; 8]> {
+        ranges
+            .get(g)
+            .map(|r| r.clone().map(|i| body.operand(op, i)).collect())
+            .unwrap_or_default()
+    };
     if let Some(s) = prop(ctx, body, op, "step").and_then(|a| int_value(ctx, a)) {
         if s <= 0 {
             return err("expected step to be representable as a positive signed integer".into());
@@ -801,7 +809,7 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
         let Some(m) = map_of(ctx, prop(ctx, body, op, name)) else {
             continue;
         };
-        let ops = group(ctx, body, op, k);
+        let ops = group(k);
         if ops.len() != m.num_inputs() as usize {
             return err(format!(
                 "{} bound operand count does not equal map dimension and symbol count",
@@ -816,15 +824,15 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
         }
         verify_dims_and_symbols(ctx, body, op, &ops, m.num_dims() as usize)?;
     }
-    let inits = group(ctx, body, op, 2);
-    let args = entry_args(body, op, 0);
+    let inits = group(2);
+    let rb = body.regions_body(op);
+    let args = rb.entry_block(body.region(op, 0)).map_or(&[][..], |b| rb.block_args(b));
     if body.num_results(op) != inits.len() {
         return err("mismatch between the number of loop-carried values and results".into());
     }
     if args.len() != inits.len() + 1 {
         return err("mismatch between the number of basic block args and results".into());
     }
-    let rb = body.regions_body(op);
     if let Some(iv) = args.first() {
         if !ctx.type_data(rb.value_type(*iv)).is_index() {
             return err("expected body first argument to be an index argument for the induction variable".into());
@@ -835,7 +843,10 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
         body,
         op,
         0,
-        &body.results(op).map(|v| body.value_type(v)).collect::<Vec<_>>(),
+        &body
+            .results(op)
+            .map(|v| body.value_type(v))
+            .collect::<smallvec::SmallVec<[Type; 4]>>(),
     )
 }
 
@@ -851,7 +862,7 @@ fn check_yield(ctx: &Context, body: &Body, op: OpId, index: usize, results: &[Ty
     if op_name(ctx, rb, t) != "affine.yield" {
         return Ok(());
     }
-    let tys: Vec<Type> = rb.operands(t).map(|v| rb.value_type(v)).collect();
+    let tys: smallvec::SmallVec<[Type; 4]> = rb.operands(t).map(|v| rb.value_type(v)).collect();
     if tys.len() != results.len() {
         return Err(op_error(
             ctx,

@@ -241,6 +241,34 @@ pub fn operand_group_range(ctx: &Context, body: &Body, op: OpId, def: &OpDef, in
     )
 }
 
+/// The ranges of operand indices of every operand group of an op, in
+/// order (empty if its segment sizes cannot be determined): one read of
+/// `operandSegmentSizes` for all groups.
+pub fn operand_group_ranges(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    def: &OpDef,
+) -> smallvec::SmallVec<[Range<usize>; 6]> {
+    let Some(sizes) = segment_sizes(
+        ctx,
+        body.op_props(op),
+        "operandSegmentSizes",
+        def.operands,
+        body.num_operands(op),
+    ) else {
+        return smallvec::SmallVec::new();
+    };
+    let mut start = 0;
+    sizes
+        .iter()
+        .map(|&n| {
+            start += n;
+            start - n..start
+        })
+        .collect()
+}
+
 /// The range of result indices of group `index` of an op.
 pub fn result_group_range(ctx: &Context, body: &Body, op: OpId, def: &OpDef, index: usize) -> Range<usize> {
     group_range(

@@ -11,13 +11,29 @@ use lf_diag::Diagnostic;
 
 /// Checks an op against its declaration. Runs before the op's own `verify` hook.
 ///
+/// The outcome depends only on the declaration and on what [`PassedOp`]
+/// holds of the op (its name, counts, properties and types). Each thread
+/// remembers the ops that passed lately ([`PassedOps`]): an op equal to
+/// one of them in all of these passes at once.
+pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
+    let hash = passed_hash(body, op);
+    if PASSED.with_borrow(|p| p.holds(ctx, hash, def, body, op)) {
+        return Ok(());
+    }
+    verify_declared_uncached(ctx, body, op, def)?;
+    PASSED.with_borrow_mut(|p| p.remember(ctx, hash, def, body, op));
+    Ok(())
+}
+
+/// [`verify_declared`] without the memory of the ops that passed.
+///
 /// Everything but the attribute constraints depends only on what
 /// [`StructureKey`] holds (the op's name, its operand and result types,
 /// its region and successor counts, its segment sizes). Each thread
 /// remembers the keys that passed: for an op whose key passed before, only
 /// the attributes are checked (an error among them is the first the full
 /// check would report, as everything checked before them passed).
-pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
+fn verify_declared_uncached(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
     let key = StructureKey::of(ctx, body, op, def);
     if STRUCTURES_OK.with_borrow(|ok| ok.get(ctx, &key).is_some()) {
         return check_attributes(ctx, body, op, def)
@@ -75,6 +91,100 @@ thread_local! {
     /// The structures that passed [`verify_declared_fully`] on this thread.
     static STRUCTURES_OK: std::cell::RefCell<crate::context_memo::ContextMemo<StructureKey, ()>> =
         std::cell::RefCell::default();
+}
+
+/// Everything [`verify_declared`] reads of an op: its name, region,
+/// successor and operand counts, properties (uniqued, so compared by
+/// identity) and operand and result types.
+struct PassedOp {
+    /// The declaration it passed (a name can be registered anew).
+    def: *const OpDef,
+    name: crate::OpName,
+    regions: u32,
+    successors: u32,
+    operands: u32,
+    props: Option<crate::Attribute>,
+    types: smallvec::SmallVec<[Type; 8]>,
+}
+
+impl PassedOp {
+    fn of(def: &OpDef, body: &Body, op: OpId) -> Self {
+        PassedOp {
+            def,
+            name: body.op_name(op),
+            regions: body.num_regions(op) as u32,
+            successors: body.successors(op).len() as u32,
+            operands: body.num_operands(op) as u32,
+            props: body.op_props(op),
+            types: op_types(body, op).collect(),
+        }
+    }
+
+    /// Whether `op` is this one, as far as [`verify_declared`] can tell.
+    fn matches(&self, def: &OpDef, body: &Body, op: OpId) -> bool {
+        std::ptr::eq(self.def, def)
+            && self.name == body.op_name(op)
+            && self.props == body.op_props(op)
+            && self.operands as usize == body.num_operands(op)
+            && self.regions as usize == body.num_regions(op)
+            && self.successors as usize == body.successors(op).len()
+            && self.types.iter().copied().eq(op_types(body, op))
+    }
+}
+
+/// The operand types, then the result types of `op`.
+fn op_types(body: &Body, op: OpId) -> impl Iterator<Item = Type> + '_ {
+    body.operands(op).chain(body.results(op)).map(|v| body.value_type(v))
+}
+
+/// The hash of what [`PassedOp`] holds of `op`, computed without building one.
+fn passed_hash(body: &Body, op: OpId) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    body.op_name(op).hash(&mut h);
+    body.op_props(op).hash(&mut h);
+    (body.num_operands(op), body.num_regions(op), body.successors(op).len()).hash(&mut h);
+    for t in op_types(body, op) {
+        t.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// How many ops that passed each thread remembers (a power of two).
+const PASSED_SLOTS: usize = 1 << 12;
+
+/// The ops that passed [`verify_declared`] lately on a thread, direct-mapped
+/// by [`passed_hash`]: most ops of a program repeat another's name,
+/// properties and types (`affine.load` of one map and memref type), and a
+/// slot is read and written without hashing a key or growing a table.
+#[derive(Default)]
+struct PassedOps {
+    /// The [`Context::uid`] the slots hold ops of (0: none).
+    uid: u64,
+    slots: Vec<Option<PassedOp>>,
+}
+
+impl PassedOps {
+    fn holds(&self, ctx: &Context, hash: u64, def: &OpDef, body: &Body, op: OpId) -> bool {
+        self.uid == ctx.uid()
+            && self.slots[hash as usize % PASSED_SLOTS]
+                .as_ref()
+                .is_some_and(|p| p.matches(def, body, op))
+    }
+
+    fn remember(&mut self, ctx: &Context, hash: u64, def: &OpDef, body: &Body, op: OpId) {
+        if self.uid != ctx.uid() {
+            self.slots.clear();
+            self.slots.resize_with(PASSED_SLOTS, || None);
+            self.uid = ctx.uid();
+        }
+        self.slots[hash as usize % PASSED_SLOTS] = Some(PassedOp::of(def, body, op));
+    }
+}
+
+thread_local! {
+    /// This thread's [`PassedOps`].
+    static PASSED: std::cell::RefCell<PassedOps> = std::cell::RefCell::default();
 }
 
 /// The attribute constraints of [`verify_declared`]: required attributes
