@@ -505,13 +505,6 @@ fn simplified_map(ctx: &Context, attr: Attribute, map: &AffineMap) -> Option<Sim
     simplified
 }
 
-/// Records `simplified` as the [`SimplifiedMap`] of `attr`, in the shared
-/// table and in this thread's copy.
-fn remember_simplified(ctx: &Context, attr: Attribute, simplified: Option<SimplifiedMap>) {
-    ctx.extension::<SimplifiedMaps>().0.write().insert(attr, simplified);
-    remember_locally(ctx, attr, simplified);
-}
-
 /// Records `simplified` in this thread's copy of the [`SimplifiedMap`]s.
 fn remember_locally(ctx: &Context, attr: Attribute, simplified: Option<SimplifiedMap>) {
     // Bounded: the copy serves the maps of the functions a thread works on
@@ -570,10 +563,13 @@ pub(super) fn canonical_form(
     } else if let Some(linear) = super::affine_linear::canonicalize_linear(ctx, body, map, operands) {
         // A map rebuilt from linear forms is canonical: when its operands
         // need no substitution next time (the usual case, on the second
-        // sweep), the lookup finds it so instead of simplifying it again.
+        // sweep, which runs on this thread), the lookup finds it so instead
+        // of simplifying it again. Only this thread's copy learns it: the
+        // shared table's write lock, taken for every composition, cost the
+        // other thread more than it saved.
         linear.map(|c| {
             let attr = map_attr(ctx, c.map);
-            remember_simplified(ctx, attr, None);
+            remember_locally(ctx, attr, None);
             (attr, c.operands)
         })
     } else {
