@@ -209,7 +209,7 @@ const SMALL_LINEAR: i64 = 1 << 30;
 /// non-constants, `None` when a value grows large or a position is out of
 /// range (the caller then asks the flattener, which knows these cases).
 fn accumulate_linear(expr: &AffineExpr, scale: i64, nd: usize, ns: usize, row: &mut LinearForm) -> Option<bool> {
-    let small = |v: i64| (v.abs() <= SMALL_LINEAR).then_some(v);
+    let small = |v: i64| (v.unsigned_abs() <= SMALL_LINEAR.unsigned_abs()).then_some(v);
     let (col, value) = match expr.view() {
         ExprView::Dim(p) if (p as usize) < nd => (p as usize, scale),
         ExprView::Symbol(p) if (p as usize) < ns => (nd + p as usize, scale),
@@ -723,5 +723,8 @@ mod tests {
         );
         let mut row: LinearForm = smallvec::smallvec![0; 2];
         assert_eq!(accumulate_linear(&AffineExpr::dim(3), 1, 1, 0, &mut row), None);
+        // The most negative constant has no absolute value in i64.
+        let most_negative = AffineExpr::dim(0).add(&AffineExpr::constant(i64::MIN));
+        assert_eq!(accumulate_linear(&most_negative, 1, 1, 0, &mut row), None);
     }
 }

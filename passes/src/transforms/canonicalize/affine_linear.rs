@@ -40,7 +40,7 @@ struct LinearResult {
 /// `x + c * y`, if it stays small (see [`MAX_MAGNITUDE`]).
 fn add_scaled(x: i64, c: i64, y: i64) -> Option<i64> {
     let r = x.checked_add(c.checked_mul(y)?)?;
-    (r.abs() <= MAX_MAGNITUDE).then_some(r)
+    (r.unsigned_abs() <= MAX_MAGNITUDE.unsigned_abs()).then_some(r)
 }
 
 /// The linear form of every result of `map`, split into dims, symbols and
@@ -51,7 +51,7 @@ fn linear_results(map: &AffineMap) -> Option<Vec<LinearResult>> {
         .iter()
         .map(|r| {
             let row = linear_form(r, nd as u32, ns as u32)?;
-            if row.iter().any(|c| c.abs() > MAX_MAGNITUDE) {
+            if row.iter().any(|c| c.unsigned_abs() > MAX_MAGNITUDE.unsigned_abs()) {
                 return None;
             }
             Some(LinearResult {
