@@ -14,7 +14,7 @@ use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
-use lf_ir::ods::{operand_group_range, prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, RegionDef, TypeRule};
+use lf_ir::ods::{prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, RegionDef, TypeRule};
 use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use lf_ir::printer::{type_to_string, CustomPrinter};
 use lf_ir::{Attribute, Body, Context, OpDef, OpId, RegionId, Traits, Type, TypeData, Value, ValueDef};
@@ -725,24 +725,29 @@ fn print_bound(p: &mut CustomPrinter<'_, '_>, map: &AffineMap, a: Attribute, ope
     print_dim_and_symbol_list(p, operands, map.num_dims() as usize);
 }
 
-fn group(ctx: &Context, body: &Body, op: OpId, g: usize) -> Vec<Value> {
+/// The operands of each operand group of a registered op, in order (none
+/// if its segment sizes are malformed): the segment sizes are read once.
+fn operand_groups(ctx: &Context, body: &Body, op: OpId) -> smallvec::SmallVec<[smallvec::SmallVec<[Value; 8]>; 3]> {
     let def = ctx.op_def(body.op_name(op)).expect("registered");
-    operand_group_range(ctx, body, op, def, g)
-        .map(|i| body.operand(op, i))
+    lf_ir::ods::operand_group_ranges(ctx, body, op, def)
+        .into_iter()
+        .map(|r| r.map(|i| body.operand(op, i)).collect())
         .collect()
 }
 
-fn entry_args(body: &Body, op: OpId, index: usize) -> Vec<Value> {
+/// The arguments of the entry block of region `index` of `op` (none if
+/// the region is empty).
+fn entry_args(body: &Body, op: OpId, index: usize) -> &[Value] {
     let rb = body.regions_body(op);
-    rb.entry_block(body.region(op, index))
-        .map(|b| rb.block_args(b).to_vec())
-        .unwrap_or_default()
+    rb.entry_block(body.region(op, index)).map_or(&[], |b| rb.block_args(b))
 }
 
 fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
     let ctx = p.ctx();
     let body = p.body();
     let args = entry_args(body, op, 0);
+    let groups = operand_groups(ctx, body, op);
+    let group = |g: usize| groups.get(g).map_or(&[][..], |ops| ops.as_slice());
     p.write(" ");
     if let Some(iv) = args.first() {
         // MLIR's printRegionArgument with the type omitted.
@@ -755,8 +760,8 @@ fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
         }
         let a = prop(ctx, body, op, name);
         if let (Some(a), Some(m)) = (a, map_of(ctx, a)) {
-            let ops = group(ctx, body, op, k);
-            print_bound(p, m, a, &ops, prefix);
+            let ops = group(k);
+            print_bound(p, m, a, ops, prefix);
         }
     }
     if let Some(s) = prop(ctx, body, op, "step").and_then(|a| int_value(ctx, a)) {
@@ -764,10 +769,10 @@ fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
             p.write(&format!(" step {s}"));
         }
     }
-    let inits = group(ctx, body, op, 2);
+    let inits = group(2);
     if !inits.is_empty() {
         p.write(" iter_args(");
-        for (i, (a, v)) in args.iter().skip(1).zip(&inits).enumerate() {
+        for (i, (a, v)) in args.iter().skip(1).zip(inits).enumerate() {
             if i > 0 {
                 p.write(", ");
             }
@@ -792,14 +797,8 @@ fn print_for(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
 
 fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let err = |m: String| Err(op_error(ctx, body, op, m));
-    let def = ctx.op_def(body.op_name(op)).expect("registered");
-    let ranges = lf_ir::ods::operand_group_ranges(ctx, body, op, def);
-    let group = |g: usize| -> smallvec::SmallVec<[Value; 8]> {
-        ranges
-            .get(g)
-            .map(|r| r.clone().map(|i| body.operand(op, i)).collect())
-            .unwrap_or_default()
-    };
+    let groups = operand_groups(ctx, body, op);
+    let group = |g: usize| groups.get(g).map_or(&[][..], |ops| ops.as_slice());
     if let Some(s) = prop(ctx, body, op, "step").and_then(|a| int_value(ctx, a)) {
         if s <= 0 {
             return err("expected step to be representable as a positive signed integer".into());
@@ -822,11 +821,11 @@ fn verify_for(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
                 if k == 0 { "lower" } else { "upper" }
             ));
         }
-        verify_dims_and_symbols(ctx, body, op, &ops, m.num_dims() as usize)?;
+        verify_dims_and_symbols(ctx, body, op, ops, m.num_dims() as usize)?;
     }
     let inits = group(2);
     let rb = body.regions_body(op);
-    let args = rb.entry_block(body.region(op, 0)).map_or(&[][..], |b| rb.block_args(b));
+    let args = entry_args(body, op, 0);
     if body.num_results(op) != inits.len() {
         return err("mismatch between the number of loop-carried values and results".into());
     }
@@ -1373,7 +1372,7 @@ fn print_parallel(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
     let body = p.body();
     let ivs = entry_args(body, op, 0);
     p.write(" (");
-    p.value_list(&ivs);
+    p.value_list(ivs);
     p.write(") = (");
     let (lb_ops, ub_ops) = parallel_operands(ctx, body, op);
     for (k, (map_name, groups_name, kw, ops)) in [
