@@ -104,21 +104,28 @@ impl PatternSet {
     }
 
     /// Indexes the patterns by root op name, highest benefit first (ties
-    /// keep the order of addition).
+    /// keep the order of addition). Each root's list already holds the
+    /// patterns that match any op, merged in by benefit, so that matching
+    /// an op reads one list.
     pub fn freeze(self, ctx: &Context) -> FrozenPatternSet {
-        let mut by_root: FxHashMap<OpName, Vec<usize>> = FxHashMap::default();
+        let mut rooted: FxHashMap<OpName, Vec<usize>> = FxHashMap::default();
         let mut any = Vec::new();
         for (i, p) in self.patterns.iter().enumerate() {
             match p.root() {
-                Some(r) => by_root.entry(ctx.op_name(r)).or_default().push(i),
+                Some(r) => rooted.entry(ctx.op_name(r)).or_default().push(i),
                 None => any.push(i),
             }
         }
-        let key = |i: &usize| std::cmp::Reverse(self.patterns[*i].benefit());
-        for v in by_root.values_mut() {
-            v.sort_by_key(key);
-        }
+        let benefit = |i: usize| self.patterns[i].benefit();
+        let key = |i: &usize| std::cmp::Reverse(benefit(*i));
         any.sort_by_key(key);
+        let by_root = rooted
+            .into_iter()
+            .map(|(name, mut list)| {
+                list.sort_by_key(key);
+                (name, merge_by_benefit(&list, &any, benefit))
+            })
+            .collect();
         FrozenPatternSet {
             patterns: self.patterns,
             by_root,
@@ -127,32 +134,38 @@ impl PatternSet {
     }
 }
 
+/// Merges two lists of pattern indices sorted by decreasing benefit; on
+/// equal benefit the rooted pattern comes first.
+fn merge_by_benefit(rooted: &[usize], any: &[usize], benefit: impl Fn(usize) -> u16) -> Vec<usize> {
+    let mut out = Vec::with_capacity(rooted.len() + any.len());
+    let (mut i, mut j) = (0, 0);
+    while i < rooted.len() || j < any.len() {
+        let take_rooted = j >= any.len() || (i < rooted.len() && benefit(rooted[i]) >= benefit(any[j]));
+        if take_rooted {
+            out.push(rooted[i]);
+            i += 1;
+        } else {
+            out.push(any[j]);
+            j += 1;
+        }
+    }
+    out
+}
+
 /// A [`PatternSet`] indexed for matching.
 pub struct FrozenPatternSet {
     patterns: Vec<Box<dyn RewritePattern>>,
+    /// For each root op name: its patterns and those of `any`, best first.
     by_root: FxHashMap<OpName, Vec<usize>>,
+    /// The patterns that match any op, best first.
     any: Vec<usize>,
 }
 
 impl FrozenPatternSet {
     /// The patterns that may apply to an op named `name`, best first.
     pub fn for_op(&self, name: OpName) -> impl Iterator<Item = &dyn RewritePattern> {
-        let rooted = self.by_root.get(&name).map_or(&[][..], |v| &v[..]);
-        // Merge rooted and any-op patterns by benefit (both lists are sorted).
-        let mut out: Vec<usize> = Vec::with_capacity(rooted.len() + self.any.len());
-        let (mut i, mut j) = (0, 0);
-        while i < rooted.len() || j < self.any.len() {
-            let take_rooted = j >= self.any.len()
-                || (i < rooted.len() && self.patterns[rooted[i]].benefit() >= self.patterns[self.any[j]].benefit());
-            if take_rooted {
-                out.push(rooted[i]);
-                i += 1;
-            } else {
-                out.push(self.any[j]);
-                j += 1;
-            }
-        }
-        out.into_iter().map(move |k| &*self.patterns[k])
+        let list = self.by_root.get(&name).unwrap_or(&self.any);
+        list.iter().map(move |&k| &*self.patterns[k])
     }
 
     /// Whether the set has no patterns.
