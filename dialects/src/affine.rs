@@ -508,7 +508,7 @@ pub static LOAD: OpDef = OpDef {
         dimensions (loop induction variables, top-level values) and symbols (written \
         `symbol(%n)`). The expressions are kept as the `map` property; its operands follow \
         the memref.\n\n```mlir\n%v = affine.load %A[%i + 1, %j * 2 + symbol(%n)] : memref<100x100xf32>\n```",
-    traits: Traits::MEMORY_EFFECTS,
+    traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
     operands: LOAD_OPERANDS,
     results: &[ArgDef::one("result", &ANY_TYPE)],
     attributes: MAP_ATTR,
@@ -549,7 +549,7 @@ pub static VECTOR_LOAD: OpDef = OpDef {
     summary: "affine vector load operation",
     description: "Reads a vector of consecutive elements starting at affine subscripts.\n\n\
         ```mlir\n%v = affine.vector_load %A[%i, %j * 8] : memref<100x100xf32>, vector<8xf32>\n```",
-    traits: Traits::MEMORY_EFFECTS,
+    traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
     operands: LOAD_OPERANDS,
     results: &[ArgDef::one("result", &ANY_VECTOR)],
     attributes: MAP_ATTR,
@@ -899,7 +899,9 @@ pub static FOR: OpDef = OpDef {
         %s = affine.for %i = 0 to %n iter_args(%acc = %zero) -> (f32) {\n  \
         %x = affine.load %A[%i] : memref<?xf32>\n  %t = arith.addf %acc, %x : f32\n  \
         affine.yield %t : f32\n}\n```",
-    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    traits: Traits::SINGLE_BLOCK
+        .with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
     operands: &[
         ArgDef::variadic("lowerBoundOperands", &INDEX),
         ArgDef::variadic("upperBoundOperands", &INDEX),
@@ -1032,7 +1034,9 @@ pub static IF: OpDef = OpDef {
         affine.if affine_set<(d0)[s0] : (d0 - 10 >= 0, s0 - d0 >= 0)>(%i)[%n] {\n  \
         affine.store %v, %A[%i] : memref<?xf32>\n}\n\
         %r = affine.if #set(%i) -> f32 {\n  affine.yield %a : f32\n} else {\n  affine.yield %b : f32\n}\n```",
-    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    traits: Traits::SINGLE_BLOCK
+        .with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
     operands: &[ArgDef::variadic("operands", &INDEX)],
     results: &[ArgDef::variadic("results", &ANY_TYPE)],
     attributes: &[AttrDef::required("condition", &INTEGER_SET_ATTR)],
@@ -1512,7 +1516,9 @@ pub static PARALLEL: OpDef = OpDef {
         %x = affine.load %A[%i, %j] : memref<?x?xf32>\n}\n\
         %s = affine.parallel (%i) = (0) to (100) reduce (\"addf\") -> (f32) {\n  \
         %x = affine.load %B[%i] : memref<100xf32>\n  affine.yield %x : f32\n}\n```",
-    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    traits: Traits::SINGLE_BLOCK
+        .with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
     operands: &[ArgDef::variadic("mapOperands", &INDEX)],
     results: &[ArgDef::variadic("results", &ANY_TYPE)],
     attributes: &[

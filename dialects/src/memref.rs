@@ -114,7 +114,7 @@ const fn alloc_like(name: &'static str, summary: &'static str, description: &'st
     OpDef {
         summary,
         description,
-        traits: Traits::MEMORY_EFFECTS,
+        traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_ALLOC),
         operands: ALLOC_OPERANDS,
         results: ALLOC_RESULTS,
         attributes: ALLOC_ATTRS,
@@ -198,7 +198,7 @@ pub static LOAD: OpDef = OpDef {
         `nontemporal` hints that the data will not be reused soon; `alignment` promises an \
         aligned address.\n\n```mlir\n%v = memref.load %A[%i, %j] : memref<4x8xf32>\n\
         %w = memref.load %A[%i, %j] {nontemporal = true} : memref<4x8xf32>\n```",
-    traits: Traits::MEMORY_EFFECTS,
+    traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
     operands: &[ArgDef::one("memref", &MEMREF_ANY), ArgDef::variadic("indices", &INDEX)],
     results: &[ArgDef::one("result", &ANY_TYPE)],
     attributes: &[

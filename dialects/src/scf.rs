@@ -43,7 +43,9 @@ pub static FOR: OpDef = OpDef {
         `unsigned` compares the bounds as unsigned integers.\n\n\
         ```mlir\n%sum = scf.for %i = %lb to %ub step %s iter_args(%acc = %zero) -> (f32) {\n  \
         %n = arith.addf %acc, %x : f32\n  scf.yield %n : f32\n}\n```",
-    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    traits: Traits::SINGLE_BLOCK
+        .with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
     operands: &[
         ArgDef::one("lowerBound", &SIGNLESS_INTEGER_OR_INDEX),
         ArgDef::one("upperBound", &SIGNLESS_INTEGER_OR_INDEX),
@@ -66,7 +68,9 @@ pub static IF: OpDef = OpDef {
     description: "Runs the `then` region if `condition` holds, else the `else` region (which \
         may be empty when the op has no results). Each region yields the op's results.\n\n\
         ```mlir\n%r = scf.if %c -> (i32) {\n  scf.yield %a : i32\n} else {\n  scf.yield %b : i32\n}\n```",
-    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    traits: Traits::SINGLE_BLOCK
+        .with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
     operands: &[ArgDef::one("condition", &I1)],
     results: &[ArgDef::variadic("results", &ANY_TYPE)],
     regions: &[
@@ -114,6 +118,7 @@ pub static WHILE: OpDef = OpDef {
     parse: Some(parse_while),
     print: Some(print_while),
     verify: Some(verify_while),
+    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
     ..OpDef::declared("scf.while")
 };
 
@@ -146,6 +151,7 @@ pub static EXECUTE_REGION: OpDef = OpDef {
     parse: Some(parse_execute_region),
     print: Some(print_execute_region),
     verify: Some(verify_execute_region),
+    traits: Traits::RECURSIVE_MEMORY_EFFECTS,
     ..OpDef::declared("scf.execute_region")
 };
 
@@ -678,7 +684,9 @@ pub static PARALLEL: OpDef = OpDef {
         ```mlir\n%sum = scf.parallel (%i, %j) = (%c0, %c0) to (%n, %m) step (%c1, %c1) init (%zero) -> f32 {\n  \
         %x = memref.load %A[%i, %j] : memref<?x?xf32>\n  scf.reduce(%x : f32) {\n  \
         ^bb0(%a: f32, %b: f32):\n    %s = arith.addf %a, %b : f32\n    scf.reduce.return %s : f32\n  }\n}\n```",
-    traits: Traits::SINGLE_BLOCK.with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR),
+    traits: Traits::SINGLE_BLOCK
+        .with(Traits::SINGLE_BLOCK_IMPLICIT_TERMINATOR)
+        .with(Traits::RECURSIVE_MEMORY_EFFECTS),
     operands: &[
         ArgDef::variadic("lowerBound", &INDEX),
         ArgDef::variadic("upperBound", &INDEX),

@@ -58,6 +58,16 @@ impl Traits {
     /// The op's two operands may be swapped (`arith.addi`): passes such as
     /// `cse` and `canonicalize` compare or reorder them.
     pub const COMMUTATIVE: Traits = Traits(1 << 13);
+    /// The op's effects are those of the ops in its regions (MLIR's
+    /// `RecursiveMemoryEffects`: `scf.for`, `affine.if`): it is effect-free,
+    /// or only reads, when they all are.
+    pub const RECURSIVE_MEMORY_EFFECTS: Traits = Traits(1 << 14);
+    /// The op's only effect is reading memory (MLIR's `MemRead` alone:
+    /// `affine.load`); it may be erased when its results are unused.
+    pub const MEMORY_READ: Traits = Traits(1 << 15);
+    /// The op's only effect is allocating the memory it returns (MLIR's
+    /// `MemAlloc` alone: `memref.alloc`); it may be erased when unused.
+    pub const MEMORY_ALLOC: Traits = Traits(1 << 16);
 
     /// Whether all of `other`'s bits are set.
     #[inline]

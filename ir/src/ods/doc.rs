@@ -23,6 +23,9 @@ const TRAIT_NAMES: &[(Traits, &str)] = &[
     (Traits::MEMORY_EFFECTS, "MemoryEffects"),
     (Traits::RETURN_LIKE, "ReturnLike"),
     (Traits::COMMUTATIVE, "Commutative"),
+    (Traits::RECURSIVE_MEMORY_EFFECTS, "RecursiveMemoryEffects"),
+    (Traits::MEMORY_READ, "MemRead"),
+    (Traits::MEMORY_ALLOC, "MemAlloc"),
 ];
 
 /// Markdown reference of one dialect's ops (sorted by name).

@@ -2,31 +2,18 @@
 //! may be erased when unused, and which may be moved (speculated).
 //!
 //! lf's op declarations carry `PURE` and `MEMORY_EFFECTS` traits. An op with
-//! neither is treated as having unknown effects, except the structured
-//! control-flow ops listed in [`has_recursive_effects`], whose effects are
+//! neither is treated as having unknown effects, except the ops with
+//! `RECURSIVE_MEMORY_EFFECTS` (structured control flow), whose effects are
 //! those of the ops in their regions (MLIR's `RecursiveMemoryEffects`).
+//! `MEMORY_READ` and `MEMORY_ALLOC` mark ops whose only effect is reading
+//! memory or allocating their result: they are dead when unused.
 
 use lf_ir::attrs::AttrData;
 use lf_ir::{Body, Context, OpId, Traits};
 
 /// Ops whose effects are the effects of their nested ops.
 pub fn has_recursive_effects(ctx: &Context, body: &Body, op: OpId) -> bool {
-    matches!(
-        ctx.op_name_str(body.op_name(op)),
-        "scf.for"
-            | "scf.if"
-            | "scf.execute_region"
-            | "scf.while"
-            | "scf.parallel"
-            | "affine.for"
-            | "affine.if"
-            | "affine.parallel"
-    )
-}
-
-/// Ops whose only effect is allocating their result (dead when unused).
-fn is_allocation_only(ctx: &Context, body: &Body, op: OpId) -> bool {
-    matches!(ctx.op_name_str(body.op_name(op)), "memref.alloc" | "memref.alloca")
+    traits(ctx, body, op).contains(Traits::RECURSIVE_MEMORY_EFFECTS)
 }
 
 fn traits(ctx: &Context, body: &Body, op: OpId) -> Traits {
@@ -36,8 +23,9 @@ fn traits(ctx: &Context, body: &Body, op: OpId) -> Traits {
 /// Whether `op` has no side effects: `PURE`, or recursive effects with only
 /// effect-free ops nested.
 pub fn is_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
-    traits(ctx, body, op).contains(Traits::PURE)
-        || (has_recursive_effects(ctx, body, op) && all_nested(ctx, body, op, is_effect_free))
+    let t = traits(ctx, body, op);
+    t.contains(Traits::PURE)
+        || (t.contains(Traits::RECURSIVE_MEMORY_EFFECTS) && all_nested(ctx, body, op, is_effect_free))
 }
 
 /// Whether every op directly in the regions of `op` satisfies `holds`.
@@ -50,20 +38,18 @@ fn all_nested(ctx: &Context, body: &Body, op: OpId, holds: fn(&Context, &Body, O
 
 /// Ops whose only effect is reading memory.
 pub fn is_read_only(ctx: &Context, body: &Body, op: OpId) -> bool {
-    matches!(
-        ctx.op_name_str(body.op_name(op)),
-        "memref.load" | "affine.load" | "vector.load" | "affine.vector_load"
-    )
+    traits(ctx, body, op).contains(Traits::MEMORY_READ)
 }
 
 /// Whether the effects of `op`, and of the ops nested in it when its
 /// effects are theirs, are at most reads and allocations of their own
 /// results: what MLIR's `wouldOpBeTriviallyDead` lets go.
 fn only_reads_or_allocates(ctx: &Context, body: &Body, op: OpId) -> bool {
-    traits(ctx, body, op).contains(Traits::PURE)
-        || is_allocation_only(ctx, body, op)
-        || is_read_only(ctx, body, op)
-        || (has_recursive_effects(ctx, body, op) && all_nested(ctx, body, op, only_reads_or_allocates))
+    let t = traits(ctx, body, op);
+    t.contains(Traits::PURE)
+        || t.contains(Traits::MEMORY_ALLOC)
+        || t.contains(Traits::MEMORY_READ)
+        || (t.contains(Traits::RECURSIVE_MEMORY_EFFECTS) && all_nested(ctx, body, op, only_reads_or_allocates))
 }
 
 /// MLIR's `isOpTriviallyDead`: no result is used, the op is not a
