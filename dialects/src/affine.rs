@@ -41,12 +41,17 @@ fn op_name<'c>(ctx: &'c Context, body: &Body, op: OpId) -> &'c str {
     ctx.op_name_str(body.op_name(op))
 }
 
+/// Whether `op` is declared by `def` (MLIR's `isa<...>`: the op's
+/// registered declaration is that one).
+fn is_op(ctx: &Context, body: &Body, op: OpId, def: &'static OpDef) -> bool {
+    ctx.op_def(body.op_name(op)).is_some_and(|d| std::ptr::eq(d, def))
+}
+
 /// Whether an op opens an affine scope (its regions' top-level values are symbols).
 fn is_affine_scope(ctx: &Context, body: &Body, op: OpId) -> bool {
-    matches!(op_name(ctx, body, op), "func.func" | "gpu.func" | "builtin.module")
-        || ctx
-            .op_def(body.op_name(op))
-            .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+    ctx.op_def(body.op_name(op))
+        .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+        || matches!(op_name(ctx, body, op), "func.func" | "gpu.func" | "builtin.module")
 }
 
 /// The region of the closest affine scope holding `op` (`None`: the body's root region).
@@ -90,7 +95,7 @@ fn is_induction_var(ctx: &Context, body: &Body, v: Value) -> bool {
     let Some(parent) = body.block_region(block).and_then(|r| body.region_parent(r)) else {
         return false;
     };
-    matches!(op_name(ctx, body, parent), "affine.for" | "affine.parallel")
+    is_op(ctx, body, parent, &FOR) || is_op(ctx, body, parent, &PARALLEL)
 }
 
 /// Whether `op` is inside a GPU kernel (`gpu.launch` or `gpu.func`).
@@ -123,8 +128,10 @@ pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<Regio
     if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
         return true;
     }
+    if def.is_some_and(|d| std::ptr::eq(d, &APPLY)) {
+        return body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope));
+    }
     match op_name(ctx, body, op) {
-        "affine.apply" => body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope)),
         "memref.dim" | "tensor.dim" => {
             let src = body.operand(op, 0);
             is_top_level(body, src, scope)
@@ -140,14 +147,16 @@ pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId
     if !is_index(ctx, body, v) {
         return false;
     }
-    if is_valid_symbol(ctx, body, v, scope) || is_induction_var(ctx, body, v) {
+    if is_induction_var(ctx, body, v) || is_valid_symbol(ctx, body, v, scope) {
         return true;
     }
     let ValueDef::OpResult { op, .. } = body.value_def(v) else {
         return false;
     };
+    if is_op(ctx, body, op, &APPLY) {
+        return body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope));
+    }
     match op_name(ctx, body, op) {
-        "affine.apply" => body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope)),
         "memref.dim" | "tensor.dim" => is_top_level(body, body.operand(op, 0), scope),
         "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" => {
             in_gpu_kernel(ctx, body, op) || body.parent_op(op).is_none()
@@ -304,7 +313,7 @@ fn verify_map_op(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic>
             "operand count and affine map dimension and symbol count must match",
         ));
     }
-    let is_apply = op_name(ctx, body, op) == "affine.apply";
+    let is_apply = is_op(ctx, body, op, &APPLY);
     if is_apply && m.num_results() != 1 {
         return Err(op_error(ctx, body, op, "mapping must produce one value"));
     }
@@ -729,9 +738,11 @@ fn print_bound(p: &mut CustomPrinter<'_, '_>, map: &AffineMap, a: Attribute, ope
 /// if its segment sizes are malformed): the segment sizes are read once.
 fn operand_groups(ctx: &Context, body: &Body, op: OpId) -> smallvec::SmallVec<[smallvec::SmallVec<[Value; 8]>; 3]> {
     let def = ctx.op_def(body.op_name(op)).expect("registered");
+    // The groups follow each other from the first operand on.
+    let mut operands = body.operands(op);
     lf_ir::ods::operand_group_ranges(ctx, body, op, def)
         .into_iter()
-        .map(|r| r.map(|i| body.operand(op, i)).collect())
+        .map(|r| operands.by_ref().take(r.len()).collect())
         .collect()
 }
 
@@ -858,7 +869,7 @@ fn check_yield(ctx: &Context, body: &Body, op: OpId, index: usize, results: &[Ty
     let Some(t) = rb.last_op(b) else {
         return Ok(());
     };
-    if op_name(ctx, rb, t) != "affine.yield" {
+    if !is_op(ctx, rb, t, &YIELD) {
         return Ok(());
     }
     let tys: smallvec::SmallVec<[Type; 4]> = rb.operands(t).map(|v| rb.value_type(v)).collect();
