@@ -7,12 +7,15 @@ use crate::registry::{OpDef, OpName, OpNameInfo};
 use crate::types::{FloatKind, Signedness, Type, TypeData};
 use crate::uniquer::Uniquer;
 use parking_lot::RwLock;
+use std::sync::atomic::AtomicPtr;
 use string_interner::backend::BucketBackend;
 use string_interner::symbol::SymbolU32;
 use string_interner::{StringInterner, Symbol};
 
 /// Slots of the per-thread identifier cache (see [`Context::intern`]).
 const IDENT_CACHE_SLOTS: usize = 256;
+/// Op names whose registration is read from a plain table (see `op_fast`).
+const OP_FAST: usize = 1024;
 
 /// How many one-entry dictionaries each thread remembers (see
 /// [`Context::dict_attr_from`]); the memory is cleared when full.
@@ -84,13 +87,18 @@ pub struct Context {
     /// under `idents`' write lock, so indices match the interner's symbols).
     ident_texts: boxcar::Vec<IdentText>,
     op_names: Uniquer<Box<str>>,
-    /// The registration of each op name, by id: 1 + its index in
-    /// `registrations`, 0 if unregistered. Read without a lock: op
-    /// definitions are looked up on every op by every thread. Pushed only
-    /// under `op_infos_growth`, so entries are completed in index order and
-    /// every index below `count()` is initialized (boxcar counts completed
-    /// pushes, which racing pushes may complete out of order).
-    op_infos: boxcar::Vec<std::sync::atomic::AtomicU32>,
+    /// The registration of each op name, by id: an entry of
+    /// `registrations` (whose entries never move), null if unregistered.
+    /// Read without a lock: op definitions are looked up on every op by
+    /// every thread. Pushed only under `op_infos_growth`, so entries are
+    /// completed in index order and every index below `count()` is
+    /// initialized (boxcar counts completed pushes, which racing pushes may
+    /// complete out of order).
+    op_infos: boxcar::Vec<AtomicPtr<OpNameInfo>>,
+    /// The same for the first [`OP_FAST`] names (the registered ops get
+    /// theirs first), in a plain table: a look-up is one load, where
+    /// `op_infos` finds its bucket first.
+    op_fast: Box<[AtomicPtr<OpNameInfo>]>,
     /// Serializes pushes to `op_infos`.
     op_infos_growth: parking_lot::Mutex<()>,
     /// Every registration made (a later one for the same name replaces the
@@ -166,6 +174,7 @@ impl Context {
             ident_texts: boxcar::Vec::new(),
             op_names: Uniquer::new(),
             op_infos: boxcar::Vec::new(),
+            op_fast: (0..OP_FAST).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
             op_infos_growth: parking_lot::Mutex::new(()),
             registrations: boxcar::Vec::new(),
             dialects: RwLock::new(Vec::new()),
@@ -386,7 +395,7 @@ impl Context {
             // slots up to this id, one push at a time (see `op_infos`).
             let _growing = self.op_infos_growth.lock();
             while self.op_infos.count() <= id as usize {
-                self.op_infos.push(std::sync::atomic::AtomicU32::new(0));
+                self.op_infos.push(AtomicPtr::new(std::ptr::null_mut()));
             }
         }
         OpName(id)
@@ -405,10 +414,14 @@ impl Context {
 
     #[inline]
     fn registration(&self, name: OpName) -> Option<&OpNameInfo> {
-        match self.op_infos[name.0 as usize].load(std::sync::atomic::Ordering::Acquire) {
-            0 => None,
-            i => Some(&self.registrations[i as usize - 1]),
-        }
+        let i = name.0 as usize;
+        let info = match self.op_fast.get(i) {
+            Some(slot) => slot.load(std::sync::atomic::Ordering::Acquire),
+            None => self.op_infos[i].load(std::sync::atomic::Ordering::Acquire),
+        };
+        // SAFETY: a non-null entry points into `registrations`, whose
+        // entries never move and live as long as `self`.
+        (!info.is_null()).then(|| unsafe { &*info })
     }
 
     /// The compiled declarative format of a registered op, if it has one.
@@ -433,7 +446,12 @@ impl Context {
         }
         let format = crate::ods::format::compiled(def).unwrap_or_else(|e| panic!("{e}"));
         let index = self.registrations.push(OpNameInfo { def, format });
-        self.op_infos[name.0 as usize].store(index as u32 + 1, std::sync::atomic::Ordering::Release);
+        let info = &self.registrations[index] as *const OpNameInfo as *mut OpNameInfo;
+        let i = name.0 as usize;
+        self.op_infos[i].store(info, std::sync::atomic::Ordering::Release);
+        if let Some(slot) = self.op_fast.get(i) {
+            slot.store(info, std::sync::atomic::Ordering::Release);
+        }
     }
 
     /// Registers a dialect namespace (ops and attributes of registered dialects
