@@ -173,3 +173,32 @@ impl FrozenPatternSet {
         self.patterns.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never(_: OpId, _: &mut PatternRewriter<'_>) -> bool {
+        false
+    }
+
+    #[test]
+    fn an_op_sees_its_patterns_and_the_any_op_ones_best_first() {
+        let ctx = Context::new();
+        let mut set = PatternSet::new();
+        set.add(FnPattern::new("x1", Some("t.x"), never))
+            .add(FnPattern::new("any2", None, never).with_benefit(2))
+            .add(FnPattern::new("x3", Some("t.x"), never).with_benefit(3))
+            .add(FnPattern::new("any1", None, never))
+            .add(FnPattern::new("y1", Some("t.y"), never))
+            .add(FnPattern::new("x1b", Some("t.x"), never));
+        let frozen = set.freeze(&ctx);
+        let names =
+            |op: &str| -> Vec<String> { frozen.for_op(ctx.op_name(op)).map(|p| p.name().to_string()).collect() };
+        // Higher benefit first; on a tie the rooted patterns come first, each
+        // list in the order of addition.
+        assert_eq!(names("t.x"), ["x3", "any2", "x1", "x1b", "any1"]);
+        assert_eq!(names("t.y"), ["any2", "y1", "any1"]);
+        assert_eq!(names("t.z"), ["any2", "any1"]);
+    }
+}
