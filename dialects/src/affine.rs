@@ -128,7 +128,7 @@ pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<Regio
     if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
         return true;
     }
-    if def.is_some_and(|d| std::ptr::eq(d, &APPLY)) {
+    if is_op(ctx, body, op, &APPLY) {
         return body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope));
     }
     match op_name(ctx, body, op) {

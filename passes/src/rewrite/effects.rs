@@ -11,11 +11,6 @@
 use lf_ir::attrs::AttrData;
 use lf_ir::{Body, Context, OpId, Traits};
 
-/// Ops whose effects are the effects of their nested ops.
-pub fn has_recursive_effects(ctx: &Context, body: &Body, op: OpId) -> bool {
-    traits(ctx, body, op).contains(Traits::RECURSIVE_MEMORY_EFFECTS)
-}
-
 fn traits(ctx: &Context, body: &Body, op: OpId) -> Traits {
     ctx.op_def(body.op_name(op)).map_or(Traits::NONE, |d| d.traits)
 }
