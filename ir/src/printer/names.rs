@@ -197,7 +197,6 @@ impl Names {
 
     /// Writes the name of `v` (with `%`), e.g. `%3`, `%arg0`, `%2#1`.
     pub fn write_value(&self, out: &mut String, body: &Body, v: Value) {
-        use std::fmt::Write;
         let bn = self.bodies.get(&key(body));
         let lookup = |x: Value| bn.and_then(|n| n.values.get(x.index()).copied()).unwrap_or(NONE);
         let (raw, group) = match body.value_def(v) {
@@ -209,23 +208,25 @@ impl Names {
             _ => (lookup(v), None),
         };
         if raw == NONE {
-            let _ = write!(out, "%<<UNKNOWN SSA VALUE>>");
+            out.push_str("%<<UNKNOWN SSA VALUE>>");
         } else if raw & ARG_BIT != 0 {
-            let _ = write!(out, "%arg{}", raw & !ARG_BIT);
+            out.push_str("%arg");
+            super::push_int(out, raw & !ARG_BIT);
         } else if raw & NAME_BIT != 0 {
             out.push('%');
             out.push_str(&self.strings[(raw & !NAME_BIT) as usize]);
         } else {
-            let _ = write!(out, "%{raw}");
+            out.push('%');
+            super::push_int(out, raw);
         }
         if let Some(g) = group {
-            let _ = write!(out, "#{g}");
+            out.push('#');
+            super::push_int(out, g);
         }
     }
 
     /// Writes the name an op's results are defined with (`%3` for `%3:2 = ...`).
     pub fn write_result_group(&self, out: &mut String, body: &Body, op: crate::OpId) {
-        use std::fmt::Write;
         let raw = self
             .bodies
             .get(&key(body))
@@ -237,7 +238,8 @@ impl Names {
             out.push('%');
             out.push_str(&self.strings[(raw & !NAME_BIT) as usize]);
         } else {
-            let _ = write!(out, "%{raw}");
+            out.push('%');
+            super::push_int(out, raw);
         }
     }
 
@@ -246,7 +248,6 @@ impl Names {
     /// for results named one by one (see [`Names::compute_with`]). Nothing
     /// for an op without results.
     pub fn write_result_defs(&self, out: &mut String, body: &Body, op: crate::OpId) {
-        use std::fmt::Write;
         let n = body.num_results(op);
         if n == 0 {
             return;
@@ -262,13 +263,13 @@ impl Names {
         }
         self.write_result_group(out, body, op);
         if n > 1 {
-            let _ = write!(out, ":{n}");
+            out.push(':');
+            super::push_int(out, n);
         }
     }
 
     /// Writes the name of a block (`^bbN`).
     pub fn write_block(&self, out: &mut String, body: &Body, b: BlockId) {
-        use std::fmt::Write;
         let n = self
             .bodies
             .get(&key(body))
@@ -277,7 +278,8 @@ impl Names {
         if n == NONE {
             out.push_str("^INVALIDBLOCK");
         } else {
-            let _ = write!(out, "^bb{n}");
+            out.push_str("^bb");
+            super::push_int(out, n);
         }
     }
 

@@ -46,7 +46,7 @@ fn write_dims(out: &mut String, shape: &[i64], scalable: Option<&[bool]>) {
         if *d == DYNAMIC {
             out.push('?');
         } else {
-            let _ = write!(out, "{d}");
+            super::push_int(out, *d);
         }
         if sc {
             out.push(']');
@@ -65,7 +65,8 @@ impl SyntaxWriter<'_> {
                     Signedness::Signed => "si",
                     Signedness::Unsigned => "ui",
                 };
-                let _ = write!(out, "{p}{width}");
+                out.push_str(p);
+                super::push_int(out, *width);
             }
             TypeData::Index => out.push_str("index"),
             TypeData::Float(k) => out.push_str(k.keyword()),
@@ -175,7 +176,7 @@ impl SyntaxWriter<'_> {
     fn memory_space(&self, out: &mut String, a: Attribute) {
         match self.ctx.attr_data(a) {
             AttrData::Integer { value, ty } if *ty == self.ctx.common().i64 => {
-                let _ = write!(out, "{value}");
+                super::push_int(out, *value);
             }
             _ => self.attr(out, a),
         }
@@ -309,7 +310,7 @@ impl SyntaxWriter<'_> {
         let c = self.ctx.common();
         match self.ctx.attr_data(a) {
             AttrData::Integer { value, ty } if *ty == c.i64 => {
-                let _ = write!(out, "{value}");
+                super::push_int(out, *value);
             }
             // As MLIR, the type stays after a value printed in hex (it would read back as an integer).
             AttrData::Float { bits, ty } if *ty == c.f64 => {
@@ -367,10 +368,10 @@ impl SyntaxWriter<'_> {
                 } else {
                     (value as u128) & ((1u128 << width) - 1)
                 };
-                let _ = write!(out, "{v}");
+                super::push_int(out, v);
             }
             _ => {
-                let _ = write!(out, "{value}");
+                super::push_int(out, value);
             }
         }
     }
@@ -469,7 +470,7 @@ fn dyn_int(out: &mut String, v: i64) {
     if v == DYNAMIC {
         out.push('?');
     } else {
-        let _ = write!(out, "{v}");
+        super::push_int(out, v);
     }
 }
 
