@@ -41,8 +41,10 @@ impl IntEnum {
     }
     /// Parses a case keyword into its `i64` attribute.
     pub fn parse(&self, p: &mut CustomParser<'_, '_>) -> ParseResult<Attribute> {
-        let list = self.cases.iter().map(|c| c.0).collect::<Vec<_>>().join(", ");
-        let kw = p.parse_bare_ident(&format!("{} to be one of: {list}", self.name))?;
+        let kw = p.parse_bare_ident_with(|| {
+            let list = self.cases.iter().map(|c| c.0).collect::<Vec<_>>().join(", ");
+            format!("{} to be one of: {list}", self.name)
+        })?;
         match self.value(kw) {
             Some(v) => {
                 let ctx = p.ctx();
@@ -163,7 +165,7 @@ impl FlagsAttr {
         p.parse_literal("<")?;
         let mut bits = 0;
         loop {
-            let w = p.parse_bare_ident(&format!("a {} flag", self.mnemonic))?;
+            let w = p.parse_bare_ident_with(|| format!("a {} flag", self.mnemonic))?;
             match self.parse_list(w) {
                 Some(b) => bits |= b,
                 None => return Err(p.error(format!("unknown {} flag '{w}'", self.mnemonic))),

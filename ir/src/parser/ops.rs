@@ -1249,8 +1249,14 @@ impl<'p, 'a> CustomParser<'p, 'a> {
 
     /// Consumes a bare identifier and returns it, or fails.
     pub fn parse_bare_ident(&mut self, what: &str) -> ParseResult<&'a str> {
+        self.parse_bare_ident_with(|| what.to_string())
+    }
+
+    /// [`CustomParser::parse_bare_ident`] with the description of what was
+    /// expected built only for the error.
+    pub fn parse_bare_ident_with(&mut self, what: impl FnOnce() -> String) -> ParseResult<&'a str> {
         if !self.p.at(T::BareIdent) {
-            return Err(self.p.error_here(format!("expected {what}")));
+            return Err(self.p.error_here(format!("expected {}", what())));
         }
         let t = self.p.text();
         self.p.bump();

@@ -588,7 +588,7 @@ fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         return false;
     };
     let start = map_operands_start(ctx, body, op);
-    let all: Vec<Value> = body.operands(op).collect();
+    let all: smallvec::SmallVec<[Value; 8]> = body.operands(op).collect();
     if all.len() < start || all.len() - start != map.num_inputs() as usize {
         return false;
     }
@@ -606,7 +606,7 @@ fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         (None, Some(c)) => c,
         (None, None) => return false,
     };
-    let mut operands = all[..start].to_vec();
+    let mut operands = smallvec::SmallVec::<[Value; 8]>::from_slice(&all[..start]);
     operands.extend(new_ops);
     rw.modify_in_place(op, |body| {
         body.set_operands(op, &operands);

@@ -16,6 +16,11 @@
 use super::affine::{compose_producers, const_index, index_of, is_top_level_symbol};
 use lf_ir::affine::{expr_from_linear_form, linear_form, AffineMap};
 use lf_ir::{Body, Context, Value};
+use smallvec::SmallVec;
+
+/// A short list kept inline (most maps have a few operands and results):
+/// the lists of a composition then cost no allocation.
+type Short<T> = SmallVec<[T; 8]>;
 
 /// The canonical map and operands found on coefficients.
 pub(super) struct Canonical {
@@ -32,8 +37,8 @@ const MAX_MAGNITUDE: i64 = 1 << 24;
 /// One result of the map: coefficients of the dims and symbols as the
 /// composition has extended them, and the constant.
 struct LinearResult {
-    dims: Vec<i64>,
-    syms: Vec<i64>,
+    dims: Short<i64>,
+    syms: Short<i64>,
     constant: i64,
 }
 
@@ -45,7 +50,7 @@ fn add_scaled(x: i64, c: i64, y: i64) -> Option<i64> {
 
 /// The linear form of every result of `map`, split into dims, symbols and
 /// constant; `None` if one is not linear or has a large coefficient.
-fn linear_results(map: &AffineMap) -> Option<Vec<LinearResult>> {
+fn linear_results(map: &AffineMap) -> Option<SmallVec<[LinearResult; 2]>> {
     let (nd, ns) = (map.num_dims() as usize, map.num_symbols() as usize);
     map.results()
         .iter()
@@ -55,8 +60,8 @@ fn linear_results(map: &AffineMap) -> Option<Vec<LinearResult>> {
                 return None;
             }
             Some(LinearResult {
-                dims: row[..nd].to_vec(),
-                syms: row[nd..nd + ns].to_vec(),
+                dims: Short::from_slice(&row[..nd]),
+                syms: Short::from_slice(&row[nd..nd + ns]),
                 constant: row[nd + ns],
             })
         })
@@ -118,10 +123,10 @@ pub(super) fn canonicalize_linear(
         r.dims.resize(dims.len(), 0);
         r.syms.resize(syms.len(), 0);
     }
-    let used_d: Vec<bool> = (0..dims.len())
+    let used_d: Short<bool> = (0..dims.len())
         .map(|i| results.iter().any(|r| r.dims[i] != 0))
         .collect();
-    let used_s: Vec<bool> = (0..syms.len())
+    let used_s: Short<bool> = (0..syms.len())
         .map(|i| results.iter().any(|r| r.syms[i] != 0))
         .collect();
     if repeats_where_cancelled(&dims, &used_d, &syms, &used_s) {
@@ -129,7 +134,7 @@ pub(super) fn canonicalize_linear(
     }
     // As `renumber_operands`: symbols first, then dims, then promoted dims.
     let (mut new_dims, mut new_syms) = (Vec::new(), Vec::new());
-    let sym_to: Vec<Renumbered> = syms
+    let sym_to: Short<Renumbered> = syms
         .iter()
         .zip(&used_s)
         .map(|(&v, &used)| match const_index(ctx, body, v) {
@@ -138,8 +143,8 @@ pub(super) fn canonicalize_linear(
             None => Renumbered::Symbol(index_of(&mut new_syms, v)),
         })
         .collect();
-    let mut promoted = Vec::new();
-    let mut dim_to: Vec<Renumbered> = dims
+    let mut promoted: Short<usize> = SmallVec::new();
+    let mut dim_to: Short<Renumbered> = dims
         .iter()
         .zip(&used_d)
         .enumerate()
@@ -158,9 +163,9 @@ pub(super) fn canonicalize_linear(
     }
     // The rows over the new operands, then without the unused ones.
     let (nd2, ns2) = (new_dims.len(), new_syms.len());
-    let mut rows: Vec<Vec<i64>> = Vec::with_capacity(results.len());
+    let mut rows: SmallVec<[Short<i64>; 2]> = SmallVec::with_capacity(results.len());
     for r in &results {
-        let mut row = vec![0i64; nd2 + ns2 + 1];
+        let mut row: Short<i64> = smallvec::smallvec![0i64; nd2 + ns2 + 1];
         for (&c, to) in r.dims.iter().zip(&dim_to).chain(r.syms.iter().zip(&sym_to)) {
             let at = match *to {
                 Renumbered::Constant(k) => {
@@ -175,7 +180,7 @@ pub(super) fn canonicalize_linear(
         row[nd2 + ns2] = add_scaled(row[nd2 + ns2], 1, r.constant)?;
         rows.push(row);
     }
-    let kept: Vec<bool> = (0..nd2 + ns2).map(|j| rows.iter().any(|row| row[j] != 0)).collect();
+    let kept: Short<bool> = (0..nd2 + ns2).map(|j| rows.iter().any(|row| row[j] != 0)).collect();
     let (nd3, ns3) = (
         kept[..nd2].iter().filter(|k| **k).count(),
         kept[nd2..].iter().filter(|k| **k).count(),
@@ -183,7 +188,7 @@ pub(super) fn canonicalize_linear(
     let exprs = rows
         .iter()
         .map(|row| {
-            let dense: Vec<i64> = row[..nd2 + ns2]
+            let dense: Short<i64> = row[..nd2 + ns2]
                 .iter()
                 .zip(&kept)
                 .filter(|(_, k)| **k)
@@ -214,7 +219,7 @@ pub(super) fn canonicalize_linear(
 /// symbols), one of them with a cancelled (zero) coefficient and another
 /// one used: the tree path would number it at its first place.
 fn repeats_where_cancelled(dims: &[Value], used_d: &[bool], syms: &[Value], used_s: &[bool]) -> bool {
-    let all: Vec<(Value, bool)> = dims
+    let all: Short<(Value, bool)> = dims
         .iter()
         .copied()
         .zip(used_d.iter().copied())
