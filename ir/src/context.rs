@@ -16,6 +16,8 @@ use string_interner::{StringInterner, Symbol};
 const IDENT_CACHE_SLOTS: usize = 256;
 /// Op names whose registration is read from a plain table (see `op_fast`).
 const OP_FAST: usize = 1024;
+/// Identifiers whose text is read from a plain table (see `ident_fast`).
+const IDENT_FAST: usize = 4096;
 
 /// How many one-entry dictionaries each thread remembers (see
 /// [`Context::dict_attr_from`]); the memory is cleared when full.
@@ -86,6 +88,11 @@ pub struct Context {
     /// The text of each identifier by id, readable without a lock (pushed
     /// under `idents`' write lock, so indices match the interner's symbols).
     ident_texts: boxcar::Vec<IdentText>,
+    /// The entry of `ident_texts` of each of the first [`IDENT_FAST`]
+    /// identifiers (attribute names among them), in a plain table: reading
+    /// an identifier's text (each dictionary look-up compares names) is
+    /// then one load, where `ident_texts` finds its bucket first.
+    ident_fast: Box<[AtomicPtr<IdentText>]>,
     op_names: Uniquer<Box<str>>,
     /// The registration of each op name, by id: an entry of
     /// `registrations` (whose entries never move), null if unregistered.
@@ -172,6 +179,7 @@ impl Context {
             attrs,
             idents: RwLock::new(StringInterner::new()),
             ident_texts: boxcar::Vec::new(),
+            ident_fast: (0..IDENT_FAST).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
             op_names: Uniquer::new(),
             op_infos: boxcar::Vec::new(),
             op_fast: (0..OP_FAST).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
@@ -248,7 +256,11 @@ impl Context {
             // string while the interner lives, and the interner lives as long
             // as `self` (strings are never removed); `ident_texts` is dropped
             // with it and hands out the text only for `&self`'s lifetime.
-            self.ident_texts.push(IdentText(text as *const str));
+            let index = self.ident_texts.push(IdentText(text as *const str));
+            if let Some(slot) = self.ident_fast.get(index) {
+                let entry = &self.ident_texts[index] as *const IdentText as *mut IdentText;
+                slot.store(entry, std::sync::atomic::Ordering::Release);
+            }
         }
         Ident(id as u32)
     }
@@ -261,7 +273,18 @@ impl Context {
     /// The text of an interned string (without taking a lock).
     #[inline]
     pub fn ident_str(&self, id: Ident) -> &str {
-        let text = self.ident_texts[id.0 as usize].0;
+        let i = id.0 as usize;
+        let fast = self
+            .ident_fast
+            .get(i)
+            .map_or(std::ptr::null_mut(), |slot| slot.load(std::sync::atomic::Ordering::Acquire));
+        // SAFETY: a non-null entry points into `ident_texts`, whose entries
+        // never move and live as long as `self`.
+        let text = if fast.is_null() {
+            self.ident_texts[i].0
+        } else {
+            unsafe { (*fast).0 }
+        };
         // SAFETY: see `intern`: the text lives as long as `self`.
         unsafe { &*text }
     }

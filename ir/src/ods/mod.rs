@@ -374,10 +374,16 @@ pub fn operand_group(ctx: &Context, body: &Body, op: OpId, name: &str) -> Vec<Va
 /// An entry of a dictionary attribute.
 pub fn dict_get(ctx: &Context, dict: Option<Attribute>, name: &str) -> Option<Attribute> {
     let d = dict?;
+    // Names of one length mostly differ at their first byte: checked
+    // before the comparison of the whole text (a call to `memcmp`).
+    let first = name.as_bytes().first().copied();
     ctx.attr_data(d)
         .dict_entries()
         .iter()
-        .find(|(k, _)| ctx.ident_str(*k) == name)
+        .find(|(k, _)| {
+            let key = ctx.ident_str(*k);
+            key.len() == name.len() && key.as_bytes().first().copied() == first && key == name
+        })
         .map(|(_, v)| *v)
 }
 
