@@ -274,10 +274,9 @@ impl Context {
     #[inline]
     pub fn ident_str(&self, id: Ident) -> &str {
         let i = id.0 as usize;
-        let fast = self
-            .ident_fast
-            .get(i)
-            .map_or(std::ptr::null_mut(), |slot| slot.load(std::sync::atomic::Ordering::Acquire));
+        let fast = self.ident_fast.get(i).map_or(std::ptr::null_mut(), |slot| {
+            slot.load(std::sync::atomic::Ordering::Acquire)
+        });
         // SAFETY: a non-null entry points into `ident_texts`, whose entries
         // never move and live as long as `self`.
         let text = if fast.is_null() {

@@ -7,42 +7,71 @@
 //! a time with SSE2 on x86-64, counting the newlines it passes in
 //! the same step; other targets look at each byte.
 //!
-//! A custom-form function body `{...}` is matched on braces alone
-//! ([`scan_braces`]): parentheses and square brackets are on nearly every
-//! line of it (operand lists, subscripts, maps) and stopping at each made
-//! the scan several times slower. In valid IR braces balance by themselves
+//! A function body `{...}` is matched on braces alone ([`scan_braces`],
+//! and [`scan_region_list`] for each region of a generic op): parentheses
+//! and square brackets are on nearly every line of it (operand lists,
+//! subscripts, maps, function types) and stopping at each made the scan
+//! several times slower. In valid IR braces balance by themselves
 //! outside strings and comments. Where a stray bracket fools the match, the
 //! worker's parse is still the sequential parse of the same text from the
 //! same `{`: it reports the same first error, or ends somewhere else, and
 //! then the file is parsed again sequentially (see `parallel.rs`).
 
-/// Finds the `)` closing a region list whose `(` ends at `i`, by bracket
-/// matching outside strings and comments (as the lexer splits them). Returns
-/// the offset after it, the number of regions (`{` at the list's level), and
-/// the line number and line start there; `None` if the text is not balanced.
+/// Finds the `)` closing a region list whose `(` ends at `i`: regions
+/// `{...}` (each matched on braces alone, as [`scan_braces`]) separated by
+/// commas, with white space around them. Returns the offset after the `)`,
+/// the number of regions, and the line number and line start there; `None`
+/// if the list is not like that (a comment between regions, unbalanced
+/// braces), and the op is then parsed where it is.
+///
+/// Matching every bracket here instead stopped at each parenthesis of the
+/// generic form (`"arith.addf"(%0, %1) : (f32, f32) -> f32`): the scan of
+/// a generic-form file on the main thread took longer than its share of
+/// the parse.
 pub(crate) fn scan_region_list(
     src: &[u8],
-    i: usize,
-    line: u32,
-    line_start: usize,
+    mut i: usize,
+    mut line: u32,
+    mut line_start: usize,
 ) -> Option<(usize, usize, u32, usize)> {
-    let mut regions = 0;
-    let (end, line, line_start) = scan::<false>(src, i, line, line_start, b')', &mut regions)?;
-    Some((end, regions, line, line_start))
+    let (mut regions, mut after_region) = (0, false);
+    loop {
+        while let Some(&c @ (b' ' | b'\t' | b'\r' | b'\n')) = src.get(i) {
+            i += 1;
+            if c == b'\n' {
+                line += 1;
+                line_start = i;
+            }
+        }
+        match (src.get(i)?, after_region) {
+            (b'{', false) => {
+                (i, line, line_start) = scan_braces(src, i + 1, line, line_start)?;
+                regions += 1;
+                after_region = true;
+            }
+            (b',', true) => {
+                i += 1;
+                after_region = false;
+            }
+            (b')', true) => return Some((i + 1, regions, line, line_start)),
+            (b')', false) if regions == 0 => return Some((i + 1, 0, line, line_start)),
+            _ => return None,
+        }
+    }
 }
 
 /// Finds the `}` closing the `{` that ends at `i`, matching braces alone
 /// (see the module docs). Returns the offset after it and the line number
 /// and line start there; `None` if the braces do not balance.
 pub(crate) fn scan_braces(src: &[u8], i: usize, line: u32, line_start: usize) -> Option<(usize, u32, usize)> {
-    scan::<true>(src, i, line, line_start, b'}', &mut 0)
+    scan(src, i, line, line_start)
 }
 
 /// Whether the bracket scan must look at byte `c`: a brace, a quote or a
-/// `/`, and, unless `BRACES_ONLY`, a parenthesis or a square bracket.
+/// `/`.
 #[inline]
-fn is_special<const BRACES_ONLY: bool>(c: u8) -> bool {
-    matches!(c, b'{' | b'}' | b'"' | b'/') || (!BRACES_ONLY && matches!(c, b'(' | b')' | b'[' | b']'))
+fn is_special(c: u8) -> bool {
+    matches!(c, b'{' | b'}' | b'"' | b'/')
 }
 
 /// Where the skip to the next special byte ended.
@@ -56,7 +85,7 @@ struct Skip {
 }
 
 /// Skips from `i` to the first special byte, byte by byte.
-fn skip_bytewise<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
+fn skip_bytewise(src: &[u8], mut i: usize) -> Skip {
     let mut skip = Skip {
         at: None,
         newlines: 0,
@@ -64,7 +93,7 @@ fn skip_bytewise<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
     };
     while i < src.len() {
         let c = src[i];
-        if is_special::<BRACES_ONLY>(c) {
+        if is_special(c) {
             skip.at = Some(i);
             return skip;
         }
@@ -84,7 +113,7 @@ fn skip_bytewise<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
 /// `i + 16 <= src.len()`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn masks16<const BRACES_ONLY: bool>(src: &[u8], i: usize) -> (u64, u64) {
+unsafe fn masks16(src: &[u8], i: usize) -> (u64, u64) {
     use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8};
     // SAFETY: the caller keeps the 16 bytes loaded (unaligned) inside
     // `src`; the other intrinsics only compute on registers, with SSE2,
@@ -92,13 +121,7 @@ unsafe fn masks16<const BRACES_ONLY: bool>(src: &[u8], i: usize) -> (u64, u64) {
     unsafe {
         let v = _mm_loadu_si128(src.as_ptr().add(i).cast::<__m128i>());
         let is = |b: u8| _mm_cmpeq_epi8(v, _mm_set1_epi8(b as i8));
-        let braces = _mm_or_si128(_mm_or_si128(is(b'{'), is(b'}')), _mm_or_si128(is(b'"'), is(b'/')));
-        let special = if BRACES_ONLY {
-            braces
-        } else {
-            let others = _mm_or_si128(_mm_or_si128(is(b'('), is(b')')), _mm_or_si128(is(b'['), is(b']')));
-            _mm_or_si128(braces, others)
-        };
+        let special = _mm_or_si128(_mm_or_si128(is(b'{'), is(b'}')), _mm_or_si128(is(b'"'), is(b'/')));
         (
             _mm_movemask_epi8(special) as u32 as u64,
             _mm_movemask_epi8(is(b'\n')) as u32 as u64,
@@ -109,7 +132,7 @@ unsafe fn masks16<const BRACES_ONLY: bool>(src: &[u8], i: usize) -> (u64, u64) {
 /// Skips from `i` to the first special byte, 64 bytes at a time (then 16),
 /// with SSE2.
 #[cfg(target_arch = "x86_64")]
-fn skip<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
+fn skip(src: &[u8], mut i: usize) -> Skip {
     let mut newlines = 0u32;
     let mut line_start = None;
     loop {
@@ -123,7 +146,7 @@ fn skip<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
         let (mut special, mut nl) = (0u64, 0u64);
         for k in (0..width).step_by(16) {
             // SAFETY: `i + k + 16 <= i + width <= src.len()`.
-            let (s, n) = unsafe { masks16::<BRACES_ONLY>(src, i + k) };
+            let (s, n) = unsafe { masks16(src, i + k) };
             special |= s << k;
             nl |= n << k;
         }
@@ -144,7 +167,7 @@ fn skip<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
         }
         i += width;
     }
-    let tail = skip_bytewise::<BRACES_ONLY>(src, i);
+    let tail = skip_bytewise(src, i);
     Skip {
         at: tail.at,
         newlines: newlines + tail.newlines,
@@ -154,24 +177,15 @@ fn skip<const BRACES_ONLY: bool>(src: &[u8], mut i: usize) -> Skip {
 
 /// Skips from `i` to the first special byte.
 #[cfg(not(target_arch = "x86_64"))]
-fn skip<const BRACES_ONLY: bool>(src: &[u8], i: usize) -> Skip {
-    skip_bytewise::<BRACES_ONLY>(src, i)
+fn skip(src: &[u8], i: usize) -> Skip {
+    skip_bytewise(src, i)
 }
 
-/// The bracket matching of [`scan_region_list`] and [`scan_braces`] (all
-/// brackets, or braces only); counts the `{` at the first level in
-/// `regions`.
-fn scan<const BRACES_ONLY: bool>(
-    src: &[u8],
-    mut i: usize,
-    mut line: u32,
-    mut line_start: usize,
-    closer: u8,
-    regions: &mut usize,
-) -> Option<(usize, u32, usize)> {
+/// The brace matching of [`scan_braces`], outside strings and comments.
+fn scan(src: &[u8], mut i: usize, mut line: u32, mut line_start: usize) -> Option<(usize, u32, usize)> {
     let mut depth = 1u32;
     loop {
-        let s = skip::<BRACES_ONLY>(src, i);
+        let s = skip(src, i);
         line += s.newlines;
         if let Some(start) = s.line_start {
             line_start = start;
@@ -180,15 +194,11 @@ fn scan<const BRACES_ONLY: bool>(
         let c = src[at];
         i = at + 1;
         match c {
-            b'(' | b'[' => depth += 1,
-            b'{' => {
-                *regions += (depth == 1) as usize;
-                depth += 1;
-            }
-            b')' | b']' | b'}' => {
+            b'{' => depth += 1,
+            b'}' => {
                 depth -= 1;
                 if depth == 0 {
-                    return (c == closer).then_some((i, line, line_start));
+                    return Some((i, line, line_start));
                 }
             }
             b'"' => loop {
@@ -213,20 +223,12 @@ fn scan<const BRACES_ONLY: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::{scan, skip, skip_bytewise};
+    use super::{scan, scan_region_list, skip, skip_bytewise};
 
     /// The scan as it was written first, a byte at a time: the reference
-    /// (with `braces_only`, parentheses and square brackets are plain text).
-    fn reference(
-        src: &[u8],
-        mut i: usize,
-        mut line: u32,
-        mut line_start: usize,
-        closer: u8,
-        braces_only: bool,
-    ) -> Option<(usize, u32, usize, usize)> {
+    /// (parentheses and square brackets are plain text to it).
+    fn reference(src: &[u8], mut i: usize, mut line: u32, mut line_start: usize) -> Option<(usize, u32, usize)> {
         let mut depth = 1u32;
-        let mut regions = 0;
         while i < src.len() {
             let c = src[i];
             i += 1;
@@ -235,16 +237,11 @@ mod tests {
                     line += 1;
                     line_start = i;
                 }
-                b'(' | b'[' | b')' | b']' if braces_only => {}
-                b'(' | b'[' => depth += 1,
-                b'{' => {
-                    regions += (depth == 1) as usize;
-                    depth += 1;
-                }
-                b')' | b']' | b'}' => {
+                b'{' => depth += 1,
+                b'}' => {
                     depth -= 1;
                     if depth == 0 {
-                        return (c == closer).then_some((i, line, line_start, regions));
+                        return Some((i, line, line_start));
                     }
                 }
                 b'"' => loop {
@@ -318,17 +315,11 @@ mod tests {
             let len = (rng.next() % 200) as usize;
             let src = text(&mut rng, len);
             for i in 0..=src.len() {
-                let (a, b) = (skip::<false>(&src, i), skip_bytewise::<false>(&src, i));
+                let (a, b) = (skip(&src, i), skip_bytewise(&src, i));
                 assert_eq!(
                     (a.at, a.newlines, a.line_start),
                     (b.at, b.newlines, b.line_start),
                     "{src:?} from {i}"
-                );
-                let (a, b) = (skip::<true>(&src, i), skip_bytewise::<true>(&src, i));
-                assert_eq!(
-                    (a.at, a.newlines, a.line_start),
-                    (b.at, b.newlines, b.line_start),
-                    "braces only: {src:?} from {i}"
                 );
             }
         }
@@ -337,37 +328,35 @@ mod tests {
     #[test]
     fn scan_matches_the_reference() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let (mut balanced, mut braces_balanced) = (0, 0);
+        let mut balanced = 0;
         for _ in 0..5000 {
-            let mut src = b"x(".to_vec();
+            let mut src = b"x{".to_vec();
             let len = (rng.next() % 300) as usize;
             src.extend(text(&mut rng, len));
-            for closer in [b')', b'}'] {
-                let mut regions = 0;
-                let got = scan::<false>(&src, 2, 1, 0, closer, &mut regions).map(|(e, l, s)| (e, l, s, regions));
-                assert_eq!(
-                    got,
-                    reference(&src, 2, 1, 0, closer, false),
-                    "{:?}",
-                    String::from_utf8_lossy(&src)
-                );
-                balanced += got.is_some() as usize;
-            }
-            let mut regions = 0;
-            let got = scan::<true>(&src, 2, 1, 0, b'}', &mut regions).map(|(e, l, s)| (e, l, s, regions));
-            assert_eq!(
-                got,
-                reference(&src, 2, 1, 0, b'}', true),
-                "braces only: {:?}",
-                String::from_utf8_lossy(&src)
-            );
-            braces_balanced += got.is_some() as usize;
+            let got = scan(&src, 2, 1, 0);
+            assert_eq!(got, reference(&src, 2, 1, 0), "{:?}", String::from_utf8_lossy(&src));
+            balanced += got.is_some() as usize;
         }
-        assert!(balanced > 100, "the inputs exercise balanced lists too ({balanced})");
-        assert!(
-            braces_balanced > 100,
-            "the inputs exercise balanced braces too ({braces_balanced})"
-        );
+        assert!(balanced > 100, "the inputs exercise balanced braces too ({balanced})");
+    }
+
+    /// A generic op's region list: regions found by their braces, with
+    /// strings, comments and brackets inside them; lines counted to the `)`.
+    #[test]
+    fn finds_the_end_of_a_region_list() {
+        let src = b"\"t.f\"() ({\n  \"t.a\"() {s = \"}\"} : () -> (i32) // }\n}, {\n^bb0(%a: i32):\n}\n) : () -> ()";
+        // The list's `)` starts the sixth line.
+        let close = src.windows(2).position(|w| w == b"\n)").expect("end") + 1;
+        assert_eq!(scan_region_list(src, 9, 1, 0), Some((close + 1, 2, 6, close)));
+        assert_eq!(scan_region_list(b"() : x", 1, 1, 0), Some((2, 0, 1, 0)));
+        for bad in [&b"({} {})"[..], b"({},)", b"({} // c\n)", b"(x)", b"({)", b"({}"] {
+            assert_eq!(
+                scan_region_list(bad, 1, 1, 0),
+                None,
+                "{:?}",
+                String::from_utf8_lossy(bad)
+            );
+        }
     }
 
     #[test]
@@ -375,10 +364,6 @@ mod tests {
         let src = b"{\n  %0 = \"t.op\"() {s = \"}\\\"{\"} : () -> i32 // }\n  \"t.r\"(%0) ({ }) : (i32) -> ()\n}\nrest";
         let close = src.iter().rposition(|&c| c == b'}').expect("closing brace");
         let last_line_start = src[..close].iter().rposition(|&c| c == b'\n').expect("newline") + 1;
-        assert_eq!(
-            scan::<false>(src, 1, 1, 0, b'}', &mut 0),
-            Some((close + 1, 4, last_line_start))
-        );
         assert_eq!(super::scan_braces(src, 1, 1, 0), Some((close + 1, 4, last_line_start)));
     }
 }
