@@ -82,16 +82,19 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         let src = self.p.src;
         let (line, col) = (self.p.tok.line, self.p.tok.col);
         let line_start = start - (col as usize - 1);
+        // Most subscripts are on one line: then a name's column is its offset.
+        let one_line = memchr::memchr(b'\n', &src.as_bytes()[start..end]).is_none();
         let operand = |r: &Range<usize>| {
             let (s, e) = (start + r.start, start + r.end);
             // `%x#1` is result 1 of `%x` (the lexer's token is `%x`).
             let spelled = &src[s + 1..e];
-            let (name, number) = match spelled.split_once('#') {
-                Some((n, k)) => (n, k.parse().unwrap_or(0)),
+            let (name, number) = match spelled.bytes().position(|b| b == b'#') {
+                Some(k) => (&spelled[..k], spelled[k + 1..].parse().unwrap_or(0)),
                 None => (spelled, 0),
             };
             let before = &src.as_bytes()[start..s];
-            let (line, col) = match memchr::memrchr(b'\n', before) {
+            let newline = if one_line { None } else { memchr::memrchr(b'\n', before) };
+            let (line, col) = match newline {
                 None => (line, col + (s - start) as u32),
                 Some(nl) => {
                     let lines = memchr::memchr_iter(b'\n', before).count() as u32;
