@@ -18,6 +18,7 @@ use crate::rewrite::{constant_value, FnPattern, PatternRewriter, PatternSet};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::attrs::AttrData;
 use lf_ir::{Attribute, Body, Context, OpId, Value};
+use smallvec::SmallVec;
 
 /// Adds the patterns.
 pub fn add_patterns(set: &mut PatternSet) {
@@ -285,12 +286,71 @@ pub(super) struct OperandRenumbering {
     pub syms: Vec<Value>,
 }
 
+/// What a dim or symbol operand becomes after [`renumber_positions`].
+#[derive(Clone, Copy)]
+pub(super) enum Renumbered {
+    /// Folded in: a constant operand's value, or 0 for an unused one.
+    Constant(i64),
+    /// The new dim at this position.
+    Dim(u32),
+    /// The new symbol at this position.
+    Symbol(u32),
+}
+
+/// The renumbering rules of [`renumber_operands`], on which dims and
+/// symbols are used (`used_d`, `used_s`): unused and constant operands fold
+/// in, the symbols are numbered first, then the dims, and dims that are
+/// valid symbols become symbols after them; each value gets one position.
+/// Returns what each dim and each symbol becomes, and the new dim and
+/// symbol operands.
+pub(super) fn renumber_positions(
+    ctx: &Context,
+    body: &Body,
+    dims: &[Value],
+    syms: &[Value],
+    used_d: &[bool],
+    used_s: &[bool],
+) -> (
+    SmallVec<[Renumbered; 8]>,
+    SmallVec<[Renumbered; 8]>,
+    Vec<Value>,
+    Vec<Value>,
+) {
+    let (mut new_dims, mut new_syms) = (Vec::new(), Vec::new());
+    let sym_to = syms
+        .iter()
+        .zip(used_s)
+        .map(|(&v, &used)| match const_index(ctx, body, v) {
+            _ if !used => Renumbered::Constant(0),
+            Some(c) => Renumbered::Constant(c),
+            None => Renumbered::Symbol(index_of(&mut new_syms, v)),
+        })
+        .collect();
+    let mut promoted: SmallVec<[usize; 4]> = SmallVec::new();
+    let mut dim_to: SmallVec<[Renumbered; 8]> = dims
+        .iter()
+        .zip(used_d)
+        .enumerate()
+        .map(|(i, (&v, &used))| match const_index(ctx, body, v) {
+            _ if !used => Renumbered::Constant(0),
+            Some(c) => Renumbered::Constant(c),
+            None if is_top_level_symbol(ctx, body, v) => {
+                promoted.push(i);
+                Renumbered::Constant(0)
+            }
+            None => Renumbered::Dim(index_of(&mut new_dims, v)),
+        })
+        .collect();
+    for i in promoted {
+        dim_to[i] = Renumbered::Symbol(index_of(&mut new_syms, dims[i]));
+    }
+    (dim_to, sym_to, new_dims, new_syms)
+}
+
 /// Renumbers the `dims` and `syms` operands of `exprs` (a map's results or
-/// a set's constraints): constant operands fold in, dims that are valid
-/// symbols become symbols (after the existing ones), each value gets one
-/// position, and only the dims and symbols `exprs` use are numbered, in
-/// order (composing can leave an operand unused, and it must not take a
-/// position before the used ones).
+/// a set's constraints) by [`renumber_positions`]: only the dims and
+/// symbols `exprs` use are numbered, in order (composing can leave an
+/// operand unused, and it must not take a position before the used ones).
 pub(super) fn renumber_operands(
     ctx: &Context,
     body: &Body,
@@ -304,37 +364,17 @@ pub(super) fn renumber_operands(
         e.mark_used_dims(&mut used_d);
         e.mark_used_symbols(&mut used_s);
     }
-    let mut new_dims: Vec<Value> = Vec::new();
-    let mut new_syms: Vec<Value> = Vec::new();
-    let mut sym_repl: Vec<AffineExpr> = Vec::new();
-    for (i, v) in syms.iter().enumerate() {
-        sym_repl.push(match const_index(ctx, body, *v) {
-            _ if !used_s[i] => AffineExpr::constant(0),
-            Some(c) => AffineExpr::constant(c),
-            None => AffineExpr::symbol(index_of(&mut new_syms, *v)),
-        });
-    }
-    let mut dim_repl: Vec<AffineExpr> = Vec::new();
-    let mut promoted: Vec<(usize, Value)> = Vec::new();
-    for (i, v) in dims.iter().enumerate() {
-        dim_repl.push(match const_index(ctx, body, *v) {
-            _ if !used_d[i] => AffineExpr::constant(0),
-            Some(c) => AffineExpr::constant(c),
-            None if is_top_level_symbol(ctx, body, *v) => {
-                promoted.push((i, *v));
-                AffineExpr::constant(0)
-            }
-            None => AffineExpr::dim(index_of(&mut new_dims, *v)),
-        });
-    }
-    for (i, v) in promoted {
-        dim_repl[i] = AffineExpr::symbol(index_of(&mut new_syms, v));
-    }
+    let (dim_to, sym_to, dims, syms) = renumber_positions(ctx, body, dims, syms, &used_d, &used_s);
+    let expr = |r: &Renumbered| match *r {
+        Renumbered::Constant(c) => AffineExpr::constant(c),
+        Renumbered::Dim(j) => AffineExpr::dim(j),
+        Renumbered::Symbol(j) => AffineExpr::symbol(j),
+    };
     OperandRenumbering {
-        dim_repl,
-        sym_repl,
-        dims: new_dims,
-        syms: new_syms,
+        dim_repl: dim_to.iter().map(expr).collect(),
+        sym_repl: sym_to.iter().map(expr).collect(),
+        dims,
+        syms,
     }
 }
 
@@ -588,7 +628,7 @@ fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         return false;
     };
     let start = map_operands_start(ctx, body, op);
-    let all: smallvec::SmallVec<[Value; 8]> = body.operands(op).collect();
+    let all: SmallVec<[Value; 8]> = body.operands(op).collect();
     if all.len() < start || all.len() - start != map.num_inputs() as usize {
         return false;
     }
@@ -606,7 +646,7 @@ fn canonicalize_map_op(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         (None, Some(c)) => c,
         (None, None) => return false,
     };
-    let mut operands = smallvec::SmallVec::<[Value; 8]>::from_slice(&all[..start]);
+    let mut operands = SmallVec::<[Value; 8]>::from_slice(&all[..start]);
     operands.extend(new_ops);
     rw.modify_in_place(op, |body| {
         body.set_operands(op, &operands);

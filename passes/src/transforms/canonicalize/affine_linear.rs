@@ -13,7 +13,7 @@
 //! order, and the cases where the two could differ fall back to the tree
 //! path (see [`canonicalize_linear`]).
 
-use super::affine::{compose_producers, const_index, index_of, is_top_level_symbol};
+use super::affine::{compose_producers, renumber_positions, Renumbered};
 use lf_ir::affine::{expr_from_linear_form, linear_form, AffineMap};
 use lf_ir::{Body, Context, Value};
 use smallvec::SmallVec;
@@ -66,14 +66,6 @@ fn linear_results(map: &AffineMap) -> Option<SmallVec<[LinearResult; 2]>> {
             })
         })
         .collect()
-}
-
-/// What a dim or symbol operand becomes after renumbering.
-#[derive(Clone, Copy)]
-enum Renumbered {
-    Constant(i64),
-    Dim(u32),
-    Symbol(u32),
 }
 
 /// [`canonicalize_map_and_operands`](super::affine::canonicalize_map_and_operands)
@@ -132,35 +124,7 @@ pub(super) fn canonicalize_linear(
     if repeats_where_cancelled(&dims, &used_d, &syms, &used_s) {
         return None;
     }
-    // As `renumber_operands`: symbols first, then dims, then promoted dims.
-    let (mut new_dims, mut new_syms) = (Vec::new(), Vec::new());
-    let sym_to: Short<Renumbered> = syms
-        .iter()
-        .zip(&used_s)
-        .map(|(&v, &used)| match const_index(ctx, body, v) {
-            _ if !used => Renumbered::Constant(0),
-            Some(c) => Renumbered::Constant(c),
-            None => Renumbered::Symbol(index_of(&mut new_syms, v)),
-        })
-        .collect();
-    let mut promoted: Short<usize> = SmallVec::new();
-    let mut dim_to: Short<Renumbered> = dims
-        .iter()
-        .zip(&used_d)
-        .enumerate()
-        .map(|(i, (&v, &used))| match const_index(ctx, body, v) {
-            _ if !used => Renumbered::Constant(0),
-            Some(c) => Renumbered::Constant(c),
-            None if is_top_level_symbol(ctx, body, v) => {
-                promoted.push(i);
-                Renumbered::Constant(0)
-            }
-            None => Renumbered::Dim(index_of(&mut new_dims, v)),
-        })
-        .collect();
-    for i in promoted {
-        dim_to[i] = Renumbered::Symbol(index_of(&mut new_syms, dims[i]));
-    }
+    let (dim_to, sym_to, new_dims, new_syms) = renumber_positions(ctx, body, &dims, &syms, &used_d, &used_s);
     // The rows over the new operands, then without the unused ones.
     let (nd2, ns2) = (new_dims.len(), new_syms.len());
     let mut rows: SmallVec<[Short<i64>; 2]> = SmallVec::with_capacity(results.len());
