@@ -297,12 +297,22 @@ pub(super) enum Renumbered {
     Symbol(u32),
 }
 
+/// What [`renumber_positions`] gives.
+pub(super) struct Positions {
+    /// What each old dim becomes.
+    pub dim_to: SmallVec<[Renumbered; 8]>,
+    /// What each old symbol becomes.
+    pub sym_to: SmallVec<[Renumbered; 8]>,
+    /// The new dim operands.
+    pub dims: Vec<Value>,
+    /// The new symbol operands: the kept old ones, then the promoted dims.
+    pub syms: Vec<Value>,
+}
+
 /// The renumbering rules of [`renumber_operands`], on which dims and
 /// symbols are used (`used_d`, `used_s`): unused and constant operands fold
 /// in, the symbols are numbered first, then the dims, and dims that are
 /// valid symbols become symbols after them; each value gets one position.
-/// Returns what each dim and each symbol becomes, and the new dim and
-/// symbol operands.
 pub(super) fn renumber_positions(
     ctx: &Context,
     body: &Body,
@@ -310,12 +320,7 @@ pub(super) fn renumber_positions(
     syms: &[Value],
     used_d: &[bool],
     used_s: &[bool],
-) -> (
-    SmallVec<[Renumbered; 8]>,
-    SmallVec<[Renumbered; 8]>,
-    Vec<Value>,
-    Vec<Value>,
-) {
+) -> Positions {
     let (mut new_dims, mut new_syms) = (Vec::new(), Vec::new());
     let sym_to = syms
         .iter()
@@ -344,7 +349,12 @@ pub(super) fn renumber_positions(
     for i in promoted {
         dim_to[i] = Renumbered::Symbol(index_of(&mut new_syms, dims[i]));
     }
-    (dim_to, sym_to, new_dims, new_syms)
+    Positions {
+        dim_to,
+        sym_to,
+        dims: new_dims,
+        syms: new_syms,
+    }
 }
 
 /// Renumbers the `dims` and `syms` operands of `exprs` (a map's results or
@@ -364,17 +374,17 @@ pub(super) fn renumber_operands(
         e.mark_used_dims(&mut used_d);
         e.mark_used_symbols(&mut used_s);
     }
-    let (dim_to, sym_to, dims, syms) = renumber_positions(ctx, body, dims, syms, &used_d, &used_s);
+    let p = renumber_positions(ctx, body, dims, syms, &used_d, &used_s);
     let expr = |r: &Renumbered| match *r {
         Renumbered::Constant(c) => AffineExpr::constant(c),
         Renumbered::Dim(j) => AffineExpr::dim(j),
         Renumbered::Symbol(j) => AffineExpr::symbol(j),
     };
     OperandRenumbering {
-        dim_repl: dim_to.iter().map(expr).collect(),
-        sym_repl: sym_to.iter().map(expr).collect(),
-        dims,
-        syms,
+        dim_repl: p.dim_to.iter().map(expr).collect(),
+        sym_repl: p.sym_to.iter().map(expr).collect(),
+        dims: p.dims,
+        syms: p.syms,
     }
 }
 

@@ -13,7 +13,7 @@
 //! order, and the cases where the two could differ fall back to the tree
 //! path (see [`canonicalize_linear`]).
 
-use super::affine::{compose_producers, renumber_positions, Renumbered};
+use super::affine::{compose_producers, renumber_positions, Positions, Renumbered};
 use lf_ir::affine::{expr_from_linear_form, linear_form, AffineMap};
 use lf_ir::{Body, Context, Value};
 use smallvec::SmallVec;
@@ -124,7 +124,12 @@ pub(super) fn canonicalize_linear(
     if repeats_where_cancelled(&dims, &used_d, &syms, &used_s) {
         return None;
     }
-    let (dim_to, sym_to, new_dims, new_syms) = renumber_positions(ctx, body, &dims, &syms, &used_d, &used_s);
+    let Positions {
+        dim_to,
+        sym_to,
+        dims: new_dims,
+        syms: new_syms,
+    } = renumber_positions(ctx, body, &dims, &syms, &used_d, &used_s);
     // The rows over the new operands, then without the unused ones.
     let (nd2, ns2) = (new_dims.len(), new_syms.len());
     let mut rows: SmallVec<[Short<i64>; 2]> = SmallVec::with_capacity(results.len());
