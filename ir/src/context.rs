@@ -43,6 +43,42 @@ struct IdentText(*const str);
 unsafe impl Send for IdentText {}
 unsafe impl Sync for IdentText {}
 
+/// Pointers to the first entries of a container whose entries never move
+/// (a `boxcar::Vec`), in a plain table: reading one is a load, where the
+/// container finds its bucket first. Written under the container's own
+/// lock, read without one.
+struct FastTable<T> {
+    slots: Box<[AtomicPtr<T>]>,
+}
+
+impl<T> FastTable<T> {
+    /// A table for the first `len` entries, none recorded.
+    fn new(len: usize) -> Self {
+        FastTable {
+            slots: (0..len).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
+        }
+    }
+
+    /// Records `entry` as entry `index` (nothing past the table's end).
+    ///
+    /// # Safety
+    /// `entry` must not move and must live as long as the table.
+    unsafe fn set(&self, index: usize, entry: &T) {
+        if let Some(slot) = self.slots.get(index) {
+            slot.store(entry as *const T as *mut T, std::sync::atomic::Ordering::Release);
+        }
+    }
+
+    /// Entry `index`, if recorded.
+    #[inline]
+    fn get(&self, index: usize) -> Option<&T> {
+        let p = self.slots.get(index)?.load(std::sync::atomic::Ordering::Acquire);
+        // SAFETY: `set` is given only entries that stay put as long as the
+        // table.
+        (!p.is_null()).then(|| unsafe { &*p })
+    }
+}
+
 /// An interned string (identifier, attribute name, file name, symbol name).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Ident(pub(crate) u32);
@@ -88,11 +124,10 @@ pub struct Context {
     /// The text of each identifier by id, readable without a lock (pushed
     /// under `idents`' write lock, so indices match the interner's symbols).
     ident_texts: boxcar::Vec<IdentText>,
-    /// The entry of `ident_texts` of each of the first [`IDENT_FAST`]
-    /// identifiers (attribute names among them), in a plain table: reading
-    /// an identifier's text (each dictionary look-up compares names) is
-    /// then one load, where `ident_texts` finds its bucket first.
-    ident_fast: Box<[AtomicPtr<IdentText>]>,
+    /// The entries of `ident_texts` of the first [`IDENT_FAST`]
+    /// identifiers (attribute names among them): each dictionary look-up
+    /// reads identifiers' texts.
+    ident_fast: FastTable<IdentText>,
     op_names: Uniquer<Box<str>>,
     /// The registration of each op name, by id: an entry of
     /// `registrations` (whose entries never move), null if unregistered.
@@ -102,10 +137,9 @@ pub struct Context {
     /// initialized (boxcar counts completed pushes, which racing pushes may
     /// complete out of order).
     op_infos: boxcar::Vec<AtomicPtr<OpNameInfo>>,
-    /// The same for the first [`OP_FAST`] names (the registered ops get
-    /// theirs first), in a plain table: a look-up is one load, where
-    /// `op_infos` finds its bucket first.
-    op_fast: Box<[AtomicPtr<OpNameInfo>]>,
+    /// The registrations of the first [`OP_FAST`] names (the registered
+    /// ops get theirs first).
+    op_fast: FastTable<OpNameInfo>,
     /// Serializes pushes to `op_infos`.
     op_infos_growth: parking_lot::Mutex<()>,
     /// Every registration made (a later one for the same name replaces the
@@ -179,10 +213,10 @@ impl Context {
             attrs,
             idents: RwLock::new(StringInterner::new()),
             ident_texts: boxcar::Vec::new(),
-            ident_fast: (0..IDENT_FAST).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
+            ident_fast: FastTable::new(IDENT_FAST),
             op_names: Uniquer::new(),
             op_infos: boxcar::Vec::new(),
-            op_fast: (0..OP_FAST).map(|_| AtomicPtr::new(std::ptr::null_mut())).collect(),
+            op_fast: FastTable::new(OP_FAST),
             op_infos_growth: parking_lot::Mutex::new(()),
             registrations: boxcar::Vec::new(),
             dialects: RwLock::new(Vec::new()),
@@ -257,10 +291,9 @@ impl Context {
             // as `self` (strings are never removed); `ident_texts` is dropped
             // with it and hands out the text only for `&self`'s lifetime.
             let index = self.ident_texts.push(IdentText(text as *const str));
-            if let Some(slot) = self.ident_fast.get(index) {
-                let entry = &self.ident_texts[index] as *const IdentText as *mut IdentText;
-                slot.store(entry, std::sync::atomic::Ordering::Release);
-            }
+            // SAFETY: `ident_texts`' entries never move and live as long as
+            // `self`, as the table does.
+            unsafe { self.ident_fast.set(index, &self.ident_texts[index]) };
         }
         Ident(id as u32)
     }
@@ -274,16 +307,7 @@ impl Context {
     #[inline]
     pub fn ident_str(&self, id: Ident) -> &str {
         let i = id.0 as usize;
-        let fast = self.ident_fast.get(i).map_or(std::ptr::null_mut(), |slot| {
-            slot.load(std::sync::atomic::Ordering::Acquire)
-        });
-        // SAFETY: a non-null entry points into `ident_texts`, whose entries
-        // never move and live as long as `self`.
-        let text = if fast.is_null() {
-            self.ident_texts[i].0
-        } else {
-            unsafe { (*fast).0 }
-        };
+        let text = self.ident_fast.get(i).unwrap_or_else(|| &self.ident_texts[i]).0;
         // SAFETY: see `intern`: the text lives as long as `self`.
         unsafe { &*text }
     }
@@ -437,10 +461,10 @@ impl Context {
     #[inline]
     fn registration(&self, name: OpName) -> Option<&OpNameInfo> {
         let i = name.0 as usize;
-        let info = match self.op_fast.get(i) {
-            Some(slot) => slot.load(std::sync::atomic::Ordering::Acquire),
-            None => self.op_infos[i].load(std::sync::atomic::Ordering::Acquire),
-        };
+        if let Some(info) = self.op_fast.get(i) {
+            return Some(info);
+        }
+        let info = self.op_infos[i].load(std::sync::atomic::Ordering::Acquire);
         // SAFETY: a non-null entry points into `registrations`, whose
         // entries never move and live as long as `self`.
         (!info.is_null()).then(|| unsafe { &*info })
@@ -468,12 +492,15 @@ impl Context {
         }
         let format = crate::ods::format::compiled(def).unwrap_or_else(|e| panic!("{e}"));
         let index = self.registrations.push(OpNameInfo { def, format });
-        let info = &self.registrations[index] as *const OpNameInfo as *mut OpNameInfo;
+        let info = &self.registrations[index];
         let i = name.0 as usize;
-        self.op_infos[i].store(info, std::sync::atomic::Ordering::Release);
-        if let Some(slot) = self.op_fast.get(i) {
-            slot.store(info, std::sync::atomic::Ordering::Release);
-        }
+        self.op_infos[i].store(
+            info as *const OpNameInfo as *mut OpNameInfo,
+            std::sync::atomic::Ordering::Release,
+        );
+        // SAFETY: `registrations`' entries never move and live as long as
+        // `self`, as the table does.
+        unsafe { self.op_fast.set(i, info) };
     }
 
     /// Registers a dialect namespace (ops and attributes of registered dialects
