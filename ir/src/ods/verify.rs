@@ -157,11 +157,13 @@ const PASSED_SLOTS: usize = 1 << 12;
 /// by [`passed_hash`]: most ops of a program repeat another's name,
 /// properties and types (`affine.load` of one map and memref type), and a
 /// slot is read and written without hashing a key or growing a table.
+/// Slots are boxed: a table of the ops themselves (about 450 KB) cost each
+/// thread a hundred page faults to clear, more than a small run verifies.
 #[derive(Default)]
 struct PassedOps {
     /// The [`Context::uid`] the slots hold ops of (0: none).
     uid: u64,
-    slots: Vec<Option<PassedOp>>,
+    slots: Vec<Option<Box<PassedOp>>>,
 }
 
 impl PassedOps {
@@ -178,7 +180,11 @@ impl PassedOps {
             self.slots.resize_with(PASSED_SLOTS, || None);
             self.uid = ctx.uid();
         }
-        self.slots[hash as usize % PASSED_SLOTS] = Some(PassedOp::of(def, body, op));
+        let passed = PassedOp::of(def, body, op);
+        match &mut self.slots[hash as usize % PASSED_SLOTS] {
+            Some(slot) => **slot = passed,
+            empty => *empty = Some(Box::new(passed)),
+        }
     }
 }
 
