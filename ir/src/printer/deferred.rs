@@ -39,8 +39,9 @@ thread_local! {
 #[cfg(test)]
 static SPILLED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Size of the pieces resolved text is written in.
-const CHUNK: usize = 1 << 18;
+/// Size of the pieces resolved text is written in: small enough that the
+/// buffer stays in cache and costs few fresh pages (each a page fault).
+const CHUNK: usize = 1 << 16;
 
 /// The maps and sets a deferred print wrote, in the order first written.
 #[derive(Default)]
