@@ -134,13 +134,18 @@ impl<'a> Lexer<'a> {
 
     /// Moves the lexer forward to `pos`, counting the newlines skipped.
     pub fn advance_to(&mut self, pos: usize) {
-        while self.pos < pos && self.pos < self.src.len() {
-            if self.src[self.pos] == b'\n' {
-                self.line += 1;
-                self.line_start = self.pos + 1;
-            }
-            self.pos += 1;
+        let end = pos.min(self.src.len());
+        if end <= self.pos {
+            return;
         }
+        // Most skips (an op's trailing type, an affine map) stay on one
+        // line: one search from the end instead of a test per byte.
+        let skipped = &self.src[self.pos..end];
+        if let Some(last) = memchr::memrchr(b'\n', skipped) {
+            self.line += memchr::memchr_iter(b'\n', skipped).count() as u32;
+            self.line_start = self.pos + last + 1;
+        }
+        self.pos = end;
     }
 
     /// Current line and its start offset.
@@ -152,7 +157,8 @@ impl<'a> Lexer<'a> {
         let s = self.src;
         while self.pos < s.len() {
             match s[self.pos] {
-                b' ' | b'\t' | b'\r' => self.pos += 1,
+                b' ' => self.pos = skip_spaces(s, self.pos + 1),
+                b'\t' | b'\r' => self.pos += 1,
                 b'\n' => {
                     self.pos += 1;
                     self.line += 1;
@@ -350,6 +356,25 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The offset of the first byte at or after `p` that is not a space,
+/// eight bytes at a time (indentation is the longest run of trivia).
+#[inline]
+fn skip_spaces(s: &[u8], mut p: usize) -> usize {
+    const SPACES: u64 = u64::from_le_bytes([b' '; 8]);
+    while let Some(chunk) = s.get(p..p + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let differs = word ^ SPACES;
+        if differs != 0 {
+            return p + (differs.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    while s.get(p) == Some(&b' ') {
+        p += 1;
+    }
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,5 +452,37 @@ mod tests {
         assert_eq!((t[0].line, t[0].col), (1, 1));
         assert_eq!((t[1].line, t[1].col), (2, 3));
         assert_eq!((t[2].line, t[2].col), (3, 2));
+    }
+
+    #[test]
+    fn skips_runs_of_spaces_of_any_length() {
+        // Runs shorter than, as long as and longer than a word, at the end
+        // of the text too, and a run cut by a tab.
+        for n in [0usize, 1, 7, 8, 9, 16, 17, 40] {
+            let text = format!("a\n{}b{} \t c{}", " ".repeat(n), " ".repeat(n), " ".repeat(n));
+            let mut l = Lexer::new(&text);
+            let t = [l.next_token(), l.next_token(), l.next_token(), l.next_token()];
+            assert_eq!((t[1].line, t[1].col), (2, n as u32 + 1), "{n} spaces");
+            assert_eq!(t[2].col, 2 * n as u32 + 5, "{n} spaces");
+            assert_eq!(t[3].kind, TokenKind::Eof);
+            assert_eq!(t[3].start as usize, text.len());
+        }
+    }
+
+    #[test]
+    fn advancing_counts_the_lines_skipped() {
+        let text = "ab\ncd\n\nefgh ij";
+        let mut l = Lexer::new(text);
+        l.advance_to(1);
+        assert_eq!((l.pos(), l.line_info()), (1, (1, 0)));
+        l.advance_to(8);
+        assert_eq!((l.pos(), l.line_info()), (8, (4, 7)));
+        // Backwards and past the end: no move, then the end.
+        l.advance_to(2);
+        assert_eq!(l.pos(), 8);
+        l.advance_to(100);
+        assert_eq!((l.pos(), l.line_info()), (text.len(), (4, 7)));
+        let t = Lexer::new(text).next_token();
+        assert_eq!(t.line, 1);
     }
 }
