@@ -365,17 +365,32 @@ impl<'a> Parser<'a> {
         mut item: impl FnMut(&mut Self) -> ParseResult<T>,
     ) -> ParseResult<Vec<T>> {
         let mut v = Vec::new();
+        self.parse_comma_list_with(close, what, |p| {
+            v.push(item(p)?);
+            Ok(())
+        })?;
+        Ok(v)
+    }
+
+    /// Like [`Parser::parse_comma_list`], but hands each item to `each`
+    /// (which keeps it where it likes: an op's operands go to a list on
+    /// the stack instead of a new vector per op).
+    pub(crate) fn parse_comma_list_with(
+        &mut self,
+        close: TokenKind,
+        what: &str,
+        mut each: impl FnMut(&mut Self) -> ParseResult<()>,
+    ) -> ParseResult<()> {
         if self.eat(close) {
-            return Ok(v);
+            return Ok(());
         }
         loop {
-            v.push(item(self)?);
+            each(self)?;
             if !self.eat(TokenKind::Comma) {
                 break;
             }
         }
-        self.expect(close, what)?;
-        Ok(v)
+        self.expect(close, what)
     }
 
     /// Re-lexes from byte `offset`, which must lie on the current token's line.

@@ -451,7 +451,11 @@ impl<'a> Parser<'a> {
         };
 
         self.expect(T::LParen, "'(' to start operand list")?;
-        let operands = self.parse_comma_list(T::RParen, "')' to end operand list", |p| p.parse_operand_ref())?;
+        let mut operands: smallvec::SmallVec<[UnresolvedOperand<'a>; 4]> = smallvec::SmallVec::new();
+        self.parse_comma_list_with(T::RParen, "')' to end operand list", |p| {
+            operands.push(p.parse_operand_ref()?);
+            Ok(())
+        })?;
         if self.eat(T::LSquare) {
             loop {
                 if !self.at(T::CaretIdent) {
@@ -528,7 +532,8 @@ impl<'a> Parser<'a> {
             let v = self.resolve_operand(*r, *t)?;
             pending.state.operands.push(v);
         }
-        pending.state.result_types = results.to_vec();
+        pending.state.result_types.clear();
+        pending.state.result_types.extend_from_slice(results);
         if let Some(l) = self.parse_optional_trailing_loc()? {
             pending.state.loc = l;
         }
