@@ -250,6 +250,13 @@ impl Body {
         self.uses.reserve(2 * ops);
     }
 
+    /// Number of operation slots in this body's arena: the live operations
+    /// and the erased ones not compacted away (nested bodies not counted).
+    /// Unlike [`Body::num_ops`], no scan.
+    pub fn op_slots(&self) -> usize {
+        self.ops.len()
+    }
+
     /// Number of live operations in this body (nested bodies not counted).
     pub fn num_ops(&self) -> usize {
         self.live_ops().count()

@@ -84,11 +84,15 @@ pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &m
         aliases = Aliases::collect(ctx, body, op, opts.debuginfo, Some(recording.into_recorded()));
     }
     let mut p = OpPrinter::new(ctx, opts, &names, &aliases, w);
-    p.out.reserve(1 << 20);
-    write_alias_definitions(ctx, &mut p.out, &aliases.top, Some(&aliases));
+    // The text goes to the writer in pieces that stay in the cache: a
+    // buffer the size of the output would be fresh memory, a page fault
+    // for every 4 KB written, on the one thread that writes.
+    p.flush_at = WRITE_CHUNK;
+    p.out.reserve(2 * WRITE_CHUNK);
+    write_alias_definitions(ctx, &aliases.top, Some(&aliases), &mut |text| p.append_text(text));
     p.print_op(body, op);
     p.out.push('\n');
-    write_alias_definitions(ctx, &mut p.out, &aliases.end, Some(&aliases));
+    write_alias_definitions(ctx, &aliases.end, Some(&aliases), &mut |text| p.append_text(text));
     p.out.push('\n');
     p.flush(true);
     match p.err.take() {
@@ -120,13 +124,34 @@ fn print_deferred(
         return None;
     }
     let mut head = String::new();
-    write_alias_definitions(ctx, &mut head, &resolved.top, None);
+    write_alias_definitions(ctx, &resolved.top, None, &mut |text| head.push_str(text));
     Some(w.write_all(head.as_bytes()).and_then(|_| resolved.write_text(w)))
 }
 
-/// Writes `#name = attr` lines; attributes inside them use the aliases of
-/// `table` (a fused location names its parts `#loc1`).
-fn write_alias_definitions(ctx: &Context, out: &mut String, aliases: &[(String, Attribute)], table: Option<&Aliases>) {
+/// Text a top-level print holds before writing it: small enough to stay
+/// in the cache.
+const WRITE_CHUNK: usize = 1 << 16;
+
+/// Text a printer holds before writing it, unless told otherwise
+/// ([`OpPrinter::flush_at`]).
+const HOLD_TEXT: usize = 1 << 20;
+
+/// Bytes of text per op of a function in the generic and the custom form,
+/// rounded up from the benchmark's programs (112 and 54): a function printed
+/// on its own is given room for its ops' text at once, instead of growing
+/// its buffer by doubling (each growth copies the text into fresh memory).
+const BYTES_PER_GENERIC_OP: usize = 128;
+const BYTES_PER_CUSTOM_OP: usize = 64;
+
+/// Writes `#name = attr` lines, handing the text to `emit` in pieces;
+/// attributes inside them use the aliases of `table` (a fused location
+/// names its parts `#loc1`).
+fn write_alias_definitions(
+    ctx: &Context,
+    aliases: &[(String, Attribute)],
+    table: Option<&Aliases>,
+    emit: &mut dyn FnMut(&str),
+) {
     use rayon::prelude::*;
     /// Definitions per piece printed on one of rayon's threads.
     const PIECE: usize = 1024;
@@ -143,7 +168,11 @@ fn write_alias_definitions(ctx: &Context, out: &mut String, aliases: &[(String, 
     // A generic-form print defines every map and set (83k at 1M ops): in
     // pieces on rayon's threads, appended in order.
     if aliases.len() < 2 * PIECE || rayon::current_num_threads() < 2 {
-        write(out, aliases);
+        for defs in aliases.chunks(PIECE) {
+            let mut s = String::with_capacity(defs.len() * 64);
+            write(&mut s, defs);
+            emit(&s);
+        }
         return;
     }
     let pieces: Vec<String> = aliases
@@ -154,9 +183,8 @@ fn write_alias_definitions(ctx: &Context, out: &mut String, aliases: &[(String, 
             s
         })
         .collect();
-    out.reserve(pieces.iter().map(String::len).sum());
     for p in pieces {
-        out.push_str(&p);
+        emit(&p);
     }
 }
 
@@ -190,6 +218,9 @@ pub(crate) struct OpPrinter<'a> {
     aliases: &'a Aliases,
     out: String,
     w: &'a mut dyn io::Write,
+    /// Length of `out` beyond which [`OpPrinter::flush`] writes it (a
+    /// deferred print holds its text regardless).
+    flush_at: usize,
     indent: usize,
     err: Option<io::Error>,
     summary: bool,
@@ -217,6 +248,7 @@ impl<'a> OpPrinter<'a> {
             aliases,
             out: String::new(),
             w,
+            flush_at: HOLD_TEXT,
             indent: 0,
             err: None,
             summary: false,
@@ -235,18 +267,34 @@ impl<'a> OpPrinter<'a> {
     fn flush(&mut self, force: bool) {
         // A deferred print keeps its text until the aliases are numbered
         // (its table takes the text over, to write it to a file when long).
-        let long = self.out.len() > (1 << 20);
         if !force && self.aliases.is_deferred() {
-            if long {
+            if self.out.len() > HOLD_TEXT {
                 self.aliases.take_over(&mut self.out);
             }
             return;
         }
-        if (force || long) && self.err.is_none() {
+        if (force || self.out.len() > self.flush_at) && self.err.is_none() {
             if let Err(e) = self.w.write_all(self.out.as_bytes()) {
                 self.err = Some(e);
             }
             self.out.clear();
+        }
+    }
+
+    /// Appends `text` printed elsewhere. Unless deferred, a text longer
+    /// than what this printer holds goes to the writer as it is, after the
+    /// text held, without being copied into `out` first.
+    fn append_text(&mut self, text: &str) {
+        if text.len() <= self.flush_at || self.aliases.is_deferred() {
+            self.out.push_str(text);
+            self.flush(false);
+            return;
+        }
+        self.flush(true);
+        if self.err.is_none() {
+            if let Err(e) = self.w.write_all(text.as_bytes()) {
+                self.err = Some(e);
+            }
         }
     }
 
@@ -489,6 +537,15 @@ impl<'a> OpPrinter<'a> {
                     };
                     let mut spill: Vec<u8> = Vec::new();
                     let mut child = OpPrinter::new(ctx, opts, names, recording.as_ref().unwrap_or(aliases), &mut spill);
+                    if !dry_run {
+                        let per_op = if opts.generic {
+                            BYTES_PER_GENERIC_OP
+                        } else {
+                            BYTES_PER_CUSTOM_OP
+                        };
+                        let ops = body.nested_body(o).map_or(1, Body::op_slots);
+                        child.out.reserve((ops * per_op).min(HOLD_TEXT));
+                    }
                     child.indent = indent;
                     child.dry_run = dry_run;
                     child.skip_unless_alias = skip_unless_alias;
@@ -548,7 +605,8 @@ impl<'a> OpPrinter<'a> {
                 }
                 None => {
                     self.newline();
-                    self.out.push_str(&t);
+                    self.append_text(&t);
+                    continue;
                 }
             }
             self.flush(false);
