@@ -11,6 +11,7 @@
 //! O(uses) replace-all-uses).
 
 use crate::attrs::OptAttr;
+use crate::declared_ok::DeclaredOk;
 use crate::entity::{opt, BlockId, OpId, RegionId, UseId, Value, NONE};
 use crate::location::PackedLoc;
 use crate::registry::OpName;
@@ -197,6 +198,9 @@ pub struct Body {
     /// The arenas were sized to fit (parsed, then shrunk, or compacted):
     /// from then on they grow by a quarter, not double (see [`make_room`]).
     pub(crate) sized: bool,
+    /// The ops that passed their declaration's checks and have not changed
+    /// since (see [`crate::declared_ok`]).
+    pub(crate) declared_ok: DeclaredOk,
 }
 
 /// Makes room in an arena vector for `additional` more entries: doubling
@@ -331,6 +335,7 @@ impl Body {
             None => NONE,
         };
         make_room(&mut self.ops, 1, self.sized);
+        self.declared_ok.grow_to(id);
         self.ops.push(OpData {
             name: state.name,
             loc: PackedLoc::new(state.loc),
@@ -393,6 +398,7 @@ impl Body {
         let head = self.values[value.index()].first_use;
         {
             let d = &mut self.uses[u as usize];
+            self.declared_ok.clear(d.owner);
             d.value = value.0;
             d.prev = NONE;
             d.next = head;
@@ -428,6 +434,7 @@ impl Body {
 
     /// Replaces the op's discardable attribute dictionary.
     pub fn set_op_attrs(&mut self, op: OpId, attrs: Option<Attribute>) {
+        self.declared_ok.clear(op.0);
         self.ops[op.index()].attrs = OptAttr::new(attrs);
     }
 
@@ -439,6 +446,7 @@ impl Body {
 
     /// Replaces the op's properties dictionary.
     pub fn set_op_props(&mut self, op: OpId, props: Option<Attribute>) {
+        self.declared_ok.clear(op.0);
         self.ops[op.index()].props = OptAttr::new(props);
     }
 
@@ -484,6 +492,7 @@ impl Body {
 
     /// Replaces all operands of `op`.
     pub fn set_operands(&mut self, op: OpId, values: &[Value]) {
+        self.declared_ok.clear(op.0);
         let d = &self.ops[op.index()];
         let (start, n) = (d.operands_start, d.num_operands);
         for i in 0..n {
@@ -775,6 +784,16 @@ impl Body {
 
     /// Changes the type of a value.
     pub fn set_value_type(&mut self, v: Value, ty: Type) {
+        // The defining op's result types and the users' operand types change.
+        if let Some(def) = self.defining_op(v) {
+            self.declared_ok.clear(def.0);
+        }
+        let mut cur = self.values[v.index()].first_use;
+        while cur != NONE {
+            let u = &self.uses[cur as usize];
+            cur = u.next;
+            self.declared_ok.clear(u.owner);
+        }
         self.values[v.index()].ty = ty;
     }
 
@@ -1126,6 +1145,7 @@ impl Body {
     /// Gives an isolated op, created with placeholder region ids, its nested
     /// body and the ids of its regions in it (for the parallel parser).
     pub(crate) fn install_nested(&mut self, op: OpId, nested: Box<Body>, regions: &[RegionId]) {
+        self.declared_ok.clear(op.0);
         let d = &mut self.ops[op.index()];
         assert_eq!(
             d.num_regions as usize,

@@ -46,6 +46,7 @@ impl Body {
     /// uses densely in their present order, and frees spare capacity.
     pub fn compact(&mut self) {
         let op_map = self.compact_ops();
+        self.declared_ok.renumber(&op_map, self.ops.len());
         self.compact_uses();
         for b in &mut self.blocks {
             b.first_op = remap(&op_map, b.first_op);

@@ -152,6 +152,16 @@ pub struct Context {
     extensions: RwLock<Extensions>,
     /// Distinct for every context made by this process: see [`Context::uid`].
     uid: u64,
+    /// See [`Context::verify_epoch`]; renewed by every registration.
+    verify_epoch: std::sync::atomic::AtomicU64,
+}
+
+/// The next [`Context::verify_epoch`] (0 is never one).
+static NEXT_VERIFY_EPOCH: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A number no context of this process had before.
+fn new_verify_epoch() -> u64 {
+    NEXT_VERIFY_EPOCH.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The next [`Context::uid`].
@@ -224,6 +234,7 @@ impl Context {
             common,
             extensions: RwLock::new(Extensions::default()),
             uid: NEXT_CONTEXT_UID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            verify_epoch: new_verify_epoch().into(),
         };
         crate::builtin::register(&ctx);
         ctx
@@ -251,6 +262,15 @@ impl Context {
     #[inline]
     pub fn uid(&self) -> u64 {
         self.uid
+    }
+
+    /// A number that names this context with the op registrations it has
+    /// now: distinct for every context of this process and renewed by every
+    /// [`Context::register_op`] that changes a registration. What the
+    /// verifier learned of an op's declaration holds while it stays the same.
+    #[inline]
+    pub fn verify_epoch(&self) -> u64 {
+        self.verify_epoch.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Frequently used types and attributes.
@@ -501,6 +521,8 @@ impl Context {
         // SAFETY: `registrations`' entries never move and live as long as
         // `self`, as the table does.
         unsafe { self.op_fast.set(i, info) };
+        self.verify_epoch
+            .store(new_verify_epoch(), std::sync::atomic::Ordering::Release);
     }
 
     /// Registers a dialect namespace (ops and attributes of registered dialects

@@ -14,6 +14,7 @@ pub mod clone;
 mod compact;
 pub mod context;
 pub mod context_memo;
+mod declared_ok;
 pub mod dominance;
 mod entity;
 pub mod floatfmt;

@@ -15,13 +15,21 @@ use lf_diag::Diagnostic;
 /// holds of the op (its name, counts, properties and types). Each thread
 /// remembers the ops that passed lately ([`PassedOps`]): an op equal to
 /// one of them in all of these passes at once.
+///
+/// An op that passed and has not changed since (its body keeps a bit for
+/// it, see [`crate::declared_ok`]) is not looked at again: after a pass,
+/// only the ops it created or changed are.
 pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Result<(), Diagnostic> {
-    let hash = passed_hash(body, op);
-    if PASSED.with_borrow(|p| p.holds(ctx, hash, def, body, op)) {
+    let epoch = ctx.verify_epoch();
+    if body.declared_ok.holds(op.0, epoch) {
         return Ok(());
     }
-    verify_declared_uncached(ctx, body, op, def)?;
-    PASSED.with_borrow_mut(|p| p.remember(ctx, hash, def, body, op));
+    let hash = passed_hash(body, op);
+    if !PASSED.with_borrow(|p| p.holds(ctx, hash, def, body, op)) {
+        verify_declared_uncached(ctx, body, op, def)?;
+        PASSED.with_borrow_mut(|p| p.remember(ctx, hash, def, body, op));
+    }
+    body.declared_ok.set(op.0, epoch);
     Ok(())
 }
 
@@ -48,6 +56,8 @@ fn verify_declared_uncached(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -
 /// depend on.
 #[derive(PartialEq, Eq, Hash)]
 struct StructureKey {
+    /// The declaration checked against (a name can be registered anew).
+    def: *const OpDef,
     name: crate::OpName,
     regions: u32,
     successors: u32,
@@ -67,6 +77,7 @@ impl StructureKey {
                 .flatten()
         };
         StructureKey {
+            def,
             name: body.op_name(op),
             regions: body.num_regions(op) as u32,
             successors: body.successors(op).len() as u32,
