@@ -361,6 +361,7 @@ impl<'a> Verifier<'a> {
             .collect();
         let mut failures: Vec<(u32, Box<Diagnostic>)> = children
             .par_iter()
+            .with_max_len(1)
             .filter_map(|(op, n)| {
                 let def = ctx.op_def(body.op_name(*op));
                 verify_body(ctx, n, def, body.op_loc(*op))

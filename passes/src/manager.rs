@@ -232,7 +232,12 @@ impl PassManager {
             }
         };
         let runs: Vec<TargetRun> = if opts.threads > 1 && targets.len() > 1 {
-            targets.par_iter_mut().zip(ams.par_iter_mut()).map(run_one).collect()
+            targets
+                .par_iter_mut()
+                .zip(ams.par_iter_mut())
+                .with_max_len(1)
+                .map(run_one)
+                .collect()
         } else {
             targets.iter_mut().zip(ams.iter_mut()).map(run_one).collect()
         };
@@ -304,6 +309,7 @@ impl PassManager {
             let root_ref = &*root;
             let failures: Vec<Option<Box<Diagnostic>>> = checks
                 .into_par_iter()
+                .with_max_len(1)
                 .map(|(i, nested_failure)| {
                     let key = &keys[i];
                     let own = match key.len() {

@@ -529,6 +529,7 @@ impl<'a> OpPrinter<'a> {
         let print_batch = |batch: &[OpId]| -> Vec<(String, Option<Aliases>)> {
             batch
                 .par_iter()
+                .with_max_len(1)
                 .map(|&o| {
                     let recording = if dry_run {
                         Some(Aliases::recording())

@@ -131,6 +131,7 @@ impl Names {
             use rayon::prelude::*;
             let mut parts: Vec<(Names, (u32, u32, u32))> = jobs
                 .into_par_iter()
+                .with_max_len(1)
                 .map(|(stack, seen)| {
                     let mut part = Names::default();
                     let mut scopes = NameScopes {

@@ -130,6 +130,7 @@ pub fn apply_patterns_greedily(
         let nested = nested_bodies(body, regions);
         let results: Vec<GreedyResult> = nested
             .into_par_iter()
+            .with_max_len(1)
             .map(|(_, regions, b)| apply_patterns_greedily(ctx, b, &regions, patterns, config))
             .collect();
         for r in &results {
@@ -172,6 +173,7 @@ pub fn for_each_body_par<T: Send, E: Send>(
     let nested = nested_bodies(body, regions);
     let results: Vec<Result<Vec<T>, E>> = nested
         .into_par_iter()
+        .with_max_len(1)
         .map(|(_, r, b)| for_each_body_par(b, &r, f))
         .collect();
     for r in results {
