@@ -41,6 +41,12 @@ fn verify(ctx: &Context, owned: &OwnedOp) -> Result<(), String> {
     lf_ir::verify(ctx, &owned.body, owned.op).map_err(|d| d.message.clone())
 }
 
+/// Verification fails with a message holding `expected`.
+fn assert_fails(ctx: &Context, owned: &OwnedOp, why: &str, expected: &str) {
+    let err = verify(ctx, owned).expect_err(why);
+    assert!(err.contains(expected), "{why}: {err}");
+}
+
 /// The module's body and its ops in order.
 fn module(owned: &mut OwnedOp) -> (&mut Body, Vec<OpId>) {
     let body = owned.body.nested_body_mut(owned.op).expect("a module has a body");
@@ -66,8 +72,7 @@ fn a_replaced_operand_is_checked_again() {
     let (body, ops) = module(&mut owned);
     let (f32_value, user) = (result(body, ops[1]), ops[3]);
     body.set_operand(user, 0, f32_value);
-    let err = verify(&ctx, &owned).expect_err("an f32 operand");
-    assert!(err.contains("operand #0 must be index"), "{err}");
+    assert_fails(&ctx, &owned, "an f32 operand", "operand #0 must be index");
     let (body, ops) = module(&mut owned);
     let good = result(body, ops[2]);
     body.set_operand(ops[3], 0, good);
@@ -81,8 +86,7 @@ fn replaced_uses_are_checked_again() {
     let (body, ops) = module(&mut owned);
     let (index_value, f32_value) = (result(body, ops[0]), result(body, ops[1]));
     body.replace_all_uses(index_value, f32_value);
-    let err = verify(&ctx, &owned).expect_err("f32 operands");
-    assert!(err.contains("operand #0 must be index"), "{err}");
+    assert_fails(&ctx, &owned, "f32 operands", "operand #0 must be index");
 }
 
 #[test]
@@ -93,8 +97,7 @@ fn changed_properties_are_checked_again() {
     let k = ctx.intern("k");
     let wrong = ctx.dict_attr(vec![(k, ctx.string_attr("one"))]);
     body.set_op_props(ops[4], Some(wrong));
-    let err = verify(&ctx, &owned).expect_err("a string property");
-    assert!(err.contains("'k'"), "{err}");
+    assert_fails(&ctx, &owned, "a string property", "'k'");
 }
 
 #[test]
@@ -106,10 +109,8 @@ fn a_changed_value_type_rechecks_its_definition_and_its_users() {
     let v = result(body, ops[2]);
     let f32_type = body.value_type(result(body, ops[1]));
     body.set_value_type(v, f32_type);
-    let err = verify(&ctx, &owned).expect_err("an f32 result and operand");
-    assert!(err.contains("must be index"), "{err}");
-    // Only the user wrong: the definition was checked above and failed,
-    // the user's operand type is what changed for it.
+    assert_fails(&ctx, &owned, "an f32 result and operand", "must be index");
+    // Back to index: both are checked again, and pass.
     let (body, ops) = module(&mut owned);
     let index_type = body.value_type(result(body, ops[0]));
     body.set_value_type(v, index_type);
@@ -131,8 +132,12 @@ fn compacted_bodies_keep_each_op_its_own_mark() {
     assert_eq!(ops.len(), 3);
     let f32_value = result(body, ops[1]);
     body.set_operand(ops[2], 0, f32_value);
-    let err = verify(&ctx, &owned).expect_err("an f32 operand after compaction");
-    assert!(err.contains("operand #0 must be index"), "{err}");
+    assert_fails(
+        &ctx,
+        &owned,
+        "an f32 operand after compaction",
+        "operand #0 must be index",
+    );
 }
 
 /// An op changed before a compaction that gives it the id of an op that
@@ -148,8 +153,7 @@ fn an_op_changed_before_a_compaction_is_checked_after_it() {
     body.set_operand(ops[4], 0, f32_value);
     body.erase_op(ops[3]);
     body.compact();
-    let err = verify(&ctx, &owned).expect_err("%4's operand is an f32");
-    assert!(err.contains("operand #0 must be index"), "{err}");
+    assert_fails(&ctx, &owned, "%4's operand is an f32", "operand #0 must be index");
 }
 
 #[test]
@@ -166,6 +170,10 @@ fn a_new_registration_forgets_what_was_verified() {
     let before = ctx.verify_epoch();
     ctx.register_op(&USE_F32);
     assert_ne!(ctx.verify_epoch(), before);
-    let err = verify(&ctx, &owned).expect_err("index operands, now wrong");
-    assert!(err.contains("operand #0 must be floating-point"), "{err}");
+    assert_fails(
+        &ctx,
+        &owned,
+        "index operands, now wrong",
+        "operand #0 must be floating-point",
+    );
 }
