@@ -52,9 +52,14 @@ impl DeclaredOk {
     /// Notes that op `id` passed under `epoch` (nothing if the bits hold for
     /// another epoch).
     pub(crate) fn set(&self, id: u32, epoch: u64) {
-        let mine = match self.epoch.compare_exchange(0, epoch, Relaxed, Relaxed) {
-            Ok(_) => true,
-            Err(held) => held == epoch,
+        // The epoch is claimed once; after that a load tells (no atomic
+        // read-modify-write for every op that passes).
+        let mine = match self.epoch.load(Relaxed) {
+            0 => match self.epoch.compare_exchange(0, epoch, Relaxed, Relaxed) {
+                Ok(_) => true,
+                Err(held) => held == epoch,
+            },
+            held => held == epoch,
         };
         if let (true, Some(w)) = (mine, self.words.get(id as usize / 64)) {
             let bits = w.load(Relaxed);
