@@ -155,34 +155,28 @@ fn write_alias_definitions(
     use rayon::prelude::*;
     /// Definitions per piece printed on one of rayon's threads.
     const PIECE: usize = 1024;
-    let write = |out: &mut String, defs: &[(String, Attribute)]| {
+    // One piece of definitions as text.
+    let piece = |defs: &[(String, Attribute)]| {
         let syntax = SyntaxWriter { ctx, aliases: table };
+        let mut out = String::with_capacity(defs.len() * 64);
         for (name, a) in defs {
             out.push('#');
             out.push_str(name);
             out.push_str(" = ");
-            syntax.attr_no_alias(out, *a);
+            syntax.attr_no_alias(&mut out, *a);
             out.push('\n');
         }
+        out
     };
     // A generic-form print defines every map and set (83k at 1M ops): in
     // pieces on rayon's threads, appended in order.
     if aliases.len() < 2 * PIECE || rayon::current_num_threads() < 2 {
         for defs in aliases.chunks(PIECE) {
-            let mut s = String::with_capacity(defs.len() * 64);
-            write(&mut s, defs);
-            emit(&s);
+            emit(&piece(defs));
         }
         return;
     }
-    let pieces: Vec<String> = aliases
-        .par_chunks(PIECE)
-        .map(|defs| {
-            let mut s = String::with_capacity(defs.len() * 64);
-            write(&mut s, defs);
-            s
-        })
-        .collect();
+    let pieces: Vec<String> = aliases.par_chunks(PIECE).map(piece).collect();
     for p in pieces {
         emit(&p);
     }
