@@ -218,9 +218,17 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     // Verification and printing use rayon's global pool. Deep nesting recurses,
     // so its threads get large stacks (address space; used as touched). It can
     // only be set up once per process: a second call keeps the first pool.
+    // With one worker per allowed CPU, each keeps to its own (see
+    // `affinity`): the kernel may otherwise stack them on one.
+    let cpus = crate::affinity::allowed_cpus();
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .stack_size(256 << 20)
+        .start_handler(move |i| {
+            if let Some(cpu) = crate::affinity::worker_cpu(&cpus, threads, i) {
+                crate::affinity::pin_current_thread(cpu);
+            }
+        })
         .build_global();
     let mut pipeline = match build_pipeline(ctx, registry, args, threads) {
         Ok(p) => p,
