@@ -174,13 +174,19 @@ fn verify_dims_and_symbols(
     operands: &[Value],
     num_dims: usize,
 ) -> Result<(), Diagnostic> {
-    let scope = affine_scope_region(ctx, body, op);
+    // Most dimensions are loop variables, valid without the scope: it is
+    // looked up (a walk to the enclosing scope) only when needed.
+    let scope = std::cell::OnceCell::new();
+    let scope = || *scope.get_or_init(|| affine_scope_region(ctx, body, op));
     for (i, v) in operands.iter().enumerate() {
         if i < num_dims {
-            if !is_valid_dim(ctx, body, *v, scope) {
+            if is_index(ctx, body, *v) && is_induction_var(ctx, body, *v) {
+                continue;
+            }
+            if !is_valid_dim(ctx, body, *v, scope()) {
                 return Err(op_error(ctx, body, op, "operand cannot be used as a dimension id"));
             }
-        } else if !is_valid_symbol(ctx, body, *v, scope) {
+        } else if !is_valid_symbol(ctx, body, *v, scope()) {
             return Err(op_error(ctx, body, op, "operand cannot be used as a symbol"));
         }
     }

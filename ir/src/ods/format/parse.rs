@@ -65,7 +65,9 @@ pub fn parse_with_format(p: &mut CustomParser<'_, '_>, fmt: &Format) -> ParseRes
     for e in &fmt.elements {
         parse_element(p, &mut st, e, def)?;
     }
-    finish(p, st, def)
+    // By reference: the state is large (a few hundred bytes) and a move
+    // is a copy of all of it.
+    finish(p, &mut st, def)
 }
 
 fn parse_element<'a>(
@@ -195,7 +197,7 @@ fn group_present(p: &CustomParser<'_, '_>, first: &Element, def: &OpDef) -> bool
 }
 
 /// Resolves types, adds operands and results and sets properties.
-fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'static OpDef) -> ParseResult<()> {
+fn finish<'a>(p: &mut CustomParser<'_, 'a>, st: &mut FormatState<'a>, def: &'static OpDef) -> ParseResult<()> {
     let ctx = p.ctx();
     // Split `type(operands)` / `type(results)` into groups.
     if let Some(all) = st.all_operand_types.take() {
@@ -210,12 +212,12 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
         }
     }
     if let Some(all) = st.all_result_types.take() {
-        split_results(p, &mut st, def, all)?;
+        split_results(p, st, def, all)?;
     }
-    resolve_by_rules(ctx, &mut st, def);
+    resolve_by_rules(ctx, st, def);
     // Operands.
     let mut sizes = PerGroup::<usize>::new();
-    for (g, refs) in std::mem::take(&mut st.operands).into_iter().enumerate() {
+    for (g, refs) in st.operands.iter().enumerate() {
         let tys = match st.operand_types[g].take() {
             Some(t) => t,
             None => match def.operands[g].constraint.build {
@@ -233,7 +235,7 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
             return Err(p.error(format!("{} operands present, but expected {}", refs.len(), tys.len())));
         }
         sizes.push(refs.len());
-        for (r, t) in refs.into_iter().zip(tys) {
+        for (&r, t) in refs.iter().zip(tys) {
             p.add_operand(r, t)?;
         }
     }
@@ -257,8 +259,8 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, mut st: FormatState<'a>, def: &'stat
         }
     }
     // Properties.
-    for (i, a) in st.attrs.into_iter().enumerate() {
-        if let Some(a) = a {
+    for (i, a) in st.attrs.iter().enumerate() {
+        if let Some(a) = *a {
             p.set_prop(def.attributes[i].name, a);
         }
     }
