@@ -299,9 +299,7 @@ impl<'a> Parser<'a> {
             return Err(Box::new(d));
         }
         scope.values.insert(name, Definition { first, count, pos });
-        if let Some(names) = scope.region_names.last_mut() {
-            names.push(name);
-        }
+        scope.note_defined(name);
         if scope.forward.is_empty() {
             return Ok(());
         }

@@ -44,8 +44,12 @@ pub(crate) struct BlockScope<'a> {
 #[derive(Default)]
 pub(crate) struct IsolatedScope<'a> {
     pub(crate) values: FxHashMap<&'a str, Definition>,
-    /// Names defined in each open region (innermost last).
-    pub(crate) region_names: Vec<Vec<&'a str>>,
+    /// Names defined in the open regions, in order of definition (one list
+    /// for all regions: no allocation per region).
+    pub(crate) region_names: Vec<&'a str>,
+    /// Where each open region's names start in `region_names` (innermost
+    /// last).
+    pub(crate) region_starts: Vec<usize>,
     /// Uses before definition, by (name, result number).
     pub(crate) forward: FxHashMap<(&'a str, u32), ForwardRef>,
     /// Block scopes of the open regions.
@@ -59,14 +63,21 @@ pub(crate) struct IsolatedScope<'a> {
 impl<'a> IsolatedScope<'a> {
     /// Opens a region.
     pub(crate) fn push_region(&mut self) {
-        self.region_names.push(Vec::new());
+        self.region_starts.push(self.region_names.len());
         self.block_scopes.push(BlockScope::default());
+    }
+
+    /// Records `name` as defined in the innermost open region (if any).
+    pub(crate) fn note_defined(&mut self, name: &'a str) {
+        if !self.region_starts.is_empty() {
+            self.region_names.push(name);
+        }
     }
 
     /// Closes a region, forgetting the names it defined. Returns its block scope.
     pub(crate) fn pop_region(&mut self) -> BlockScope<'a> {
-        if let Some(names) = self.region_names.pop() {
-            for n in names {
+        if let Some(start) = self.region_starts.pop() {
+            for n in self.region_names.drain(start..) {
                 self.values.remove(n);
             }
         }

@@ -306,10 +306,11 @@ fn run_body(
         st.constant_keys.clear();
         let mut changed = false;
         // Populate the worklist.
-        let mut order = Vec::new();
+        let mut order = Vec::with_capacity(body.op_slots());
         for &r in regions {
             collect_ops(body, r, config.top_down, &mut order);
         }
+        st.list.reserve(order.len());
         for op in order {
             if body.is_erased(op) {
                 continue;
