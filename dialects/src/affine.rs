@@ -345,7 +345,7 @@ pub static APPLY: OpDef = OpDef {
     attributes: MAP_ATTR,
     parse: Some(parse_map_op),
     print: Some(print_map_op),
-    verify: Some(verify_map_op),
+    verify_local: Some(verify_map_op),
     ..OpDef::declared("affine.apply")
 };
 
@@ -360,7 +360,7 @@ pub static MIN: OpDef = OpDef {
     attributes: MAP_ATTR,
     parse: Some(parse_map_op),
     print: Some(print_map_op),
-    verify: Some(verify_map_op),
+    verify_local: Some(verify_map_op),
     ..OpDef::declared("affine.min")
 };
 
@@ -375,7 +375,7 @@ pub static MAX: OpDef = OpDef {
     attributes: MAP_ATTR,
     parse: Some(parse_map_op),
     print: Some(print_map_op),
-    verify: Some(verify_map_op),
+    verify_local: Some(verify_map_op),
     ..OpDef::declared("affine.max")
 };
 
@@ -487,7 +487,10 @@ fn print_vector_store(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Resu
 }
 
 /// MLIR's `verifyMemoryOpIndexing`.
-fn verify_access(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> Result<(), Diagnostic> {
+/// The checks of a load or store (memref operand `memref_index`) that read
+/// only the op itself: its map against the memref's rank and the
+/// subscripts (its `verify_local`).
+fn verify_access_local(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> Result<(), Diagnostic> {
     let err = |m: &str| Err(op_error(ctx, body, op, m));
     let Some(map) = map_of(ctx, prop(ctx, body, op, "map")) else {
         return Ok(());
@@ -497,15 +500,22 @@ fn verify_access(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> R
     if map.num_results() != rank {
         return err("affine map num results must equal memref rank");
     }
-    let idx: smallvec::SmallVec<[Value; 8]> = body.operands(op).skip(memref_index + 1).collect();
-    if map.num_inputs() as usize != idx.len() {
+    if map.num_inputs() as usize != body.num_operands(op) - (memref_index + 1) {
         return err("expects as many subscripts as affine map inputs");
     }
-    for v in &idx {
-        if !is_index(ctx, body, *v) {
-            return err("index to load must have 'index' type");
-        }
+    if !body.operands(op).skip(memref_index + 1).all(|v| is_index(ctx, body, v)) {
+        return err("index to load must have 'index' type");
     }
+    Ok(())
+}
+
+/// The rest of a load's or store's checks, after [`verify_access_local`]:
+/// its subscripts are valid dimensions and symbols where they are defined.
+fn verify_access_operands(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> Result<(), Diagnostic> {
+    let Some(map) = map_of(ctx, prop(ctx, body, op, "map")) else {
+        return Ok(());
+    };
+    let idx: smallvec::SmallVec<[Value; 8]> = body.operands(op).skip(memref_index + 1).collect();
     verify_dims_and_symbols(ctx, body, op, &idx, map.num_dims() as usize)
 }
 
@@ -535,7 +545,8 @@ pub static LOAD: OpDef = OpDef {
     }],
     parse: Some(parse_load),
     print: Some(print_load),
-    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 0)),
+    verify_local: Some(|ctx, body, op| verify_access_local(ctx, body, op, 0)),
+    verify: Some(|ctx, body, op| verify_access_operands(ctx, body, op, 0)),
     ..OpDef::declared("affine.load")
 };
 
@@ -555,7 +566,8 @@ pub static STORE: OpDef = OpDef {
     }],
     parse: Some(|p| parse_store_like(p, false)),
     print: Some(print_store),
-    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 1)),
+    verify_local: Some(|ctx, body, op| verify_access_local(ctx, body, op, 1)),
+    verify: Some(|ctx, body, op| verify_access_operands(ctx, body, op, 1)),
     ..OpDef::declared("affine.store")
 };
 
@@ -570,7 +582,8 @@ pub static VECTOR_LOAD: OpDef = OpDef {
     attributes: MAP_ATTR,
     parse: Some(parse_vector_load),
     print: Some(print_vector_load),
-    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 0)),
+    verify_local: Some(|ctx, body, op| verify_access_local(ctx, body, op, 0)),
+    verify: Some(|ctx, body, op| verify_access_operands(ctx, body, op, 0)),
     ..OpDef::declared("affine.vector_load")
 };
 
@@ -588,7 +601,8 @@ pub static VECTOR_STORE: OpDef = OpDef {
     attributes: MAP_ATTR,
     parse: Some(|p| parse_store_like(p, true)),
     print: Some(print_vector_store),
-    verify: Some(|ctx, body, op| verify_access(ctx, body, op, 1)),
+    verify_local: Some(|ctx, body, op| verify_access_local(ctx, body, op, 1)),
+    verify: Some(|ctx, body, op| verify_access_operands(ctx, body, op, 1)),
     ..OpDef::declared("affine.vector_store")
 };
 

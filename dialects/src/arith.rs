@@ -410,7 +410,7 @@ pub static SELECT: OpDef = OpDef {
     type_rules: &[TypeRule::AllMatch(&["true_value", "false_value", "result"])],
     parse: Some(parse_select),
     print: Some(print_select),
-    verify: Some(verify_select),
+    verify_local: Some(verify_select),
     fold: Some(F::fold_select),
     ..OpDef::declared("arith.select")
 };
@@ -477,7 +477,7 @@ pub static CONSTANT: OpDef = OpDef {
     attributes: &[AttrDef::required("value", &TYPED_ATTR)],
     parse: Some(parse_constant),
     print: Some(print_constant),
-    verify: Some(verify_constant),
+    verify_local: Some(verify_constant),
     result_names: Some(constant_result_name),
     fold: Some(F::fold_constant),
     ..OpDef::declared("arith.constant")
@@ -603,7 +603,7 @@ macro_rules! cast_ops {
                 results: &[ArgDef::one("out", $to)],
                 attributes: $attrs,
                 format: Some($format),
-                verify: Some(verify_cast),
+                verify_local: Some(verify_cast),
                 ..OpDef::declared($name)
             };
         )*

@@ -119,7 +119,7 @@ const fn alloc_like(name: &'static str, summary: &'static str, description: &'st
         results: ALLOC_RESULTS,
         attributes: ALLOC_ATTRS,
         format: Some("`(`$dynamicSizes`)` (`` `[` $symbolOperands^ `]`)? attr-dict `:` type($memref)"),
-        verify: Some(verify_alloc),
+        verify_local: Some(verify_alloc),
         ..OpDef::declared(name)
     }
 }
@@ -213,7 +213,7 @@ pub static LOAD: OpDef = OpDef {
     }],
     parse: Some(parse_load),
     print: Some(print_load),
-    verify: Some(verify_load),
+    verify_local: Some(verify_load),
     ..OpDef::declared("memref.load")
 };
 
@@ -240,7 +240,7 @@ pub static STORE: OpDef = OpDef {
     }],
     parse: Some(parse_store),
     print: Some(print_store),
-    verify: Some(verify_store),
+    verify_local: Some(verify_store),
     ..OpDef::declared("memref.store")
 };
 

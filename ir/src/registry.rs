@@ -117,6 +117,15 @@ pub struct OpDef {
     pub parents: &'static [&'static str],
     /// The op's own verifier.
     pub verify: Option<VerifyFn>,
+    /// The part of the op's own verifier that reads only what the declared
+    /// checks read: the op's name, its operand and result counts and types,
+    /// its region and successor counts and its properties (no other op, no
+    /// region contents, no discardable attribute). For a declared op it runs
+    /// right after the declared checks and is remembered with them: an op
+    /// that passed and has not changed since, or that equals one that
+    /// passed, is not checked again (see [`crate::ods::verify`]). `verify`
+    /// runs after it, every time.
+    pub verify_local: Option<VerifyFn>,
     /// Checks that run once the op's regions have verified (MLIR's
     /// `verifyRegions`). For an op isolated from above they run on the
     /// thread that verified its body, so walking that body here costs no
@@ -163,6 +172,7 @@ impl OpDef {
             traits: Traits::NONE,
             parents: &[],
             verify: None,
+            verify_local: None,
             verify_regions: None,
             parse: None,
             print: None,

@@ -149,6 +149,8 @@ impl<'a> Verifier<'a> {
                 }
                 if def.declared {
                     crate::ods::verify::verify_declared(ctx, body, op, def).map_err(Box::new)?;
+                } else if let Some(f) = def.verify_local {
+                    f(ctx, body, op).map_err(Box::new)?;
                 }
                 if let Some(f) = def.verify {
                     f(ctx, body, op).map_err(Box::new)?;

@@ -7,13 +7,32 @@ use lf_ir::ods::constraints::{I64_ATTR, INDEX};
 use lf_ir::ods::{ArgDef, AttrDef};
 use lf_ir::{Body, Context, OpDef, OpId, OwnedOp, Value};
 
-/// `%r = "rv.use"(%x) <{k = N : i64}> : (index) -> index`.
+/// `%r = "rv.use"(%x) <{k = N : i64}> : (index) -> index`, N not 7.
 static USE: OpDef = OpDef {
     operands: &[ArgDef::one("x", &INDEX)],
     results: &[ArgDef::one("r", &INDEX)],
     attributes: &[AttrDef::required("k", &I64_ATTR)],
+    verify_local: Some(k_is_not_seven),
     ..OpDef::declared("rv.use")
 };
+
+thread_local! {
+    /// How many times this thread ran `rv.use`'s local verifier.
+    static LOCAL_CHECKS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// `rv.use`'s `verify_local`: reads only its property.
+fn k_is_not_seven(ctx: &Context, body: &Body, op: OpId) -> Result<(), lf_ir::diag::Diagnostic> {
+    LOCAL_CHECKS.set(LOCAL_CHECKS.get() + 1);
+    let k = lf_ir::ods::prop(ctx, body, op, "k").map(|a| ctx.attr_data(a).clone());
+    match k {
+        Some(lf_ir::attrs::AttrData::Integer { value: 7, .. }) => Err(lf_ir::diag::Diagnostic::error(
+            body.op_loc(op).source_pos(ctx),
+            "'rv.use' op k must not be 7".to_string(),
+        )),
+        _ => Ok(()),
+    }
+}
 
 const SRC: &str = r#""builtin.module"() ({
   %0 = "test.def"() : () -> index
@@ -176,4 +195,29 @@ fn a_new_registration_forgets_what_was_verified() {
         "index operands, now wrong",
         "operand #0 must be floating-point",
     );
+}
+
+/// The local verifier runs with the declared checks: once for each op
+/// (verification on the same thread, as the module's own ops are), not
+/// again while the op is unchanged, and again once it changed.
+#[test]
+fn the_local_verifier_is_remembered_with_the_declared_checks() {
+    let ctx = context();
+    LOCAL_CHECKS.set(0);
+    let mut owned = parse(&ctx);
+    // Three `rv.use` ops with distinct properties: three checks.
+    assert_eq!(LOCAL_CHECKS.get(), 3);
+    verify(&ctx, &owned).expect("still valid");
+    assert_eq!(LOCAL_CHECKS.get(), 3, "unchanged ops are not checked again");
+    let (body, ops) = module(&mut owned);
+    let k = ctx.intern("k");
+    let seven = ctx.dict_attr(vec![(k, ctx.integer_attr(7, ctx.integer_type(64)))]);
+    body.set_op_props(ops[4], Some(seven));
+    assert_fails(&ctx, &owned, "k = 7", "k must not be 7");
+    assert_eq!(LOCAL_CHECKS.get(), 4, "only the changed op is checked");
+    let (body, ops) = module(&mut owned);
+    let five = ctx.dict_attr(vec![(k, ctx.integer_attr(5, ctx.integer_type(64)))]);
+    body.set_op_props(ops[4], Some(five));
+    verify(&ctx, &owned).expect("valid again");
+    assert_eq!(LOCAL_CHECKS.get(), 5);
 }

@@ -9,7 +9,8 @@ use crate::registry::Traits;
 use crate::{Body, Context, OpDef, OpId, Type};
 use lf_diag::Diagnostic;
 
-/// Checks an op against its declaration. Runs before the op's own `verify` hook.
+/// Checks an op against its declaration, then runs its `verify_local`
+/// hook. Runs before the op's own `verify` hook.
 ///
 /// The outcome depends only on the declaration and on what [`PassedOp`]
 /// holds of the op (its name, counts, properties and types). Each thread
@@ -27,6 +28,10 @@ pub fn verify_declared(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Res
     let hash = passed_hash(body, op);
     if !PASSED.with_borrow(|p| p.holds(ctx, hash, def, body, op)) {
         verify_declared_uncached(ctx, body, op, def)?;
+        // Reads nothing [`PassedOp`] does not hold, so it is remembered too.
+        if let Some(f) = def.verify_local {
+            f(ctx, body, op)?;
+        }
         PASSED.with_borrow_mut(|p| p.remember(ctx, hash, def, body, op));
     }
     body.declared_ok.set(op.0, epoch);
