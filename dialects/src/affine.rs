@@ -486,10 +486,9 @@ fn print_vector_store(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Resu
     Ok(())
 }
 
-/// MLIR's `verifyMemoryOpIndexing`.
-/// The checks of a load or store (memref operand `memref_index`) that read
-/// only the op itself: its map against the memref's rank and the
-/// subscripts (its `verify_local`).
+/// The checks of MLIR's `verifyMemoryOpIndexing` for a load or store
+/// (memref operand `memref_index`) that read only the op itself: its map
+/// against the memref's rank and the subscripts (its `verify_local`).
 fn verify_access_local(ctx: &Context, body: &Body, op: OpId, memref_index: usize) -> Result<(), Diagnostic> {
     let err = |m: &str| Err(op_error(ctx, body, op, m));
     let Some(map) = map_of(ctx, prop(ctx, body, op, "map")) else {

@@ -46,10 +46,10 @@ pub(crate) struct IsolatedScope<'a> {
     pub(crate) values: FxHashMap<&'a str, Definition>,
     /// Names defined in the open regions, in order of definition (one list
     /// for all regions: no allocation per region).
-    pub(crate) region_names: Vec<&'a str>,
+    region_names: Vec<&'a str>,
     /// Where each open region's names start in `region_names` (innermost
     /// last).
-    pub(crate) region_starts: Vec<usize>,
+    region_starts: Vec<usize>,
     /// Uses before definition, by (name, result number).
     pub(crate) forward: FxHashMap<(&'a str, u32), ForwardRef>,
     /// Block scopes of the open regions.
