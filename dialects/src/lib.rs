@@ -2,6 +2,11 @@
 //! [`lf_ir::ods`] (operands, results, attributes, traits, verifiers, custom
 //! syntax, docs), with MLIR 22's syntax so IR moves freely between lf-opt and
 //! mlir-opt.
+//!
+//! Each dialect is one folder laid out as MLIR's `Dialect/<D>/`: `ir`
+//! (declarations, syntax, verifiers, folders, canonicalization patterns),
+//! `transforms` (its passes), and, where it has them, `analysis` and
+//! `utils`. [`fold`] holds what the constant folders share.
 
 pub mod affine;
 pub mod arith;
@@ -15,6 +20,8 @@ pub mod scf;
 pub mod support;
 
 use lf_ir::{Context, OpDef};
+use lf_pass::rewrite::register_canonicalization_patterns;
+use lf_pass::PassRegistry;
 
 /// A dialect: its namespace, the text that opens its op reference, and its ops.
 pub struct Dialect {
@@ -70,7 +77,8 @@ pub static DIALECTS: &[Dialect] = &[
     },
 ];
 
-/// Registers every dialect's ops in `ctx` (and the core's `builtin.module`).
+/// Registers every dialect's ops in `ctx` (and the core's `builtin.module`),
+/// with their canonicalization patterns.
 pub fn register_all(ctx: &Context) {
     lf_ir::builtin::register(ctx);
     for d in DIALECTS {
@@ -79,6 +87,17 @@ pub fn register_all(ctx: &Context) {
             ctx.register_op(op);
         }
     }
+    // The order in which `canonicalize` tries patterns of equal benefit.
+    register_canonicalization_patterns(ctx, "arith", arith::canonicalize::add_patterns);
+    register_canonicalization_patterns(ctx, "scf", scf::canonicalize::add_patterns);
+    register_canonicalization_patterns(ctx, "affine", affine::canonicalize::add_patterns);
+    register_canonicalization_patterns(ctx, "memref", memref::canonicalize::add_patterns);
+}
+
+/// Registers the dialects' passes (`lower-affine`, `gpu-kernel-outlining`).
+pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&affine::transforms::lower_affine::INFO);
+    r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
 }
 
 /// The op reference of one dialect as markdown (`docs/dialects/<name>.md`).

@@ -178,7 +178,7 @@ pub struct Machine<'p> {
     /// Instructions executed.
     pub steps: u64,
     /// The device that runs `gpu.launch_func` kernels (`None`: the interpreter runs them).
-    pub device: Option<Box<dyn crate::backend::Device>>,
+    pub device: Option<Box<dyn crate::device::Device>>,
 }
 
 type Res<T> = Result<T, Fault>;

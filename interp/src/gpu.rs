@@ -91,12 +91,12 @@ impl Machine<'_> {
             .collect();
         let kf = &prog.funcs[k as usize];
         let name = kf.name.rsplit("::").next().unwrap_or(&kf.name);
-        let mut data = crate::backend::marshal(&self.mem, kf, &vals)?;
+        let mut data = crate::device::marshal(&self.mem, kf, &vals)?;
         let mut dev = self.device.take().expect("a device");
         let r = dev.launch(k, name, grid, block, &mut data);
         self.device = Some(dev);
         r?;
-        crate::backend::unmarshal(&mut self.mem, &data);
+        crate::device::unmarshal(&mut self.mem, &data);
         Ok(())
     }
 

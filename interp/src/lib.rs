@@ -10,8 +10,8 @@
 //! location. Kernel mode ([`kernel`]) fills memref arguments with
 //! deterministic values and compares two programs.
 
-pub mod backend;
 pub mod decode;
+pub mod device;
 pub mod exec;
 pub mod gpu;
 pub mod kernel;
@@ -23,9 +23,10 @@ use exec::{ExecOptions, Fault, Machine};
 use lf_diag::{Diagnostic, SourceMgr};
 use lf_ir::Context;
 use program::Program;
+use std::sync::Arc;
 use std::time::Instant;
 
-pub use backend::GpuBackend;
+pub use device::DeviceBackend;
 pub use exec::BlockOrder;
 
 /// What to run.
@@ -47,8 +48,9 @@ pub struct Options {
     pub stats: bool,
     /// Write the program's output to standard output as it comes.
     pub stream: bool,
-    /// Where kernel launches run.
-    pub gpu_backend: GpuBackend,
+    /// Where kernel launches run: `None` in the simulator, with its checks;
+    /// else on a device backend (the `lf-devices` crate has them).
+    pub gpu_backend: Option<Arc<dyn DeviceBackend>>,
 }
 
 /// The result of a run.
@@ -70,22 +72,22 @@ pub struct Loaded {
     sources: SourceMgr,
     /// The decoded program.
     pub prog: Program,
-    /// The backend the kernel sources were made for.
-    backend: GpuBackend,
+    /// The backend the kernel sources were made for (`None`: the simulator).
+    backend: Option<Arc<dyn DeviceBackend>>,
     /// Emitted source of each kernel (by function index), for a device backend.
-    kernels: rustc_hash::FxHashMap<u32, backend::KernelSource>,
+    kernels: rustc_hash::FxHashMap<u32, device::KernelSource>,
 }
 
 /// Parses, verifies and decodes `text` (named `name`); an error is the
 /// rendered diagnostic.
 pub fn load(name: &str, text: &str) -> Result<Loaded, String> {
-    load_for(name, text, GpuBackend::Sim)
+    load_for(name, text, None)
 }
 
-/// As [`load`], for a GPU backend: with a device backend, inline `gpu.launch`
-/// ops are outlined first (`gpu-kernel-outlining`) and the source of every
-/// kernel is emitted.
-pub fn load_for(name: &str, text: &str, gpu: GpuBackend) -> Result<Loaded, String> {
+/// As [`load`], for a device backend (`None`: the simulator): the backend
+/// prepares the module (outlines inline `gpu.launch` ops) and makes the
+/// source of every kernel.
+pub fn load_for(name: &str, text: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> Result<Loaded, String> {
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
     let mut sources = SourceMgr::new();
@@ -97,17 +99,20 @@ pub fn load_for(name: &str, text: &str, gpu: GpuBackend) -> Result<Loaded, Strin
     if let Err(d) = lf_ir::verify(&ctx, &owned.body, owned.op) {
         return Err(lf_diag::render_all(&[*d], &sources));
     }
-    if gpu != GpuBackend::Sim {
-        if let Err(d) = backend::outline(&ctx, &mut owned) {
+    if let Some(dev) = &gpu {
+        if let Err(d) = dev.prepare(&ctx, &mut owned) {
             return Err(format!(
                 "{}lf-run: error: --gpu-backend={} runs outlined kernels, and gpu-kernel-outlining failed\n",
                 lf_diag::render_all(&d, &sources),
-                gpu.name()
+                dev.name()
             ));
         }
     }
     let prog = decode::decode_module(&ctx, &owned.body, owned.op);
-    let kernels = backend::kernels(&ctx, &owned.body, owned.op, gpu, &sources, |n| prog.find(n));
+    let kernels = match &gpu {
+        Some(dev) => dev.kernels(&ctx, &owned.body, owned.op, &sources, &|n| prog.find(n)),
+        None => Default::default(),
+    };
     Ok(Loaded {
         ctx,
         sources,
@@ -156,19 +161,24 @@ impl Loaded {
     /// The emitted source of kernel `module::name` for this program's device
     /// backend (`None` for `sim` or an unknown kernel); an error is the
     /// emitter's rendered diagnostics.
-    pub fn kernel_source(&self, kernel: &str) -> Option<&backend::KernelSource> {
+    pub fn kernel_source(&self, kernel: &str) -> Option<&device::KernelSource> {
         self.kernels.get(&self.prog.find(kernel)?)
     }
 
     /// A machine for this program, with the device of its backend opened.
     fn machine(&self, exec: &ExecOptions) -> Result<Machine<'_>, String> {
         let mut m = Machine::new(&self.prog, exec.clone());
-        m.device = backend::open(self.backend, self.kernels.clone()).map_err(|e| format!("lf-run: error: {e}\n"))?;
+        if let Some(dev) = &self.backend {
+            m.device = Some(
+                dev.open(self.kernels.clone())
+                    .map_err(|e| format!("lf-run: error: {e}\n"))?,
+            );
+        }
         Ok(m)
     }
 }
 
-fn load_file(path: &str, gpu: GpuBackend) -> Result<Loaded, String> {
+fn load_file(path: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> Result<Loaded, String> {
     let text = std::fs::read(path).map_err(|e| format!("lf-run: error: could not open input file '{path}': {e}\n"))?;
     let text = String::from_utf8(text).map_err(|_| format!("lf-run: error: '{path}' is not valid UTF-8\n"))?;
     load_for(path, &text, gpu)
@@ -199,7 +209,7 @@ fn on_big_stack(f: impl FnOnce() -> Outcome + Send + 'static) -> Outcome {
 /// Runs the file at `path` with `opts`.
 pub fn run_file(path: &str, opts: &Options) -> Outcome {
     let (path, opts) = (path.to_string(), opts.clone());
-    on_big_stack(move || match load_file(&path, opts.gpu_backend) {
+    on_big_stack(move || match load_file(&path, opts.gpu_backend.clone()) {
         Ok(l) => run_loaded(&l, &opts),
         Err(e) => failure(e),
     })
@@ -272,7 +282,10 @@ pub fn compare_files(a: &str, b: &str, opts: &Options) -> Outcome {
 }
 
 fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
-    let (la, lb) = match (load_file(a, opts.gpu_backend), load_file(b, opts.gpu_backend)) {
+    let (la, lb) = match (
+        load_file(a, opts.gpu_backend.clone()),
+        load_file(b, opts.gpu_backend.clone()),
+    ) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return failure(e),
     };

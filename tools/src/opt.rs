@@ -4,7 +4,7 @@ use crate::timing::Timing;
 use clap::Parser as ClapParser;
 use lf_diag::{Diagnostic, SourceMgr, SourcePos, Verifier, VerifyMode};
 use lf_ir::{Context, ParseOptions, PrintOptions};
-use lf_passes::{PassManager, PassRegistry, RunOptions};
+use lf_pass::{PassManager, PassRegistry, RunOptions};
 use memmap2::{Mmap, UncheckedAdvice};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -168,7 +168,7 @@ impl OptArgs {
 
 /// Entry point of `lf-opt`: returns the process exit code.
 pub fn main() -> i32 {
-    let registry = PassRegistry::with_all();
+    let registry = lf_transforms::all_passes();
     let args = OptArgs::parse_with_passes(&registry);
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
@@ -178,12 +178,12 @@ pub fn main() -> i32 {
 /// Runs lf-opt with a given context (which may have extra ops registered)
 /// and lf's passes.
 pub fn main_with(ctx: Context, args: OptArgs) -> i32 {
-    main_with_registry(ctx, PassRegistry::with_all(), args)
+    main_with_registry(ctx, lf_transforms::all_passes(), args)
 }
 
 /// Runs lf-opt with a given context and pass registry: an out-of-tree
 /// `my-opt` registers its ops in `ctx` and its passes in `registry` (on top of
-/// [`PassRegistry::with_all`]) and parses its command line with
+/// [`lf_transforms::all_passes`]) and parses its command line with
 /// [`OptArgs::parse_with_passes`].
 ///
 /// The context is not freed: this is the body of a tool's `main`, and the
@@ -425,10 +425,10 @@ fn build_pipeline(
             eprintln!("lf-opt: error: --pass-pipeline cannot be combined with pass flags such as --{}; put every pass in the pipeline", args.pass_flags[0].0);
             return Err(());
         }
-        (Some(text), true) => match lf_passes::parse_pipeline(text, ctx, registry) {
+        (Some(text), true) => match lf_pass::parse_pipeline(text, ctx, registry) {
             Ok(pm) => pm,
             Err(d) => {
-                report(d, lf_passes::pipeline::PIPELINE_FILE, text);
+                report(d, lf_pass::pipeline::PIPELINE_FILE, text);
                 return Err(());
             }
         },
@@ -438,7 +438,7 @@ fn build_pipeline(
             for (name, value) in &args.pass_flags {
                 let info = registry.lookup(name).expect("flags are registered passes");
                 let parsed = match value {
-                    Some(v) => lf_passes::pipeline::parse_options_text(info, v),
+                    Some(v) => lf_pass::pipeline::parse_options_text(info, v),
                     None => Ok(info.default_options()),
                 };
                 match parsed {
@@ -449,7 +449,7 @@ fn build_pipeline(
                     }
                 }
             }
-            match lf_passes::pipeline::pipeline_from_flags(ctx, "builtin.module", passes) {
+            match lf_pass::pipeline::pipeline_from_flags(ctx, "builtin.module", passes) {
                 Ok(pm) => pm,
                 Err(e) => {
                     eprintln!("lf-opt: error: {e}");

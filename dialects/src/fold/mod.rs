@@ -1,5 +1,8 @@
-//! Constant folding and identities for `arith` and `math`, as MLIR 22's
-//! `fold` methods do them.
+//! What the constant folders of `arith` and `math` share (MLIR's
+//! `CommonFolders.h`): constants decoded into elements, elementwise maps,
+//! integer and float arithmetic at a type's width. The folders themselves,
+//! as MLIR 22's `fold` methods, live with their dialects
+//! ([`crate::arith::ir::fold`], [`crate::math::ir::fold`]).
 //!
 //! Each folder is an [`lf_ir::FoldFn`]: it reads the op and the constant
 //! value of each operand (`None` where not constant) and returns one
@@ -13,10 +16,8 @@
 //! Integer ops wrap at the type's width (`index` is 64 bits); floats are
 //! computed in the type's own precision with round-to-nearest-even.
 
-pub mod arith;
 pub mod float;
 pub mod int;
-pub mod math;
 
 use lf_ir::attrs::{AttrData, DenseValues};
 use lf_ir::ods::constraints::element_or_self;

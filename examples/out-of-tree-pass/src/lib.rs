@@ -6,7 +6,7 @@ pub mod demo;
 pub mod strength_reduce;
 
 use lf_ir::Context;
-use lf_passes::PassRegistry;
+use lf_pass::PassRegistry;
 
 /// A context that knows lf's dialects and the `demo` dialect.
 pub fn context() -> Context {
@@ -18,7 +18,7 @@ pub fn context() -> Context {
 
 /// lf's passes plus this crate's `strength-reduce`.
 pub fn registry() -> PassRegistry {
-    let mut registry = PassRegistry::with_all();
+    let mut registry = lf_transforms::all_passes();
     registry.register(&strength_reduce::INFO);
     registry
 }

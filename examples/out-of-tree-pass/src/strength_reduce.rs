@@ -1,9 +1,9 @@
 //! `strength-reduce`: multiplies, unsigned divisions and remainders by powers of two become shifts and masks.
 
 use lf_ir::{AttrData, OpId, TypeData};
-use lf_passes::rewrite::RewritePattern;
-use lf_passes::rewrite::{apply_patterns_greedily, constant_value, GreedyConfig, PatternRewriter, PatternSet};
-use lf_passes::{AnalysisManager, Anchor, OptionKind, Pass, PassInfo, PassOption, PassResult, PassTarget};
+use lf_pass::rewrite::RewritePattern;
+use lf_pass::rewrite::{apply_patterns_greedily, constant_value, GreedyConfig, PatternRewriter, PatternSet};
+use lf_pass::{AnalysisManager, Anchor, OptionKind, Pass, PassInfo, PassOption, PassResult, PassTarget};
 
 /// The type of the `ops` option: a list of words.
 const OPS: OptionKind = OptionKind::List(&OptionKind::Enum(&["muli", "divui", "remui"]));

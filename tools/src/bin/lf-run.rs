@@ -2,7 +2,8 @@
 //! The work is done by the `lf-interp` crate; see docs/lf-run.md.
 
 use clap::Parser;
-use lf_interp::{BlockOrder, GpuBackend, Options};
+use lf_devices::GpuBackend;
+use lf_interp::{BlockOrder, Options};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -64,12 +65,7 @@ struct Args {
 }
 
 fn parse_backend(s: &str) -> Result<GpuBackend, String> {
-    match s {
-        "sim" => Ok(GpuBackend::Sim),
-        "opencl" => Ok(GpuBackend::OpenCl),
-        "cuda" => Ok(GpuBackend::Cuda),
-        _ => Err("expected sim, opencl or cuda".into()),
-    }
+    GpuBackend::parse(s)
 }
 
 fn parse_arg(s: &str) -> Result<(usize, String), String> {
@@ -106,7 +102,7 @@ pub fn main() -> ExitCode {
         atol: a.atol,
         stats: a.stats,
         stream: true,
-        gpu_backend: a.gpu_backend,
+        gpu_backend: a.gpu_backend.device(),
     };
     let out = match (&a.compare, &a.input) {
         (Some(files), _) => lf_interp::compare_files(&files[0], &files[1], &opts),

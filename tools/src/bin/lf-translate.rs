@@ -107,7 +107,7 @@ fn run(args: Args) -> i32 {
         report(&[*d]);
         return 1;
     }
-    if let Err(diags) = lf_passes::transforms::gpu_outline::outline_module(&ctx, &mut owned) {
+    if let Err(diags) = lf_dialects::gpu::transforms::gpu_kernel_outlining::outline_module(&ctx, &mut owned) {
         report(&diags);
         return 1;
     }

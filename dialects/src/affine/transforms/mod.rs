@@ -1,0 +1,3 @@
+//! Passes on the `affine` dialect.
+
+pub mod lower_affine;

@@ -1,0 +1,3 @@
+//! Passes on the `gpu` dialect.
+
+pub mod gpu_kernel_outlining;
