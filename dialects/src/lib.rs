@@ -19,6 +19,7 @@ pub mod memref;
 pub mod scf;
 pub mod support;
 
+use lf_ir::ods::views::EnumDecl;
 use lf_ir::{Context, OpDef};
 use lf_pass::rewrite::register_canonicalization_patterns;
 use lf_pass::PassRegistry;
@@ -31,6 +32,9 @@ pub struct Dialect {
     pub intro: &'static str,
     /// The ops.
     pub ops: &'static [&'static OpDef],
+    /// The enums and flag sets it declares, each with the name of its
+    /// `static` in the dialect's `ir` module (for the generated views).
+    pub enums: &'static [(&'static str, EnumDecl)],
 }
 
 /// Every dialect of lf-dialects.
@@ -39,41 +43,58 @@ pub static DIALECTS: &[Dialect] = &[
         name: "affine",
         intro: affine::INTRO,
         ops: affine::OPS,
+        enums: &[],
     },
     Dialect {
         name: "arith",
         intro: arith::INTRO,
         ops: arith::OPS,
+        enums: &[
+            ("CMPI_PREDICATE", EnumDecl::Int(&arith::CMPI_PREDICATE)),
+            ("CMPF_PREDICATE", EnumDecl::Int(&arith::CMPF_PREDICATE)),
+            ("ROUNDING_MODE", EnumDecl::Int(&arith::ROUNDING_MODE)),
+            ("FASTMATH", EnumDecl::Flags(&arith::FASTMATH)),
+            ("OVERFLOW", EnumDecl::Flags(&arith::OVERFLOW)),
+        ],
     },
     Dialect {
         name: "builtin",
         intro: builtin::INTRO,
         ops: builtin::OPS,
+        enums: &[],
     },
     Dialect {
         name: "func",
         intro: func::INTRO,
         ops: func::OPS,
+        enums: &[],
     },
     Dialect {
         name: "gpu",
         intro: gpu::INTRO,
         ops: gpu::OPS,
+        enums: &[
+            ("DIMENSION", EnumDecl::Dialect(&gpu::DIMENSION)),
+            ("ADDRESS_SPACE", EnumDecl::Dialect(&gpu::ADDRESS_SPACE)),
+        ],
     },
     Dialect {
         name: "math",
         intro: math::INTRO,
         ops: math::OPS,
+        enums: &[],
     },
     Dialect {
         name: "memref",
         intro: memref::INTRO,
         ops: memref::OPS,
+        enums: &[],
     },
     Dialect {
         name: "scf",
         intro: scf::INTRO,
         ops: scf::OPS,
+        enums: &[],
     },
 ];
 
@@ -103,4 +124,22 @@ pub fn register_passes(r: &mut PassRegistry) {
 /// The op reference of one dialect as markdown (`docs/dialects/<name>.md`).
 pub fn dialect_doc(d: &Dialect) -> String {
     lf_ir::ods::doc::dialect_markdown(d.name, d.intro, d.ops)
+}
+
+/// The Rust source of the typed views of dialect `d` (the checked-in
+/// `dialects/src/<dialect>/ir/views.rs`; see [`lf_ir::ods::views`]).
+pub fn dialect_views(d: &Dialect) -> String {
+    let enums: Vec<(String, EnumDecl)> = d.enums.iter().map(|(n, e)| (format!("super::{n}"), *e)).collect();
+    let enums: Vec<(&str, EnumDecl)> = enums.iter().map(|(n, e)| (n.as_str(), *e)).collect();
+    lf_ir::ods::views::generate(&lf_ir::ods::views::ViewSource {
+        dialect: d.name,
+        ops: d.ops,
+        ops_path: "super::OPS",
+        enums: &enums,
+        foreign_enum: &|mlir_name| {
+            let (dialect, name) = mlir_name.split_once("::").unwrap_or(("", mlir_name));
+            format!("crate::{dialect}::{name}")
+        },
+        ir_crate: "lf_ir",
+    })
 }

@@ -201,6 +201,8 @@ pub struct Body {
     /// The ops that passed their declaration's checks and have not changed
     /// since (see [`crate::declared_ok`]).
     pub(crate) declared_ok: DeclaredOk,
+    /// Order numbers of ops in their blocks (see [`crate::order`]).
+    pub(crate) order: crate::order::OpOrder,
 }
 
 /// Makes room in an arena vector for `additional` more entries: doubling
@@ -612,6 +614,29 @@ impl Body {
         self.region_parent(self.block_region(b)?)
     }
 
+    /// Whether `ancestor` is `op` or holds `op` in one of its regions (in
+    /// this body).
+    pub fn is_ancestor(&self, ancestor: OpId, op: OpId) -> bool {
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            if o == ancestor {
+                return true;
+            }
+            cur = self.parent_op(o);
+        }
+        false
+    }
+
+    /// Whether `v` is defined inside `op`: by an op nested in it or as an
+    /// argument of a block of its regions (in this body).
+    pub fn is_defined_inside(&self, v: Value, op: OpId) -> bool {
+        let inner = match self.value_def(v) {
+            ValueDef::OpResult { op: d, .. } => self.parent_op(d),
+            ValueDef::BlockArg { block, .. } => self.block_region(block).and_then(|r| self.region_parent(r)),
+        };
+        inner.is_some_and(|p| self.is_ancestor(op, p))
+    }
+
     fn unlink_op(&mut self, op: OpId) {
         let OpData { parent, prev, next, .. } = *self.op_header(op);
         if parent == NONE {
@@ -653,6 +678,7 @@ impl Body {
             self.blocks[block.index()].first_op = op.0;
         }
         self.blocks[block.index()].last_op = op.0;
+        self.order.inserted(block, op, opt(last, OpId), None);
     }
 
     /// Inserts a detached op right before `anchor`.
@@ -672,6 +698,7 @@ impl Body {
         } else {
             self.blocks[block as usize].first_op = op.0;
         }
+        self.order.inserted(BlockId(block), op, opt(prev, OpId), Some(anchor));
     }
 
     /// Inserts a detached op right after `anchor`.

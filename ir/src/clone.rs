@@ -25,7 +25,12 @@ impl ValueMap {
     pub fn get(&self, v: Value) -> Option<Value> {
         self.values.get(&v).copied()
     }
-    fn block(&self, b: BlockId) -> BlockId {
+    /// Maps block `from` to `to` (successors of cloned ops follow it).
+    pub fn map_block(&mut self, from: BlockId, to: BlockId) {
+        self.blocks.insert(from, to);
+    }
+    /// The mapped block, or `b` itself.
+    pub fn block(&self, b: BlockId) -> BlockId {
         self.blocks.get(&b).copied().unwrap_or(b)
     }
 }
@@ -73,26 +78,7 @@ pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
     } else {
         for r in regions {
             let nr = body.create_region();
-            let blocks: Vec<BlockId> = body.region_blocks(r).collect();
-            for &b in &blocks {
-                let nb = body.create_block();
-                map.blocks.insert(b, nb);
-                let args: Vec<Value> = body.block_args(b).to_vec();
-                for (i, a) in args.into_iter().enumerate() {
-                    let (ty, loc) = (body.value_type(a), body.block_arg_loc(b, i));
-                    let na = body.add_block_arg(nb, ty, loc);
-                    map.map(a, na);
-                }
-                body.append_block(nr, nb);
-            }
-            for &b in &blocks {
-                let nb = map.block(b);
-                let ops: Vec<OpId> = body.block_ops(b).collect();
-                for o in ops {
-                    let c = clone_op(body, o, map);
-                    body.append_op(nb, c);
-                }
-            }
+            clone_region_within(body, r, nr, map);
             st.regions.push(nr);
         }
     }
@@ -103,6 +89,35 @@ pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
         map.map(a, b);
     }
     new
+}
+
+/// Clones the blocks of region `src` of `body` to the end of region `dst`
+/// of the same body, mapping values and blocks through `map` (the blocks'
+/// arguments map to the clones' arguments); returns the new blocks.
+pub fn clone_region_within(body: &mut Body, src: RegionId, dst: RegionId, map: &mut ValueMap) -> Vec<BlockId> {
+    let blocks: Vec<BlockId> = body.region_blocks(src).collect();
+    let mut new_blocks = Vec::with_capacity(blocks.len());
+    for &b in &blocks {
+        let nb = body.create_block();
+        map.blocks.insert(b, nb);
+        let args: Vec<Value> = body.block_args(b).to_vec();
+        for (i, a) in args.into_iter().enumerate() {
+            let (ty, loc) = (body.value_type(a), body.block_arg_loc(b, i));
+            let na = body.add_block_arg(nb, ty, loc);
+            map.map(a, na);
+        }
+        body.append_block(dst, nb);
+        new_blocks.push(nb);
+    }
+    for &b in &blocks {
+        let nb = map.block(b);
+        let ops: Vec<OpId> = body.block_ops(b).collect();
+        for o in ops {
+            let c = clone_op(body, o, map);
+            body.append_op(nb, c);
+        }
+    }
+    new_blocks
 }
 
 fn clone_region_into(src: &Body, r: RegionId, dst: &mut Body, nr: RegionId, map: &mut ValueMap) {

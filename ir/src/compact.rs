@@ -47,6 +47,7 @@ impl Body {
     pub fn compact(&mut self) {
         let op_map = self.compact_ops();
         self.declared_ok.renumber(&op_map, self.ops.len());
+        self.order.clear();
         self.compact_uses();
         for b in &mut self.blocks {
             b.first_op = remap(&op_map, b.first_op);

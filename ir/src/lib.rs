@@ -6,12 +6,17 @@
 //!   that are isolated from above own a nested body (see [`body`]).
 //! - [`parse_source`] and [`print_op`]: MLIR's textual syntax.
 //! - [`verify()`]: structural and dominance verification.
+//! - [`view`]: typed op views (generated from the op declarations by
+//!   [`ods::views`]) and [`builder::Builder`], through which passes read,
+//!   create and change ops.
 
 pub mod attrs;
 pub mod body;
+pub mod builder;
 pub mod builtin;
 pub mod clone;
 mod compact;
+pub mod constants;
 pub mod context;
 pub mod context_memo;
 mod declared_ok;
@@ -20,6 +25,7 @@ mod entity;
 pub mod floatfmt;
 pub mod location;
 pub mod ods;
+mod order;
 pub mod parser;
 pub mod printer;
 pub mod registry;
@@ -27,6 +33,7 @@ pub mod symbols;
 pub mod types;
 mod uniquer;
 pub mod verify;
+pub mod view;
 pub mod walk;
 
 /// Affine expressions, maps and integer sets (the `lf-affine` crate).

@@ -67,3 +67,29 @@ pub fn count_ops(body: &Body, op: OpId) -> usize {
     });
     n
 }
+
+/// Visits every op in `regions` of `body` (the regions of an op that
+/// `body` holds, or a nested body's root regions, as a pass gets them) and
+/// every op nested in those, in `order`, blocks and ops in program order.
+/// Like [`walk`], the callback gets the body that stores each op (nested
+/// bodies of isolated ops included); [`WalkControl::Interrupt`] stops the
+/// walk and is returned.
+pub fn walk_regions(
+    body: &Body,
+    regions: &[crate::RegionId],
+    order: WalkOrder,
+    f: &mut dyn FnMut(&Body, OpId) -> WalkControl,
+) -> WalkControl {
+    for &r in regions {
+        for b in body.region_blocks(r) {
+            let mut cur = body.first_op(b);
+            while let Some(o) = cur {
+                cur = body.next_op(o);
+                if walk(body, o, order, f) == WalkControl::Interrupt {
+                    return WalkControl::Interrupt;
+                }
+            }
+        }
+    }
+    WalkControl::Advance
+}

@@ -1,7 +1,7 @@
 //! Common type and attribute constraints, named and described as in MLIR
 //! (the descriptions appear in verifier messages and the op reference).
 
-use super::{AttrConstraint, TypeConstraint};
+use super::{AttrConstraint, AttrKind, IntWidth, TypeConstraint};
 use crate::attrs::AttrData;
 use crate::types::Signedness;
 use crate::{Attribute, Context, Type, TypeData};
@@ -162,7 +162,7 @@ type_constraint!(
 );
 
 macro_rules! attr_constraint {
-    ($(#[$m:meta])* $name:ident, $summary:expr, $check:expr) => {
+    ($(#[$m:meta])* $name:ident, $summary:expr, $kind:ident $(($arg:expr))?, $check:expr) => {
         $(#[$m])*
         pub static $name: AttrConstraint = AttrConstraint {
             summary: $summary,
@@ -170,6 +170,7 @@ macro_rules! attr_constraint {
             parse: None,
             print: None,
             is_unit: false,
+            kind: AttrKind::$kind $(($arg))?,
         };
     };
 }
@@ -178,12 +179,14 @@ attr_constraint!(
     /// Any attribute.
     ANY_ATTR,
     "any attribute",
+    Any,
     |_, _| true
 );
 attr_constraint!(
     /// An attribute with a type (integer, float, dense elements).
     TYPED_ATTR,
     "TypedAttr instance",
+    Any,
     |ctx, a| matches!(
         ctx.attr_data(a),
         AttrData::Integer { .. } | AttrData::Float { .. } | AttrData::DenseElements { .. }
@@ -193,90 +196,105 @@ attr_constraint!(
     /// A string.
     STRING_ATTR,
     "string attribute",
+    Str,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::String { .. })
 );
 attr_constraint!(
     /// A symbol reference without nested references (`@f`).
     FLAT_SYMBOL_REF,
     "flat symbol reference attribute",
+    FlatSymbolRef,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::SymbolRef { nested, .. } if nested.is_empty())
 );
 attr_constraint!(
     /// Any symbol reference (`@m::@f`).
     SYMBOL_REF,
     "symbol reference attribute",
+    Any,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::SymbolRef { .. })
 );
 attr_constraint!(
     /// A function type, as a type attribute.
     FUNCTION_TYPE_ATTR,
     "type attribute of function type",
+    Type,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Type(t) if matches!(ctx.type_data(*t), TypeData::Function { .. }))
 );
 attr_constraint!(
     /// Any type attribute.
     TYPE_ATTR,
     "any type attribute",
+    Type,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Type(_))
 );
 attr_constraint!(
     /// A 64-bit signless integer.
     I64_ATTR,
     "64-bit signless integer attribute",
+    Int(IntWidth::I64),
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { ty, .. } if *ty == ctx.common().i64)
 );
 attr_constraint!(
     /// A 32-bit signless integer.
     I32_ATTR,
     "32-bit signless integer attribute",
+    Int(IntWidth::I32),
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { ty, .. } if *ty == ctx.common().i32)
 );
 attr_constraint!(
     /// An integer of type `index`.
     INDEX_ATTR,
     "index attribute",
+    Int(IntWidth::Index),
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { ty, .. } if *ty == ctx.common().index)
 );
 attr_constraint!(
     /// `true` or `false`.
     BOOL_ATTR,
     "bool attribute",
+    Bool,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { ty, .. } if *ty == ctx.common().i1)
 );
 attr_constraint!(
     /// An array.
     ARRAY_ATTR,
     "array attribute",
+    Any,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Array(_))
 );
 attr_constraint!(
     /// An array of dictionaries (argument and result attributes).
     DICT_ARRAY_ATTR,
     "Array of dictionary attributes",
+    Any,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::Array(v) if v.iter().all(|x| matches!(ctx.attr_data(*x), AttrData::Dictionary(_))))
 );
 attr_constraint!(
     /// An affine map.
     AFFINE_MAP_ATTR,
     "AffineMap attribute",
+    AffineMap,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::AffineMap(_))
 );
 attr_constraint!(
     /// An integer set.
     INTEGER_SET_ATTR,
     "IntegerSet attribute",
+    IntegerSet,
     |ctx, a| matches!(ctx.attr_data(a), AttrData::IntegerSet(_))
 );
 attr_constraint!(
     /// A `array<i64: ...>`.
     DENSE_I64_ARRAY_ATTR,
     "i64 dense array attribute",
+    DenseIntArray(IntWidth::I64),
     |ctx, a| matches!(ctx.attr_data(a), AttrData::DenseArray { element, .. } if *element == ctx.common().i64)
 );
 attr_constraint!(
     /// A `array<i32: ...>`.
     DENSE_I32_ARRAY_ATTR,
     "i32 dense array attribute",
+    DenseIntArray(IntWidth::I32),
     |ctx, a| matches!(ctx.attr_data(a), AttrData::DenseArray { element, .. } if *element == ctx.common().i32)
 );
 
@@ -287,6 +305,7 @@ pub static UNIT_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: true,
+    kind: AttrKind::Unit,
 };
 
 /// Whether an attribute is an integer attribute; returns its value.

@@ -15,10 +15,13 @@
 //! - named accessors for operand groups ([`operand_group`]);
 //! - the op reference in `docs/dialects/` ([`doc`]).
 
+pub mod access;
 pub mod constraints;
 pub mod doc;
+pub mod enums;
 pub mod format;
 pub mod verify;
+pub mod views;
 
 use crate::attrs::AttrData;
 use crate::{Attribute, Body, Context, OpDef, OpId, Type, Value};
@@ -105,6 +108,65 @@ pub struct AttrConstraint {
     pub print: Option<AttrPrintFn>,
     /// Whether the attribute is a `unit` flag (a format anchor that prints nothing).
     pub is_unit: bool,
+    /// The Rust value the attribute decodes to in the generated op views.
+    pub kind: AttrKind,
+}
+
+/// The integer type of an [`AttrKind::Int`] or [`AttrKind::DenseIntArray`]
+/// attribute.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum IntWidth {
+    /// `i32`.
+    I32,
+    /// `i64`.
+    I64,
+    /// `index`.
+    Index,
+}
+
+impl IntWidth {
+    /// The type.
+    pub fn ty(self, ctx: &Context) -> Type {
+        let c = ctx.common();
+        match self {
+            IntWidth::I32 => c.i32,
+            IntWidth::I64 => c.i64,
+            IntWidth::Index => c.index,
+        }
+    }
+}
+
+/// What Rust value an attribute constraint's attributes decode to in the
+/// generated op views ([`views`]): the getter's return type and the
+/// setter's argument type.
+#[derive(Copy, Clone, Debug)]
+pub enum AttrKind {
+    /// Kept as an [`Attribute`] (arrays, dictionaries, typed attributes, ...).
+    Any,
+    /// `affine_map<...>`: `&AffineMap`.
+    AffineMap,
+    /// `affine_set<...>`: `&IntegerSet`.
+    IntegerSet,
+    /// An integer attribute of a fixed type: `i64`.
+    Int(IntWidth),
+    /// `true`/`false`: `bool`.
+    Bool,
+    /// A `unit` flag: `bool` (present or not).
+    Unit,
+    /// A string: `&str`.
+    Str,
+    /// A flat symbol reference (`@f`): its name as `&str`.
+    FlatSymbolRef,
+    /// A type attribute: [`crate::Type`].
+    Type,
+    /// `array<i64: ...>` or `array<i32: ...>`: `Vec<i64>`.
+    DenseIntArray(IntWidth),
+    /// An [`enums::IntEnum`] case: the generated Rust enum.
+    IntEnum(&'static enums::IntEnum),
+    /// An [`enums::FlagsAttr`] bit set: the generated flag set.
+    Flags(&'static enums::FlagsAttr),
+    /// A [`enums::DialectEnum`] case: the generated Rust enum.
+    DialectEnum(&'static enums::DialectEnum),
 }
 
 /// An inherent attribute (stored in the op's properties).

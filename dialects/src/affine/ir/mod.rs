@@ -9,6 +9,10 @@
 //! `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim`, and
 //! affine combinations of them, are valid dimensions.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 pub mod canonicalize;
 
 use crate::support::{element_type, op_error};
@@ -16,7 +20,7 @@ use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
-use lf_ir::ods::{prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, RegionDef, TypeRule};
+use lf_ir::ods::{prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, AttrKind, RegionDef, TypeRule};
 use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use lf_ir::printer::{type_to_string, CustomPrinter};
 use lf_ir::{Attribute, Body, Context, OpDef, OpId, RegionId, Traits, Type, TypeData, Value, ValueDef};
@@ -1151,6 +1155,7 @@ pub static REDUCTIONS_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::Any,
 };
 
 /// `I64ArrayAttr`.
@@ -1160,6 +1165,7 @@ pub static I64_ARRAY_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::Any,
 };
 
 fn i32_elements(ctx: &Context, a: Option<Attribute>) -> Option<Vec<i64>> {
@@ -1191,6 +1197,7 @@ pub static I32_ELEMENTS_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::Any,
 };
 
 /// `dense<[...]> : tensor<Nxi32>` (a splat when all values are equal, as MLIR).

@@ -1,6 +1,10 @@
 //! The `arith` dialect: integer and float arithmetic, comparisons, casts and
 //! constants, with MLIR 22's syntax, properties and verifier messages.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 pub mod canonicalize;
 pub mod fold;
 
@@ -9,13 +13,14 @@ use fold as F;
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
-use lf_ir::ods::{prop, ArgDef, AttrConstraint, AttrDef, TypeRule};
+use lf_ir::ods::{prop, ArgDef, AttrConstraint, AttrDef, AttrKind, TypeRule};
 use lf_ir::parser::{CustomParser, ParseResult};
 use lf_ir::printer::CustomPrinter;
 use lf_ir::{Attribute, Body, Context, OpDef, OpId, Traits, Type, TypeData};
 
 /// `#arith.fastmath<...>` flags.
 pub static FASTMATH: FlagsAttr = FlagsAttr {
+    name: "arith::FastMathFlags",
     dialect: "arith",
     mnemonic: "fastmath",
     flags: &["reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn"],
@@ -25,6 +30,7 @@ pub static FASTMATH: FlagsAttr = FlagsAttr {
 
 /// `#arith.overflow<...>` flags.
 pub static OVERFLOW: FlagsAttr = FlagsAttr {
+    name: "arith::IntegerOverflowFlags",
     dialect: "arith",
     mnemonic: "overflow",
     flags: &["nsw", "nuw"],
@@ -39,6 +45,7 @@ pub static FASTMATH_ATTR: AttrConstraint = AttrConstraint {
     parse: Some(|p| FASTMATH.parse(p)),
     print: Some(|p, a| FASTMATH.print(p, a)),
     is_unit: false,
+    kind: AttrKind::Flags(&FASTMATH),
 };
 
 /// The `overflowFlags` attribute constraint.
@@ -48,9 +55,10 @@ pub static OVERFLOW_ATTR: AttrConstraint = AttrConstraint {
     parse: Some(|p| OVERFLOW.parse(p)),
     print: Some(|p, a| OVERFLOW.print(p, a)),
     is_unit: false,
+    kind: AttrKind::Flags(&OVERFLOW),
 };
 
-crate::int_enum!(
+lf_ir::int_enum!(
     /// `arith.cmpi` predicates.
     CMPI_PREDICATE,
     CMPI_PREDICATE_ATTR,
@@ -71,7 +79,7 @@ crate::int_enum!(
     ]
 );
 
-crate::int_enum!(
+lf_ir::int_enum!(
     /// `arith.cmpf` predicates.
     CMPF_PREDICATE,
     CMPF_PREDICATE_ATTR,
@@ -98,7 +106,7 @@ crate::int_enum!(
     ]
 );
 
-crate::int_enum!(
+lf_ir::int_enum!(
     /// Rounding modes of `arith.truncf`.
     ROUNDING_MODE,
     ROUNDING_MODE_ATTR,

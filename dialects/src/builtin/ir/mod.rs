@@ -2,6 +2,10 @@
 //! add the module-level rules of their attributes, such as
 //! `gpu.container_module`) and `builtin.unrealized_conversion_cast`.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::ANY_TYPE;
 use lf_ir::ods::ArgDef;

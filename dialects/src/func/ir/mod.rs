@@ -1,6 +1,10 @@
 //! The `func` dialect: functions, calls and returns, with MLIR 22's syntax,
 //! properties and verifier messages.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 use crate::support::op_error;
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;

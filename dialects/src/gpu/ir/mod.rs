@@ -2,11 +2,16 @@
 //! (`gpu.launch`, `gpu.launch_func`), thread and block ids, barriers and
 //! device memory management with async tokens, with MLIR 22's syntax.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 use crate::support::op_error;
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
-use lf_ir::ods::{operand_group, prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, RegionDef, TypeConstraint};
+use lf_ir::ods::enums::DialectEnum;
+use lf_ir::ods::{operand_group, prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, AttrKind, RegionDef, TypeConstraint};
 use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use lf_ir::printer::CustomPrinter;
 use lf_ir::{Attribute, Body, Context, Location, OpDef, OpId, Traits, Type, TypeData, Value};
@@ -47,32 +52,42 @@ pub static I32_TYPE: TypeConstraint = TypeConstraint {
     build: Some(|ctx| ctx.common().i32),
 };
 
+/// The dimensions of a grid or block: `#gpu<dim x|y|z>`.
+pub static DIMENSION: DialectEnum = DialectEnum {
+    name: "gpu::Dimension",
+    dialect: "gpu",
+    prefix: "<dim ",
+    suffix: ">",
+    cases: &["x", "y", "z"],
+};
+
+/// The address spaces of GPU memory: `#gpu.address_space<global|workgroup|private>`
+/// (a memref type's memory space).
+pub static ADDRESS_SPACE: DialectEnum = DialectEnum {
+    name: "gpu::AddressSpace",
+    dialect: "gpu",
+    prefix: ".address_space<",
+    suffix: ">",
+    cases: &["global", "workgroup", "private"],
+};
+
 fn dim_of(ctx: &Context, a: Attribute) -> Option<&'static str> {
-    match ctx.attr_data(a) {
-        AttrData::Dialect { dialect, body } if ctx.ident_str(*dialect) == "gpu" => match &**body {
-            "<dim x>" => Some("x"),
-            "<dim y>" => Some("y"),
-            "<dim z>" => Some("z"),
-            _ => None,
-        },
-        _ => None,
-    }
+    DIMENSION.decode(ctx, a).map(|i| DIMENSION.cases[i])
 }
 
 fn dim_attr(ctx: &Context, d: &str) -> Attribute {
-    ctx.get_attr(AttrData::Dialect {
-        dialect: ctx.intern("gpu"),
-        body: format!("<dim {d}>").into(),
-    })
+    let i = DIMENSION.cases.iter().position(|c| *c == d).expect("a dimension keyword");
+    DIMENSION.attr(ctx, i)
 }
 
 /// `#gpu<dim x|y|z>`.
 pub static DIMENSION_ATTR: AttrConstraint = AttrConstraint {
     summary: "a dimension, either 'x', 'y', or 'z'",
-    check: |ctx, a| dim_of(ctx, a).is_some(),
+    check: |ctx, a| DIMENSION.check(ctx, a),
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::DialectEnum(&DIMENSION),
 };
 
 /// `!gpu.async.token` helpers: parses `async`? `[%deps]`?.

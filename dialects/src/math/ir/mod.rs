@@ -1,6 +1,10 @@
 //! The `math` dialect: elementary functions on floats (and `absi` on
 //! integers), with MLIR 22's syntax.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 pub mod fold;
 
 use crate::arith::FASTMATH_DEFAULT;

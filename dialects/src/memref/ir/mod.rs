@@ -1,6 +1,10 @@
 //! The `memref` dialect: allocation, loads and stores, views and globals of
 //! memory buffers, with MLIR 22's syntax, properties and verifier messages.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 pub mod canonicalize;
 
 use crate::support::{element_type, op_error};
@@ -9,7 +13,7 @@ use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
 use lf_ir::ods::format::{CustomArg, FormatState};
 use lf_ir::ods::{
-    operand_group_range, prop, ArgDef, AttrConstraint, AttrDef, CustomDirective, TypeConstraint, TypeRule,
+    operand_group_range, prop, ArgDef, AttrConstraint, AttrDef, AttrKind, CustomDirective, TypeConstraint, TypeRule,
 };
 use lf_ir::parser::{CustomParser, ParseResult};
 use lf_ir::printer::{type_to_string, CustomPrinter};
@@ -72,6 +76,7 @@ pub static ALIGNMENT_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::Int(lf_ir::ods::IntWidth::I64),
 };
 
 /// `alignment` of loads and stores: a positive power of two.
@@ -81,6 +86,7 @@ pub static ACCESS_ALIGNMENT_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::Int(lf_ir::ods::IntWidth::I64),
 };
 
 /// The number of symbols of a memref type's layout (an affine map's, or one
@@ -588,6 +594,7 @@ pub static MEMREF_TYPE_ATTR: AttrConstraint = AttrConstraint {
     parse: None,
     print: None,
     is_unit: false,
+    kind: AttrKind::Type,
 };
 
 /// The tensor type of a memref's contents (`memref<4xf32>` -> `tensor<4xf32>`).

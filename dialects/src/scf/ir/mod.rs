@@ -1,6 +1,10 @@
 //! The `scf` dialect: structured control flow (`for`, `if`, `while`,
 //! `execute_region`, `parallel`/`reduce`) with MLIR 22's syntax, properties and verifier messages.
 
+#[rustfmt::skip]
+mod views;
+pub use views::*;
+
 pub mod canonicalize;
 
 use crate::support::op_error;
