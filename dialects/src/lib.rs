@@ -108,6 +108,11 @@ pub fn register_all(ctx: &Context) {
             ctx.register_op(op);
         }
     }
+    // lf's dialects fold to `arith.constant`s (MLIR's affine, math and scf
+    // dialects materialize constants the same way).
+    for d in DIALECTS {
+        lf_ir::constants::register_constant_materializer(ctx, d.name, arith::ArithConstantOp::materialize);
+    }
     // The order in which `canonicalize` tries patterns of equal benefit.
     register_canonicalization_patterns(ctx, "arith", arith::canonicalize::add_patterns);
     register_canonicalization_patterns(ctx, "scf", scf::canonicalize::add_patterns);

@@ -113,6 +113,17 @@ impl<'a> Builder<'a> {
         self.body
     }
 
+    /// A builder over the nested body of the isolated op `op` (a function's
+    /// body), at the same location, with no listener and no insertion point.
+    pub fn nested(&mut self, op: OpId) -> Option<Builder<'_>> {
+        let loc = self.loc;
+        let ctx = self.ctx;
+        let body = self.body.nested_body_mut(op)?;
+        let mut b = Builder::new(ctx, body);
+        b.loc = loc;
+        Some(b)
+    }
+
     // ------------------------------------------------------- where and how
 
     /// The location new ops get.

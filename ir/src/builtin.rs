@@ -18,6 +18,15 @@ pub static MODULE: OpDef = OpDef {
         .with(Traits::NO_TERMINATOR)
         .with(Traits::SINGLE_BLOCK)
         .with(Traits::GRAPH_REGION),
+    attributes: &[
+        crate::ods::AttrDef::optional("sym_name", &crate::ods::constraints::STRING_ATTR),
+        crate::ods::AttrDef::optional("sym_visibility", &crate::ods::constraints::STRING_ATTR),
+    ],
+    regions: &[crate::ods::RegionDef {
+        name: "bodyRegion",
+        single_block: true,
+        may_be_empty: false,
+    }],
     verify: Some(verify_module),
     parse: Some(parse_module),
     print: Some(print_module),

@@ -23,6 +23,7 @@ mod declared_ok;
 pub mod dominance;
 mod entity;
 pub mod floatfmt;
+pub mod interfaces;
 pub mod location;
 pub mod ods;
 mod order;

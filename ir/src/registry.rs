@@ -159,6 +159,15 @@ pub struct OpDef {
     pub result_names: Option<ResultNamesFn>,
     /// The op's folder (constant folding and identities such as `x + 0`).
     pub fold: Option<FoldFn>,
+    /// The loop-like interface, for a loop ([`crate::interfaces::LoopLike`]).
+    pub loop_like: Option<&'static crate::interfaces::LoopLike>,
+    /// Memory effects on memory that no operand or result names (a
+    /// barrier's, a call's): see [`crate::interfaces::memory_effects`].
+    pub other_effects: crate::interfaces::Effects,
+    /// Whether this effect-free op may run where it would not have run (a
+    /// division only when its divisor is a constant that cannot trap);
+    /// `None`: always (see [`crate::interfaces::is_speculatable`]).
+    pub speculatable: Option<fn(&Context, &Body, OpId) -> bool>,
 }
 
 impl OpDef {
@@ -187,6 +196,9 @@ impl OpDef {
             custom_directives: &[],
             result_names: None,
             fold: None,
+            loop_like: None,
+            other_effects: crate::interfaces::Effects::NONE,
+            speculatable: None,
         }
     }
 

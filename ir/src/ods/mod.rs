@@ -59,6 +59,9 @@ pub struct ArgDef {
     pub arity: Arity,
     /// The constraint on each value's type.
     pub constraint: &'static TypeConstraint,
+    /// The memory effects of the op on the memory each value names (MLIR's
+    /// `Arg<AnyMemRef, "", [MemRead]>`): see [`crate::interfaces`].
+    pub effects: crate::interfaces::Effects,
 }
 
 impl ArgDef {
@@ -68,22 +71,44 @@ impl ArgDef {
             name,
             arity: Arity::Single,
             constraint,
+            effects: crate::interfaces::Effects::NONE,
         }
     }
     /// Zero or one value.
     pub const fn optional(name: &'static str, constraint: &'static TypeConstraint) -> ArgDef {
         ArgDef {
-            name,
             arity: Arity::Optional,
-            constraint,
+            ..ArgDef::one(name, constraint)
         }
     }
     /// Any number of values.
     pub const fn variadic(name: &'static str, constraint: &'static TypeConstraint) -> ArgDef {
         ArgDef {
-            name,
             arity: Arity::Variadic,
-            constraint,
+            ..ArgDef::one(name, constraint)
+        }
+    }
+    /// The same group, with the op reading the memory its values name.
+    pub const fn reads(self) -> ArgDef {
+        self.with_effects(crate::interfaces::Effects::READ)
+    }
+    /// The same group, with the op writing the memory its values name.
+    pub const fn writes(self) -> ArgDef {
+        self.with_effects(crate::interfaces::Effects::WRITE)
+    }
+    /// The same group, with its values naming memory the op allocates.
+    pub const fn allocates(self) -> ArgDef {
+        self.with_effects(crate::interfaces::Effects::ALLOC)
+    }
+    /// The same group, with the op freeing the memory its values name.
+    pub const fn frees(self) -> ArgDef {
+        self.with_effects(crate::interfaces::Effects::FREE)
+    }
+    /// The same group with `effects` added.
+    pub const fn with_effects(self, effects: crate::interfaces::Effects) -> ArgDef {
+        ArgDef {
+            effects: self.effects.with(effects),
+            ..self
         }
     }
 }

@@ -14,6 +14,9 @@ mod views;
 pub use views::*;
 
 pub mod canonicalize;
+mod ops;
+
+pub use ops::{AffineBound, FOR_LOOP_LIKE, PARALLEL_LOOP_LIKE};
 
 use crate::support::{element_type, op_error};
 use lf_ir::affine::{AffineMap, IntegerSet};
@@ -524,10 +527,13 @@ fn verify_access_operands(ctx: &Context, body: &Body, op: OpId, memref_index: us
     verify_dims_and_symbols(ctx, body, op, &idx, map.num_dims() as usize)
 }
 
-static LOAD_OPERANDS: &[ArgDef] = &[ArgDef::one("memref", &ANY_MEMREF), ArgDef::variadic("indices", &INDEX)];
+static LOAD_OPERANDS: &[ArgDef] = &[
+    ArgDef::one("memref", &ANY_MEMREF).reads(),
+    ArgDef::variadic("indices", &INDEX),
+];
 static STORE_OPERANDS: &[ArgDef] = &[
     ArgDef::one("value", &ANY_TYPE),
-    ArgDef::one("memref", &ANY_MEMREF),
+    ArgDef::one("memref", &ANY_MEMREF).writes(),
     ArgDef::variadic("indices", &INDEX),
 ];
 
@@ -600,7 +606,7 @@ pub static VECTOR_STORE: OpDef = OpDef {
     traits: Traits::MEMORY_EFFECTS,
     operands: &[
         ArgDef::one("value", &ANY_VECTOR),
-        ArgDef::one("memref", &ANY_MEMREF),
+        ArgDef::one("memref", &ANY_MEMREF).writes(),
         ArgDef::variadic("indices", &INDEX),
     ],
     attributes: MAP_ATTR,
@@ -957,6 +963,7 @@ pub static FOR: OpDef = OpDef {
     parse: Some(parse_for),
     print: Some(print_for),
     verify: Some(verify_for),
+    loop_like: Some(&ops::FOR_LOOP_LIKE),
     ..OpDef::declared("affine.for")
 };
 
@@ -1576,5 +1583,6 @@ pub static PARALLEL: OpDef = OpDef {
     parse: Some(parse_parallel),
     print: Some(print_parallel),
     verify: Some(verify_parallel),
+    loop_like: Some(&ops::PARALLEL_LOOP_LIKE),
     ..OpDef::declared("affine.parallel")
 };

@@ -7,6 +7,7 @@ pub use views::*;
 
 pub mod canonicalize;
 pub mod fold;
+mod ops;
 
 use crate::support::{i1_like, op_error, FlagsAttr};
 use fold as F;
@@ -171,6 +172,48 @@ const fn commutative_if(name: &str) -> Traits {
     Traits::NONE
 }
 
+/// Integer divisions and remainders that trap on a zero divisor (and, when
+/// signed, on `-1` with the smallest dividend): they may be hoisted only
+/// when the divisor is a constant that cannot trap (MLIR's
+/// `ConditionallySpeculatable`).
+const SIGNED_DIVISIONS: &[&str] = &["arith.divsi", "arith.ceildivsi", "arith.floordivsi"];
+const UNSIGNED_DIVISIONS: &[&str] = &["arith.divui", "arith.ceildivui", "arith.remsi", "arith.remui"];
+
+/// The speculatability of the op named `name` (evaluated at compile time in
+/// the op declarations).
+const fn speculation_of(name: &str) -> Option<fn(&Context, &Body, OpId) -> bool> {
+    let mut i = 0;
+    while i < SIGNED_DIVISIONS.len() {
+        if const_str_eq(SIGNED_DIVISIONS[i], name) {
+            return Some(|ctx, body, op| divisor_cannot_trap(ctx, body, op, true));
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < UNSIGNED_DIVISIONS.len() {
+        if const_str_eq(UNSIGNED_DIVISIONS[i], name) {
+            return Some(|ctx, body, op| divisor_cannot_trap(ctx, body, op, false));
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether the divisor (operand 1) of a division is a constant other than
+/// 0 (and, for signed division, other than -1).
+fn divisor_cannot_trap(ctx: &Context, body: &Body, op: OpId, signed: bool) -> bool {
+    if body.num_operands(op) < 2 {
+        return false;
+    }
+    let divisor = lf_ir::constants::constant_value(ctx, body, body.operand(op, 1));
+    match divisor.map(|a| ctx.attr_data(a)) {
+        Some(AttrData::Integer { value: 0, .. }) => false,
+        Some(AttrData::Integer { value: -1, .. }) => !signed,
+        Some(AttrData::Integer { .. }) => true,
+        _ => false,
+    }
+}
+
 const fn const_str_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
@@ -200,6 +243,7 @@ macro_rules! binary_ops {
                 attributes: $attrs,
                 format: Some($format),
                 type_rules: SAME_LHS_RHS_RESULT,
+                speculatable: speculation_of($name),
                 ..OpDef::declared($name)
             };
         )*
@@ -578,13 +622,7 @@ pub fn materialize_constant(
     ty: Type,
     loc: lf_ir::Location,
 ) -> Option<OpId> {
-    if !is_buildable_with(ctx, value, ty) {
-        return None;
-    }
-    let mut st = lf_ir::OperationState::new(ctx.op_name(CONSTANT.name), loc);
-    st.result_types.push(ty);
-    st.props = Some(ctx.dict_attr(vec![(ctx.intern("value"), value)]));
-    Some(body.create_op(st))
+    ArithConstantOp::materialize(ctx, value, ty, loc).map(|st| body.create_op(st))
 }
 
 /// `%c0`, `%c3_i32`, `%true`, `%cst`, as MLIR names constants.

@@ -6,6 +6,8 @@
 mod views;
 pub use views::*;
 
+mod ops;
+
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::ANY_TYPE;
 use lf_ir::ods::ArgDef;

@@ -31,9 +31,41 @@ impl OpView for BuiltinModuleOp {
 }
 
 impl BuiltinModuleOp {
-    /// Creates an `builtin.module` at the builder's insertion point and location.
-    pub fn build(b: &mut Builder<'_>) -> Self {
-        let st = b.op_state(Self::def());
+    /// Attribute `sym_name`, if set.
+    pub fn sym_name<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
+        let ctx = ir.ctx();
+        access::property(ctx, ir.body(), self.0, &Self::def().attributes[0]).map(|a| access::as_str(ctx, a))
+    }
+    /// Sets or removes attribute `sym_name`.
+    pub fn set_sym_name(self, b: &mut Builder<'_>, v: Option<&str>) {
+        let ctx = b.ctx();
+        let value = v.map(|v| access::str_attr(ctx, v));
+        b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// Attribute `sym_visibility`, if set.
+    pub fn sym_visibility<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
+        let ctx = ir.ctx();
+        access::property(ctx, ir.body(), self.0, &Self::def().attributes[1]).map(|a| access::as_str(ctx, a))
+    }
+    /// Sets or removes attribute `sym_visibility`.
+    pub fn set_sym_visibility(self, b: &mut Builder<'_>, v: Option<&str>) {
+        let ctx = b.ctx();
+        let value = v.map(|v| access::str_attr(ctx, v));
+        b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
+    }
+    /// Region `bodyRegion` (held by `ir.body().regions_body(op)`).
+    pub fn body_region<'c>(self, ir: &impl Ir<'c>) -> RegionId {
+        ir.body().region(self.0, 0)
+    }
+    /// The block of region `bodyRegion`.
+    pub fn body_region_block<'c>(self, ir: &impl Ir<'c>) -> BlockId {
+        let b = ir.body();
+        b.regions_body(self.0).entry_block(b.region(self.0, 0)).expect("a block")
+    }
+    /// Creates an `builtin.module` at the builder's insertion point and location, with regions that have no block yet.
+    pub fn build_empty(b: &mut Builder<'_>) -> Self {
+        let mut st = b.op_state(Self::def());
+        st.regions(1);
         Self(st.create(b))
     }
 }

@@ -5,6 +5,8 @@
 mod views;
 pub use views::*;
 
+mod ops;
+
 use crate::support::op_error;
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;

@@ -6,6 +6,10 @@
 mod views;
 pub use views::*;
 
+mod ops;
+
+pub use ops::{CONTAINER_MODULE_ATTR, KERNEL_ATTR, WORKGROUP_ATTRIBUTIONS_ATTR};
+
 use crate::support::op_error;
 use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;

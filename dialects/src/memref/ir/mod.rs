@@ -115,7 +115,7 @@ static ALLOC_OPERANDS: &[ArgDef] = &[
     ArgDef::variadic("dynamicSizes", &INDEX),
     ArgDef::variadic("symbolOperands", &INDEX),
 ];
-static ALLOC_RESULTS: &[ArgDef] = &[ArgDef::one("memref", &MEMREF_ANY)];
+static ALLOC_RESULTS: &[ArgDef] = &[ArgDef::one("memref", &MEMREF_ANY).allocates()];
 static ALLOC_ATTRS: &[AttrDef] = &[AttrDef::optional("alignment", &ALIGNMENT_ATTR)];
 
 const fn alloc_like(name: &'static str, summary: &'static str, description: &'static str) -> OpDef {
@@ -194,7 +194,7 @@ pub static DEALLOC: OpDef = OpDef {
     description: "Frees a buffer allocated by `memref.alloc`.\n\n```mlir\n\
         memref.dealloc %a : memref<4x8xf32>\n```",
     traits: Traits::MEMORY_EFFECTS,
-    operands: &[ArgDef::one("memref", &MEMREF_RANKED_OR_UNRANKED)],
+    operands: &[ArgDef::one("memref", &MEMREF_RANKED_OR_UNRANKED).frees()],
     format: Some("$memref attr-dict `:` type($memref)"),
     ..OpDef::declared("memref.dealloc")
 };
@@ -207,7 +207,7 @@ pub static LOAD: OpDef = OpDef {
         aligned address.\n\n```mlir\n%v = memref.load %A[%i, %j] : memref<4x8xf32>\n\
         %w = memref.load %A[%i, %j] {nontemporal = true} : memref<4x8xf32>\n```",
     traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
-    operands: &[ArgDef::one("memref", &MEMREF_ANY), ArgDef::variadic("indices", &INDEX)],
+    operands: &[ArgDef::one("memref", &MEMREF_ANY).reads(), ArgDef::variadic("indices", &INDEX)],
     results: &[ArgDef::one("result", &ANY_TYPE)],
     attributes: &[
         AttrDef::optional("nontemporal", &BOOL_ATTR),
@@ -233,7 +233,7 @@ pub static STORE: OpDef = OpDef {
     traits: Traits::MEMORY_EFFECTS,
     operands: &[
         ArgDef::one("value", &ANY_TYPE),
-        ArgDef::one("memref", &MEMREF_ANY),
+        ArgDef::one("memref", &MEMREF_ANY).writes(),
         ArgDef::variadic("indices", &INDEX),
     ],
     attributes: &[
@@ -521,8 +521,8 @@ pub static COPY: OpDef = OpDef {
         memref.copy %a, %b : memref<4xf32> to memref<4xf32, strided<[2]>>\n```",
     traits: Traits::MEMORY_EFFECTS,
     operands: &[
-        ArgDef::one("source", &MEMREF_RANKED_OR_UNRANKED),
-        ArgDef::one("target", &MEMREF_RANKED_OR_UNRANKED),
+        ArgDef::one("source", &MEMREF_RANKED_OR_UNRANKED).reads(),
+        ArgDef::one("target", &MEMREF_RANKED_OR_UNRANKED).writes(),
     ],
     format: Some("$source `,` $target attr-dict `:` type($source) `to` type($target)"),
     verify: Some(verify_copy),

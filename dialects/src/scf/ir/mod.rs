@@ -6,6 +6,9 @@ mod views;
 pub use views::*;
 
 pub mod canonicalize;
+mod ops;
+
+pub use ops::{FOR_LOOP_LIKE, PARALLEL_LOOP_LIKE, WHILE_LOOP_LIKE};
 
 use crate::support::op_error;
 use lf_ir::diag::Diagnostic;
@@ -65,6 +68,7 @@ pub static FOR: OpDef = OpDef {
     parse: Some(parse_for),
     print: Some(print_for),
     verify: Some(verify_for),
+    loop_like: Some(&ops::FOR_LOOP_LIKE),
     ..OpDef::declared("scf.for")
 };
 
@@ -125,6 +129,7 @@ pub static WHILE: OpDef = OpDef {
     print: Some(print_while),
     verify: Some(verify_while),
     traits: Traits::RECURSIVE_MEMORY_EFFECTS,
+    loop_like: Some(&ops::WHILE_LOOP_LIKE),
     ..OpDef::declared("scf.while")
 };
 
@@ -704,6 +709,7 @@ pub static PARALLEL: OpDef = OpDef {
     parse: Some(parse_parallel),
     print: Some(print_parallel),
     verify: Some(verify_parallel),
+    loop_like: Some(&ops::PARALLEL_LOOP_LIKE),
     ..OpDef::declared("scf.parallel")
 };
 

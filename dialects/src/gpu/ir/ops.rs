@@ -1,0 +1,190 @@
+//! What the generated `gpu` views lack: the meaning of the block arguments
+//! of `gpu.launch` and `gpu.func` (ids, sizes, memory attributions), the
+//! kernel named by `gpu.launch_func`, the discardable attributes the dialect
+//! uses, and a builder that fills the body of `gpu.launch`.
+
+use super::views::{GpuFuncOp, GpuLaunchFuncOp, GpuLaunchOp, GpuTerminatorOp};
+use lf_ir::attrs::AttrData;
+use lf_ir::builder::Builder;
+use lf_ir::view::{Ir, OpView, ValueList};
+use lf_ir::{Attribute, OpId, Type, Value};
+
+/// The unit attribute that marks a `gpu.func` as a kernel.
+pub const KERNEL_ATTR: &str = "gpu.kernel";
+/// The attribute holding how many of a `gpu.func`'s or `gpu.launch`'s
+/// block arguments after the inputs (or ids) are workgroup attributions.
+pub const WORKGROUP_ATTRIBUTIONS_ATTR: &str = "workgroup_attributions";
+/// The module attribute that allows `gpu.launch_func` in a module.
+pub const CONTAINER_MODULE_ATTR: &str = "gpu.container_module";
+
+/// The number of block arguments of `gpu.launch` before its attributions:
+/// block ids, thread ids, grid sizes, block sizes (three each).
+const LAUNCH_ID_ARGS: usize = 12;
+
+fn entry_args<'c>(ir: &impl Ir<'c>, op: OpId) -> ValueList {
+    let body = ir.body();
+    let rb = body.regions_body(op);
+    rb.entry_block(body.region(op, 0))
+        .map_or_else(ValueList::new, |b| rb.block_args(b).iter().copied().collect())
+}
+
+fn int_attr(ir_ctx: &lf_ir::Context, a: Option<Attribute>) -> usize {
+    match a.map(|a| ir_ctx.attr_data(a)) {
+        Some(AttrData::Integer { value, .. }) => usize::try_from(*value).unwrap_or(0),
+        _ => 0,
+    }
+}
+
+fn three(v: &[Value]) -> [Value; 3] {
+    [v[0], v[1], v[2]]
+}
+
+impl GpuLaunchOp {
+    /// `%bx, %by, %bz`: the block ids.
+    pub fn block_ids<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        three(&entry_args(ir, self.op())[0..3])
+    }
+    /// `%tx, %ty, %tz`: the thread ids.
+    pub fn thread_ids<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        three(&entry_args(ir, self.op())[3..6])
+    }
+    /// The grid size, as block arguments of the body.
+    pub fn grid_size_args<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        three(&entry_args(ir, self.op())[6..9])
+    }
+    /// The block size, as block arguments of the body.
+    pub fn block_size_args<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        three(&entry_args(ir, self.op())[9..12])
+    }
+    /// The grid size operands.
+    pub fn grid_size<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        [self.grid_size_x(ir), self.grid_size_y(ir), self.grid_size_z(ir)]
+    }
+    /// The block size operands.
+    pub fn block_size<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        [self.block_size_x(ir), self.block_size_y(ir), self.block_size_z(ir)]
+    }
+    /// How many attributions are workgroup (shared) memory.
+    pub fn num_workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> usize {
+        let ctx = ir.ctx();
+        int_attr(ctx, lf_ir::ods::discardable_attr(ctx, ir.body(), self.op(), WORKGROUP_ATTRIBUTIONS_ATTR))
+    }
+    /// The workgroup memory attributions (block arguments).
+    pub fn workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
+        let args = entry_args(ir, self.op());
+        let n = self.num_workgroup_attributions(ir);
+        let start = LAUNCH_ID_ARGS.min(args.len());
+        args[start..(start + n).min(args.len())].iter().copied().collect()
+    }
+    /// The private memory attributions (block arguments).
+    pub fn private_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
+        let args = entry_args(ir, self.op());
+        let n = self.num_workgroup_attributions(ir);
+        args[(LAUNCH_ID_ARGS + n).min(args.len())..].iter().copied().collect()
+    }
+
+    /// Creates `gpu.launch` on a `grid` of blocks of `block` threads at the
+    /// builder's insertion point; `body` fills the kernel's block given the
+    /// launch (read its ids with [`GpuLaunchOp::thread_ids`] and
+    /// [`GpuLaunchOp::block_ids`]); the `gpu.terminator` is added.
+    pub fn build(
+        b: &mut Builder<'_>,
+        grid: [Value; 3],
+        block: [Value; 3],
+        body: impl FnOnce(&mut Builder<'_>, GpuLaunchOp),
+    ) -> GpuLaunchOp {
+        let launch = GpuLaunchOp::build_empty(
+            b, &[], grid[0], grid[1], grid[2], block[0], block[1], block[2], None, None, None, None, None,
+        );
+        let index = b.ctx().common().index;
+        let region = launch.body(b);
+        let entry = b.create_block(region, &[index; LAUNCH_ID_ARGS]);
+        let ctx = b.ctx();
+        let zero = ctx.integer_attr(0, ctx.common().i64);
+        b.modify_in_place(launch.op(), |ctx, body| {
+            let mut entries: lf_ir::DictEntries = body
+                .op_attrs(launch.op())
+                .map(|d| ctx.attr_data(d).dict_entries().iter().copied().collect())
+                .unwrap_or_default();
+            entries.push((ctx.intern(WORKGROUP_ATTRIBUTIONS_ATTR), zero));
+            body.set_op_attrs(launch.op(), Some(ctx.dict_attr_from(entries)));
+        });
+        b.guarded(|b| {
+            b.set_insertion_point_to_end(entry);
+            body(b, launch);
+            GpuTerminatorOp::build(b);
+        });
+        launch
+    }
+}
+
+impl GpuFuncOp {
+    /// The function's inputs (the first block arguments).
+    pub fn arguments<'c>(self, ir: &impl Ir<'c>) -> ValueList {
+        let n = self.num_inputs(ir);
+        entry_args(ir, self.op()).into_iter().take(n).collect()
+    }
+    /// The number of inputs of the function type.
+    pub fn num_inputs<'c>(self, ir: &impl Ir<'c>) -> usize {
+        match ir.ctx().type_data(self.function_type(ir)) {
+            lf_ir::TypeData::Function { inputs, .. } => inputs.len(),
+            _ => 0,
+        }
+    }
+    /// The input types of the function type.
+    pub fn input_types<'c>(self, ir: &impl Ir<'c>) -> Vec<Type> {
+        match ir.ctx().type_data(self.function_type(ir)) {
+            lf_ir::TypeData::Function { inputs, .. } => inputs.to_vec(),
+            _ => Vec::new(),
+        }
+    }
+    /// Whether the function is a kernel (`gpu.kernel`).
+    pub fn is_kernel<'c>(self, ir: &impl Ir<'c>) -> bool {
+        lf_ir::ods::discardable_attr(ir.ctx(), ir.body(), self.op(), KERNEL_ATTR).is_some()
+    }
+    /// How many attributions are workgroup (shared) memory.
+    pub fn num_workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> usize {
+        let ctx = ir.ctx();
+        int_attr(ctx, lf_ir::ods::discardable_attr(ctx, ir.body(), self.op(), WORKGROUP_ATTRIBUTIONS_ATTR))
+    }
+    /// The workgroup memory attributions (block arguments after the inputs).
+    pub fn workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
+        let args = entry_args(ir, self.op());
+        let start = self.num_inputs(ir).min(args.len());
+        let end = (start + self.num_workgroup_attributions(ir)).min(args.len());
+        args[start..end].iter().copied().collect()
+    }
+    /// The private memory attributions (the last block arguments).
+    pub fn private_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
+        let args = entry_args(ir, self.op());
+        let start = (self.num_inputs(ir) + self.num_workgroup_attributions(ir)).min(args.len());
+        args[start..].iter().copied().collect()
+    }
+}
+
+impl GpuLaunchFuncOp {
+    /// The `gpu.module` of the kernel (`@m` of `@m::@k`).
+    pub fn kernel_module<'c>(self, ir: &impl Ir<'c>) -> &'c str {
+        let ctx = ir.ctx();
+        match ctx.attr_data(self.kernel(ir)) {
+            AttrData::SymbolRef { root, .. } => ctx.ident_str(*root),
+            _ => "",
+        }
+    }
+    /// The kernel's name (`@k` of `@m::@k`).
+    pub fn kernel_name<'c>(self, ir: &impl Ir<'c>) -> &'c str {
+        let ctx = ir.ctx();
+        match ctx.attr_data(self.kernel(ir)) {
+            AttrData::SymbolRef { root, nested } => ctx.ident_str(*nested.last().unwrap_or(root)),
+            _ => "",
+        }
+    }
+    /// The grid size operands.
+    pub fn grid_size<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        [self.grid_size_x(ir), self.grid_size_y(ir), self.grid_size_z(ir)]
+    }
+    /// The block size operands.
+    pub fn block_size<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
+        [self.block_size_x(ir), self.block_size_y(ir), self.block_size_z(ir)]
+    }
+}
