@@ -418,7 +418,10 @@ impl<'a> Builder<'a> {
         let mut ops = vec![first];
         let mut cur = first;
         while cur != last {
-            cur = self.body.next_op(cur).expect("splice: `last` follows `first` in its block");
+            cur = self
+                .body
+                .next_op(cur)
+                .expect("splice: `last` follows `first` in its block");
             ops.push(cur);
         }
         for op in ops {
@@ -431,7 +434,9 @@ impl<'a> Builder<'a> {
     /// insertion point.
     pub fn splice_rest_of_block(&mut self, from: OpId, keep_terminator: bool) {
         let block = self.body.op_block(from).expect("splice: op is in a block");
-        let Some(mut last) = self.body.last_op(block) else { return };
+        let Some(mut last) = self.body.last_op(block) else {
+            return;
+        };
         if keep_terminator {
             if last == from {
                 return;
@@ -509,6 +514,19 @@ impl OpState {
         self
     }
 
+    /// Gives the op regions made beforehand (detached, in the builder's
+    /// body: a lowering moves a block into one before creating the op).
+    pub fn existing_regions(&mut self, regions: &[RegionId]) -> &mut Self {
+        self.state.regions.extend_from_slice(regions);
+        self
+    }
+
+    /// Sets the discardable attributes (a dictionary).
+    pub fn attrs(&mut self, attrs: Option<Attribute>) -> &mut Self {
+        self.state.attrs = attrs;
+        self
+    }
+
     /// The type of result group `group` as the declaration's type rules
     /// derive it from the operands added so far (see
     /// [`crate::ods::access::inferable_result`]).
@@ -525,14 +543,19 @@ impl OpState {
     /// Creates the op at the builder's insertion point.
     pub fn create(mut self, b: &mut Builder<'_>) -> OpId {
         let ctx = b.ctx;
-        let segment_prop = |groups: &[crate::ods::ArgDef]| groups.iter().filter(|g| g.arity != Arity::Single).count() > 1;
+        let segment_prop =
+            |groups: &[crate::ods::ArgDef]| groups.iter().filter(|g| g.arity != Arity::Single).count() > 1;
         if segment_prop(self.def.operands) {
-            self.props
-                .push(("operandSegmentSizes", crate::ods::segment_sizes_attr(ctx, &self.operand_segments)));
+            self.props.push((
+                "operandSegmentSizes",
+                crate::ods::segment_sizes_attr(ctx, &self.operand_segments),
+            ));
         }
         if segment_prop(self.def.results) {
-            self.props
-                .push(("resultSegmentSizes", crate::ods::segment_sizes_attr(ctx, &self.result_segments)));
+            self.props.push((
+                "resultSegmentSizes",
+                crate::ods::segment_sizes_attr(ctx, &self.result_segments),
+            ));
         }
         if !self.props.is_empty() {
             let entries = self.props.iter().map(|(k, v)| (ctx.intern(k), *v)).collect();

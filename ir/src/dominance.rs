@@ -195,19 +195,25 @@ impl DominanceInfo {
     /// Whether block `a` dominates block `b` (reflexive); `b` may be in a
     /// region nested below `a`'s.
     pub fn block_dominates(&self, body: &Body, a: BlockId, b: BlockId) -> bool {
-        block_dominates_with(body, a, b, &mut |r, a, b| self.regions.get(&r).is_some_and(|d| d.dominates(a, b)))
+        block_dominates_with(body, a, b, &mut |r, a, b| {
+            self.regions.get(&r).is_some_and(|d| d.dominates(a, b))
+        })
     }
 
     /// Whether `v` properly dominates `op`: `op` may use `v` (see
     /// [`properly_dominates`]).
     pub fn properly_dominates(&self, body: &Body, v: Value, op: OpId) -> bool {
-        properly_dominates_with(body, v, op, &mut |r, a, b| self.regions.get(&r).is_some_and(|d| d.dominates(a, b)))
+        properly_dominates_with(body, v, op, &mut |r, a, b| {
+            self.regions.get(&r).is_some_and(|d| d.dominates(a, b))
+        })
     }
 
     /// Whether op `a` properly dominates op `b`: `a` comes before `b` (or
     /// before the op holding `b` in its regions) in a block that dominates.
     pub fn op_properly_dominates(&self, body: &Body, a: OpId, b: OpId) -> bool {
-        op_properly_dominates_with(body, a, b, &mut |r, a, b| self.regions.get(&r).is_some_and(|d| d.dominates(a, b)))
+        op_properly_dominates_with(body, a, b, &mut |r, a, b| {
+            self.regions.get(&r).is_some_and(|d| d.dominates(a, b))
+        })
     }
 }
 
@@ -219,7 +225,9 @@ impl DominanceInfo {
 /// dominate it. Dominance of multi-block regions is computed on the way;
 /// keep a [`DominanceInfo`] for many queries.
 pub fn properly_dominates(body: &Body, v: Value, op: OpId) -> bool {
-    properly_dominates_with(body, v, op, &mut |r, a, b| RegionDominance::compute(body, r).dominates(a, b))
+    properly_dominates_with(body, v, op, &mut |r, a, b| {
+        RegionDominance::compute(body, r).dominates(a, b)
+    })
 }
 
 /// The ancestor of `op` (itself or an op holding it in its regions) that
@@ -237,12 +245,7 @@ fn ancestor_in_region(body: &Body, region: RegionId, mut op: OpId) -> Option<OpI
 /// Answers whether block `a` dominates block `b` of a multi-block region.
 type BlockDom<'a> = dyn FnMut(RegionId, BlockId, BlockId) -> bool + 'a;
 
-fn properly_dominates_with(
-    body: &Body,
-    v: Value,
-    op: OpId,
-    dom: &mut BlockDom<'_>,
-) -> bool {
+fn properly_dominates_with(body: &Body, v: Value, op: OpId, dom: &mut BlockDom<'_>) -> bool {
     match body.value_def(v) {
         crate::ValueDef::OpResult { op: def, .. } => op_properly_dominates_with(body, def, op, dom),
         crate::ValueDef::BlockArg { block, .. } => {
@@ -252,14 +255,11 @@ fn properly_dominates_with(
     }
 }
 
-fn op_properly_dominates_with(
-    body: &Body,
-    a: OpId,
-    b: OpId,
-    dom: &mut BlockDom<'_>,
-) -> bool {
+fn op_properly_dominates_with(body: &Body, a: OpId, b: OpId, dom: &mut BlockDom<'_>) -> bool {
     let Some(ablock) = body.op_block(a) else { return false };
-    let Some(region) = body.block_region(ablock) else { return false };
+    let Some(region) = body.block_region(ablock) else {
+        return false;
+    };
     let Some(anc) = ancestor_in_region(body, region, b) else {
         return false;
     };
@@ -274,12 +274,7 @@ fn op_properly_dominates_with(
     dom(region, ablock, bblock)
 }
 
-fn block_dominates_with(
-    body: &Body,
-    a: BlockId,
-    b: BlockId,
-    dom: &mut BlockDom<'_>,
-) -> bool {
+fn block_dominates_with(body: &Body, a: BlockId, b: BlockId, dom: &mut BlockDom<'_>) -> bool {
     let Some(ra) = body.block_region(a) else { return false };
     let mut b = b;
     loop {

@@ -76,7 +76,11 @@ impl Body {
     /// [`crate::order`].
     pub fn is_before_in_block(&self, a: OpId, b: OpId) -> bool {
         let block = self.op_block(a).expect("is_before_in_block: op is not in a block");
-        debug_assert_eq!(self.op_block(b), Some(block), "is_before_in_block: ops in different blocks");
+        debug_assert_eq!(
+            self.op_block(b),
+            Some(block),
+            "is_before_in_block: ops in different blocks"
+        );
         let mut d = self.order.0.lock();
         if !d.valid.get(block.index()).copied().unwrap_or(false) {
             self.renumber(block, &mut d);

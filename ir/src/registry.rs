@@ -48,7 +48,10 @@ impl Traits {
     pub const CONSTANT_LIKE: Traits = Traits(1 << 8);
     /// Results have the same type as operands.
     pub const SAME_OPERANDS_AND_RESULT_TYPE: Traits = Traits(1 << 9);
-    /// The op reads or writes memory.
+    /// The op has memory effects: those its declaration gives on its
+    /// operands and results ([`crate::ods::ArgDef::effects`]) and on other
+    /// memory ([`OpDef::other_effects`]); unknown when it gives none (see
+    /// [`crate::interfaces::memory_effects`]).
     pub const MEMORY_EFFECTS: Traits = Traits(1 << 10);
     /// Whether ops with this trait return to their parent (e.g. `func.return`).
     pub const RETURN_LIKE: Traits = Traits(1 << 11);
@@ -62,12 +65,6 @@ impl Traits {
     /// `RecursiveMemoryEffects`: `scf.for`, `affine.if`): it is effect-free,
     /// or only reads, when they all are.
     pub const RECURSIVE_MEMORY_EFFECTS: Traits = Traits(1 << 14);
-    /// The op's only effect is reading memory (MLIR's `MemRead` alone:
-    /// `affine.load`); it may be erased when its results are unused.
-    pub const MEMORY_READ: Traits = Traits(1 << 15);
-    /// The op's only effect is allocating the memory it returns (MLIR's
-    /// `MemAlloc` alone: `memref.alloc`); it may be erased when unused.
-    pub const MEMORY_ALLOC: Traits = Traits(1 << 16);
 
     /// Whether all of `other`'s bits are set.
     #[inline]

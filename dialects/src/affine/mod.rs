@@ -2,9 +2,11 @@
 //!
 //! Laid out as MLIR's `Dialect/<D>/` folders: [`ir`] holds the op declarations
 //! (syntax, verifiers, folders, canonicalization patterns),
-//! [`transforms`] the dialect's passes.
+//! [`transforms`] the dialect's passes, [`utils`] what passes and patterns
+//! share (map composition, dimension and symbol rules).
 
 pub mod ir;
 pub mod transforms;
+pub mod utils;
 
 pub use ir::*;

@@ -7,7 +7,7 @@
 //! Views assume verified IR: a getter of a required part that is missing
 //! panics with a message naming the op and the part.
 
-use super::{segment_sizes, Arity, ArgDef, AttrDef, AttrKind, IntWidth, TypeRule};
+use super::{segment_sizes, ArgDef, Arity, AttrDef, AttrKind, IntWidth, TypeRule};
 use crate::affine::{AffineMap, IntegerSet};
 use crate::attrs::{AttrData, DenseValues};
 use crate::view::ValueList;
@@ -15,10 +15,7 @@ use crate::{Attribute, Body, Context, OpDef, OpId, Type, Value};
 use std::ops::Range;
 
 fn missing(def: &OpDef, what: &str) -> ! {
-    panic!(
-        "'{}' op has no {what} (views read verified IR)",
-        def.name
-    )
+    panic!("'{}' op has no {what} (views read verified IR)", def.name)
 }
 
 /// The operand range of group `group`.
@@ -62,7 +59,9 @@ fn result_range(ctx: &Context, body: &Body, op: OpId, def: &OpDef, group: usize)
 
 /// The values of result group `group` of `op`.
 pub fn results(ctx: &Context, body: &Body, op: OpId, def: &OpDef, group: usize) -> ValueList {
-    result_range(ctx, body, op, def, group).map(|i| body.result(op, i)).collect()
+    result_range(ctx, body, op, def, group)
+        .map(|i| body.result(op, i))
+        .collect()
 }
 
 /// The value of single result group `group`.
@@ -92,7 +91,11 @@ pub fn set_operands(ctx: &Context, body: &mut Body, op: OpId, def: &OpDef, group
         "'{}': operand group '{}' takes {} value(s), got {}",
         def.name,
         g.name,
-        if g.arity == Arity::Single { "exactly one" } else { "at most one" },
+        if g.arity == Arity::Single {
+            "exactly one"
+        } else {
+            "at most one"
+        },
         values.len()
     );
     let ranges: Vec<Range<usize>> = (0..def.operands.len())
@@ -113,14 +116,57 @@ pub fn set_operands(ctx: &Context, body: &mut Body, op: OpId, def: &OpDef, group
             .enumerate()
             .map(|(i, r)| if i == group { values.len() } else { r.len() })
             .collect();
-        set_named_property(ctx, body, op, "operandSegmentSizes", Some(super::segment_sizes_attr(ctx, &sizes)));
+        set_named_property(
+            ctx,
+            body,
+            op,
+            "operandSegmentSizes",
+            Some(super::segment_sizes_attr(ctx, &sizes)),
+        );
+    }
+}
+
+/// Replaces all operands of `op` with `groups` (one slice per operand group
+/// of the declaration, in order), setting `operandSegmentSizes` when the
+/// declaration needs it.
+pub fn set_operand_groups(ctx: &Context, body: &mut Body, op: OpId, def: &OpDef, groups: &[&[Value]]) {
+    assert_eq!(
+        groups.len(),
+        def.operands.len(),
+        "'{}': one slice per operand group",
+        def.name
+    );
+    let all: Vec<Value> = groups.iter().flat_map(|g| g.iter().copied()).collect();
+    body.set_operands(op, &all);
+    if def.operands.iter().filter(|g| g.arity != Arity::Single).count() > 1 {
+        let sizes: Vec<usize> = groups.iter().map(|g| g.len()).collect();
+        set_named_property(
+            ctx,
+            body,
+            op,
+            "operandSegmentSizes",
+            Some(super::segment_sizes_attr(ctx, &sizes)),
+        );
     }
 }
 
 /// Sets operand `index` of group `group` (which must exist) to `value`.
-pub fn set_operand_in_group(ctx: &Context, body: &mut Body, op: OpId, def: &OpDef, group: usize, index: usize, value: Value) {
+pub fn set_operand_in_group(
+    ctx: &Context,
+    body: &mut Body,
+    op: OpId,
+    def: &OpDef,
+    group: usize,
+    index: usize,
+    value: Value,
+) {
     let r = operand_range(ctx, body, op, def, group);
-    assert!(index < r.len(), "'{}': operand group '{}' has no value {index}", def.name, def.operands[group].name);
+    assert!(
+        index < r.len(),
+        "'{}': operand group '{}' has no value {index}",
+        def.name,
+        def.operands[group].name
+    );
     body.set_operand(op, r.start + index, value);
 }
 
@@ -324,7 +370,9 @@ fn inference(def: &OpDef, group: usize) -> Option<Inference> {
             _ => {}
         }
     }
-    if def.has(crate::Traits::SAME_OPERANDS_AND_RESULT_TYPE) && def.operands.first().is_some_and(|o| o.arity == Arity::Single) {
+    if def.has(crate::Traits::SAME_OPERANDS_AND_RESULT_TYPE)
+        && def.operands.first().is_some_and(|o| o.arity == Arity::Single)
+    {
         return Some(Inference::SameAs(0));
     }
     None
@@ -363,6 +411,12 @@ pub fn borrows_context(kind: AttrKind) -> bool {
 
 /// Segment sizes of all operand groups of `op` (for tests and tools).
 pub fn operand_segment_sizes(ctx: &Context, body: &Body, op: OpId, def: &OpDef) -> Option<Vec<usize>> {
-    segment_sizes(ctx, body.op_props(op), "operandSegmentSizes", def.operands, body.num_operands(op))
-        .map(|s| s.to_vec())
+    segment_sizes(
+        ctx,
+        body.op_props(op),
+        "operandSegmentSizes",
+        def.operands,
+        body.num_operands(op),
+    )
+    .map(|s| s.to_vec())
 }

@@ -24,9 +24,23 @@ const TRAIT_NAMES: &[(Traits, &str)] = &[
     (Traits::RETURN_LIKE, "ReturnLike"),
     (Traits::COMMUTATIVE, "Commutative"),
     (Traits::RECURSIVE_MEMORY_EFFECTS, "RecursiveMemoryEffects"),
-    (Traits::MEMORY_READ, "MemRead"),
-    (Traits::MEMORY_ALLOC, "MemAlloc"),
 ];
+
+/// MLIR's names of memory effects, as the op reference shows them on an
+/// operand or result (`MemRead`, `MemWrite`, ...).
+fn effect_names(e: crate::interfaces::Effects) -> String {
+    use crate::interfaces::Effect;
+    let names: Vec<&str> = e
+        .each()
+        .map(|x| match x {
+            Effect::Read => "MemRead",
+            Effect::Write => "MemWrite",
+            Effect::Alloc => "MemAlloc",
+            Effect::Free => "MemFree",
+        })
+        .collect();
+    names.join(", ")
+}
 
 /// Markdown reference of one dialect's ops (sorted by name).
 pub fn dialect_markdown(dialect: &str, intro: &str, ops: &[&OpDef]) -> String {
@@ -85,6 +99,12 @@ fn op_markdown(out: &mut String, d: &OpDef) {
     if !traits.is_empty() {
         let _ = writeln!(out, "Traits: {}\n", traits.join(", "));
     }
+    if !d.other_effects.is_empty() {
+        let _ = writeln!(out, "Memory effects: {}\n", effect_names(d.other_effects));
+    }
+    if d.loop_like.is_some() {
+        let _ = writeln!(out, "Interfaces: LoopLikeOpInterface\n");
+    }
     if !d.parents.is_empty() {
         let p: Vec<String> = d.parents.iter().map(|p| format!("`{p}`")).collect();
         let _ = writeln!(out, "Parent ops: {}\n", p.join(", "));
@@ -114,7 +134,12 @@ fn op_markdown(out: &mut String, d: &OpDef) {
                 Arity::Optional => "optional ",
                 Arity::Variadic => "variadic of ",
             };
-            let _ = writeln!(out, "| `{}` | {prefix}{} |", g.name, g.constraint.summary);
+            let effects = if g.effects.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", effect_names(g.effects))
+            };
+            let _ = writeln!(out, "| `{}` | {prefix}{}{effects} |", g.name, g.constraint.summary);
         }
         out.push('\n');
     }

@@ -80,7 +80,10 @@ pub struct ViewSource<'a> {
 
 /// The Rust source of the views of `src` (see the module docs).
 pub fn generate(src: &ViewSource<'_>) -> String {
-    let mut g = Gen { src, out: String::new() };
+    let mut g = Gen {
+        src,
+        out: String::new(),
+    };
     g.header();
     for (path, e) in src.enums {
         match e {
@@ -236,6 +239,7 @@ impl Gen<'_, '_> {
         self.w(&format!(
             "use {ir}::{{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value}};"
         ));
+        self.w(&format!("use {ir}::ods::AttrDef;"));
     }
 
     fn enum_path(&self, mlir_name: &str) -> String {
@@ -317,11 +321,17 @@ impl Gen<'_, '_> {
         self.w(&format!("    pub const NONE: {name} = {name}(0);"));
         for (i, kw) in f.flags.iter().enumerate() {
             self.w(&format!("    /// `{kw}`."));
-            self.w(&format!("    pub const {}: {name} = {name}(1 << {i});", constant_name(kw)));
+            self.w(&format!(
+                "    pub const {}: {name} = {name}(1 << {i});",
+                constant_name(kw)
+            ));
         }
         for (kw, bits) in f.groups {
             self.w(&format!("    /// `{kw}`: several flags at once."));
-            self.w(&format!("    pub const {}: {name} = {name}({bits:#x});", constant_name(kw)));
+            self.w(&format!(
+                "    pub const {}: {name} = {name}({bits:#x});",
+                constant_name(kw)
+            ));
         }
         self.w("");
         self.w("    /// Whether every flag of `other` is set.");
@@ -477,7 +487,11 @@ impl Gen<'_, '_> {
 
         self.w("");
         let summary = if def.summary.is_empty() { "" } else { def.summary };
-        self.w(&format!("/// A view of an `{}` op: {}.", def.name, summary.trim_end_matches('.')));
+        self.w(&format!(
+            "/// A view of an `{}` op: {}.",
+            def.name,
+            summary.trim_end_matches('.')
+        ));
         self.w("#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]");
         self.w(&format!("pub struct {ty}(OpId);"));
         self.w("");
@@ -512,7 +526,9 @@ impl Gen<'_, '_> {
                 }
                 Arity::Optional => {
                     self.w(&format!("    /// Result `{}`, if present.", g.name));
-                    self.w(&format!("    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {{"));
+                    self.w(&format!(
+                        "    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {{"
+                    ));
                     self.w(&format!(
                         "        access::optional_result(ir.ctx(), ir.body(), self.0, Self::def(), {i})"
                     ));
@@ -532,21 +548,34 @@ impl Gen<'_, '_> {
         }
         for (i, r) in def.regions.iter().enumerate() {
             let n = &region_names[i];
-            self.w(&format!("    /// Region `{}` (held by `ir.body().regions_body(op)`).", r.name));
+            self.w(&format!(
+                "    /// Region `{}` (held by `ir.body().regions_body(op)`).",
+                r.name
+            ));
             self.w(&format!("    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> RegionId {{"));
             self.w(&format!("        ir.body().region(self.0, {i})"));
             self.w("    }");
             if r.single_block {
                 if r.may_be_empty {
                     self.w(&format!("    /// The block of region `{}`, if it has one.", r.name));
-                    self.w(&format!("    pub fn {n}_block<'c>(self, ir: &impl Ir<'c>) -> Option<BlockId> {{"));
+                    self.w(&format!(
+                        "    pub fn {}_block<'c>(self, ir: &impl Ir<'c>) -> Option<BlockId> {{",
+                        n.trim_end_matches('_')
+                    ));
                     self.w("        let b = ir.body();");
-                    self.w(&format!("        b.regions_body(self.0).entry_block(b.region(self.0, {i}))"));
+                    self.w(&format!(
+                        "        b.regions_body(self.0).entry_block(b.region(self.0, {i}))"
+                    ));
                 } else {
                     self.w(&format!("    /// The block of region `{}`.", r.name));
-                    self.w(&format!("    pub fn {n}_block<'c>(self, ir: &impl Ir<'c>) -> BlockId {{"));
+                    self.w(&format!(
+                        "    pub fn {}_block<'c>(self, ir: &impl Ir<'c>) -> BlockId {{",
+                        n.trim_end_matches('_')
+                    ));
                     self.w("        let b = ir.body();");
-                    self.w(&format!("        b.regions_body(self.0).entry_block(b.region(self.0, {i})).expect(\"a block\")"));
+                    self.w(&format!(
+                        "        b.regions_body(self.0).entry_block(b.region(self.0, {i})).expect(\"a block\")"
+                    ));
                 }
                 self.w("    }");
             }
@@ -560,10 +589,15 @@ impl Gen<'_, '_> {
             Arity::Single => {
                 self.w(&format!("    /// Operand `{}`.", g.name));
                 self.w(&format!("    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> Value {{"));
-                self.w(&format!("        access::operand(ir.ctx(), ir.body(), self.0, Self::def(), {i})"));
+                self.w(&format!(
+                    "        access::operand(ir.ctx(), ir.body(), self.0, Self::def(), {i})"
+                ));
                 self.w("    }");
                 self.w(&format!("    /// Sets operand `{}`.", g.name));
-                self.w(&format!("    pub fn set_{n}(self, b: &mut Builder<'_>, value: Value) {{"));
+                self.w(&format!(
+                    "    pub fn set_{}(self, b: &mut Builder<'_>, value: Value) {{",
+                    n.trim_end_matches('_')
+                ));
                 self.w(&format!(
                     "        b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), {i}, 0, value));"
                 ));
@@ -571,13 +605,18 @@ impl Gen<'_, '_> {
             }
             Arity::Optional => {
                 self.w(&format!("    /// Operand `{}`, if present.", g.name));
-                self.w(&format!("    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {{"));
+                self.w(&format!(
+                    "    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {{"
+                ));
                 self.w(&format!(
                     "        access::optional_operand(ir.ctx(), ir.body(), self.0, Self::def(), {i})"
                 ));
                 self.w("    }");
                 self.w(&format!("    /// Sets or removes operand `{}`.", g.name));
-                self.w(&format!("    pub fn set_{n}(self, b: &mut Builder<'_>, value: Option<Value>) {{"));
+                self.w(&format!(
+                    "    pub fn set_{}(self, b: &mut Builder<'_>, value: Option<Value>) {{",
+                    n.trim_end_matches('_')
+                ));
                 self.w("        let values: ValueList = value.into_iter().collect();");
                 self.w(&format!(
                     "        b.modify_in_place(self.0, |ctx, body| access::set_operands(ctx, body, self.0, Self::def(), {i}, &values));"
@@ -587,10 +626,15 @@ impl Gen<'_, '_> {
             Arity::Variadic => {
                 self.w(&format!("    /// Operands `{}`.", g.name));
                 self.w(&format!("    pub fn {n}<'c>(self, ir: &impl Ir<'c>) -> ValueList {{"));
-                self.w(&format!("        access::operands(ir.ctx(), ir.body(), self.0, Self::def(), {i})"));
+                self.w(&format!(
+                    "        access::operands(ir.ctx(), ir.body(), self.0, Self::def(), {i})"
+                ));
                 self.w("    }");
                 self.w(&format!("    /// Replaces operands `{}`.", g.name));
-                self.w(&format!("    pub fn set_{n}(self, b: &mut Builder<'_>, values: &[Value]) {{"));
+                self.w(&format!(
+                    "    pub fn set_{}(self, b: &mut Builder<'_>, values: &[Value]) {{",
+                    n.trim_end_matches('_')
+                ));
                 self.w(&format!(
                     "        b.modify_in_place(self.0, |ctx, body| access::set_operands(ctx, body, self.0, Self::def(), {i}, values));"
                 ));
@@ -601,9 +645,15 @@ impl Gen<'_, '_> {
 
     fn attr_accessors(&mut self, i: usize, a: &AttrDef, n: &str) {
         let rust = self.attr_rust(a.constraint.kind);
+        // Names derived from `n` (`type_` gives `type_attr`, `set_type`).
+        let base = n.trim_end_matches('_');
         let lt = "<'c>";
         let attr = format!("&Self::def().attributes[{i}]");
         if matches!(a.constraint.kind, AttrKind::Unit) {
+            self.w(&format!("    /// The declaration of attribute `{}`.", a.name));
+            self.w(&format!("    pub fn {base}_attr_def() -> &'static AttrDef {{"));
+            self.w(&format!("        {attr}"));
+            self.w("    }");
             self.w(&format!("    /// Whether the `{}` flag is set.", a.name));
             self.w(&format!("    pub fn {n}{lt}(self, ir: &impl Ir<'c>) -> bool {{"));
             self.w(&format!(
@@ -611,7 +661,9 @@ impl Gen<'_, '_> {
             ));
             self.w("    }");
             self.w(&format!("    /// Sets or clears the `{}` flag.", a.name));
-            self.w(&format!("    pub fn set_{n}(self, b: &mut Builder<'_>, on: bool) {{"));
+            self.w(&format!(
+                "    pub fn set_{base}(self, b: &mut Builder<'_>, on: bool) {{"
+            ));
             self.w("        let ctx = b.ctx();");
             self.w("        let value = on.then(|| access::unit_attr(ctx));");
             self.w(&format!(
@@ -621,9 +673,36 @@ impl Gen<'_, '_> {
             return;
         }
         let present = !a.optional || a.default.is_some();
+        self.w(&format!("    /// The declaration of attribute `{}`.", a.name));
+        self.w(&format!("    pub fn {base}_attr_def() -> &'static AttrDef {{"));
+        self.w(&format!("        {attr}"));
+        self.w("    }");
+        if !matches!(a.constraint.kind, AttrKind::Any) {
+            if present {
+                self.w(&format!("    /// Attribute `{}`, undecoded.", a.name));
+                self.w(&format!(
+                    "    pub fn {base}_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {{"
+                ));
+                self.w(&format!(
+                    "        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), {attr})"
+                ));
+            } else {
+                self.w(&format!("    /// Attribute `{}`, undecoded, if set.", a.name));
+                self.w(&format!(
+                    "    pub fn {base}_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {{"
+                ));
+                self.w(&format!(
+                    "        access::property(ir.ctx(), ir.body(), self.0, {attr})"
+                ));
+            }
+            self.w("    }");
+        }
         if present {
             self.w(&format!("    /// Attribute `{}`.", a.name));
-            self.w(&format!("    pub fn {n}{lt}(self, ir: &impl Ir<'c>) -> {} {{", rust.get_ty));
+            self.w(&format!(
+                "    pub fn {n}{lt}(self, ir: &impl Ir<'c>) -> {} {{",
+                rust.get_ty
+            ));
             self.w("        let ctx = ir.ctx();");
             self.w(&format!(
                 "        let a = access::required_property(ctx, ir.body(), self.0, Self::def(), {attr});"
@@ -631,15 +710,27 @@ impl Gen<'_, '_> {
             self.w(&format!("        {}", rust.decode));
         } else {
             self.w(&format!("    /// Attribute `{}`, if set.", a.name));
-            self.w(&format!("    pub fn {n}{lt}(self, ir: &impl Ir<'c>) -> Option<{}> {{", rust.get_ty));
+            self.w(&format!(
+                "    pub fn {n}{lt}(self, ir: &impl Ir<'c>) -> Option<{}> {{",
+                rust.get_ty
+            ));
             self.w("        let ctx = ir.ctx();");
-            let map = if rust.decode == "a" { String::new() } else { format!(".map(|a| {})", rust.decode) };
-            self.w(&format!("        access::property(ctx, ir.body(), self.0, {attr}){map}"));
+            let map = if rust.decode == "a" {
+                String::new()
+            } else {
+                format!(".map(|a| {})", rust.decode)
+            };
+            self.w(&format!(
+                "        access::property(ctx, ir.body(), self.0, {attr}){map}"
+            ));
         }
         self.w("    }");
         if present {
             self.w(&format!("    /// Sets attribute `{}`.", a.name));
-            self.w(&format!("    pub fn set_{n}(self, b: &mut Builder<'_>, v: {}) {{", rust.set_ty));
+            self.w(&format!(
+                "    pub fn set_{base}(self, b: &mut Builder<'_>, v: {}) {{",
+                rust.set_ty
+            ));
             if rust.encode.contains("ctx") {
                 self.w("        let ctx = b.ctx();");
             }
@@ -647,7 +738,7 @@ impl Gen<'_, '_> {
         } else {
             self.w(&format!("    /// Sets or removes attribute `{}`.", a.name));
             self.w(&format!(
-                "    pub fn set_{n}(self, b: &mut Builder<'_>, v: Option<{}>) {{",
+                "    pub fn set_{base}(self, b: &mut Builder<'_>, v: Option<{}>) {{",
                 rust.set_ty
             ));
             if rust.encode.contains("ctx") {
@@ -734,8 +825,16 @@ impl Gen<'_, '_> {
         self.w(&format!(
             "    /// Creates an `{}` at the builder's insertion point and location{}{}.",
             def.name,
-            if def.regions.is_empty() { "" } else { ", with regions that have no block yet" },
-            if doc.is_empty() { String::new() } else { format!(" ({})", doc.join(", ")) }
+            if def.regions.is_empty() {
+                ""
+            } else {
+                ", with regions that have no block yet"
+            },
+            if doc.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", doc.join(", "))
+            }
         ));
         if params.len() > 6 {
             self.w("    #[allow(clippy::too_many_arguments)]");

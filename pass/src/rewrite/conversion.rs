@@ -1,7 +1,7 @@
 //! A small dialect-conversion helper for lowering passes.
 //!
-//! A [`ConversionTarget`] says which ops are legal (by dialect or op name,
-//! or by a predicate); [`apply_conversion`] visits the ops in program order
+//! A [`ConversionTarget`] says which ops are legal (by dialect, by op
+//! declaration, or by a predicate); [`apply_conversion`] visits the ops in program order
 //! (pre-order, as MLIR's conversion driver) and rewrites each illegal op with
 //! the first pattern that applies, then legalizes the ops that pattern
 //! created, recursively. Ops moved by a pattern (a loop body inlined into
@@ -19,7 +19,7 @@ use super::rewriter::{PatternRewriter, RewriteListener};
 use super::FrozenPatternSet;
 use lf_ir::diag::Diagnostic;
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
-use lf_ir::{Body, Context, OpId, RegionId};
+use lf_ir::{Body, Context, OpDef, OpId, RegionId};
 
 /// Whether an op is legal for a [`ConversionTarget`].
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -37,9 +37,9 @@ pub enum Legality {
 pub struct ConversionTarget {
     legal_dialects: Vec<&'static str>,
     illegal_dialects: Vec<&'static str>,
-    legal_ops: Vec<&'static str>,
-    illegal_ops: Vec<&'static str>,
-    dynamic: Vec<(&'static str, LegalityFn)>,
+    legal_ops: Vec<&'static OpDef>,
+    illegal_ops: Vec<&'static OpDef>,
+    dynamic: Vec<(&'static OpDef, LegalityFn)>,
 }
 
 /// Decides the legality of one op (for [`ConversionTarget::add_dynamic`]).
@@ -61,17 +61,17 @@ impl ConversionTarget {
         self
     }
     /// These ops are legal (overrides their dialect).
-    pub fn legal_ops(mut self, ops: &[&'static str]) -> Self {
+    pub fn legal_ops(mut self, ops: &[&'static OpDef]) -> Self {
         self.legal_ops.extend_from_slice(ops);
         self
     }
     /// These ops are illegal (overrides their dialect).
-    pub fn illegal_ops(mut self, ops: &[&'static str]) -> Self {
+    pub fn illegal_ops(mut self, ops: &[&'static OpDef]) -> Self {
         self.illegal_ops.extend_from_slice(ops);
         self
     }
     /// The op is legal when `f` holds (overrides everything else).
-    pub fn add_dynamic(mut self, op: &'static str, f: LegalityFn) -> Self {
+    pub fn add_dynamic(mut self, op: &'static OpDef, f: LegalityFn) -> Self {
         self.dynamic.push((op, f));
         self
     }
@@ -79,17 +79,19 @@ impl ConversionTarget {
     /// The legality of `op`.
     pub fn legality(&self, ctx: &Context, body: &Body, op: OpId) -> Legality {
         let name = ctx.op_name_str(body.op_name(op));
-        if let Some((_, f)) = self.dynamic.iter().find(|(n, _)| *n == name) {
+        let def = ctx.op_def(body.op_name(op));
+        let is = |d: &&'static OpDef| def.is_some_and(|def| std::ptr::eq(def, *d));
+        if let Some((_, f)) = self.dynamic.iter().find(|(d, _)| is(d)) {
             return if f(ctx, body, op) {
                 Legality::Legal
             } else {
                 Legality::Illegal
             };
         }
-        if self.illegal_ops.contains(&name) {
+        if self.illegal_ops.iter().any(is) {
             return Legality::Illegal;
         }
-        if self.legal_ops.contains(&name) {
+        if self.legal_ops.iter().any(is) {
             return Legality::Legal;
         }
         let dialect = name.split_once('.').map_or(name, |(d, _)| d);
@@ -189,9 +191,10 @@ fn legalize(
     let mut created = Created::default();
     let mut applied = false;
     {
-        let mut rw = PatternRewriter::new(ctx, body, &mut created);
+        let mut rw = PatternRewriter::with_listener(ctx, body, &mut created);
         for p in patterns.for_op(rw.body().op_name(op)) {
             rw.set_insertion_point_before(op);
+            rw.set_loc_of(op);
             if p.match_and_rewrite(op, &mut rw) {
                 applied = true;
                 break;

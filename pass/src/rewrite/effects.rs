@@ -1,50 +1,37 @@
 //! Side effects as the rewriting drivers and transforms see them: which ops
-//! may be erased when unused, and which may be moved (speculated).
-//!
-//! lf's op declarations carry `PURE` and `MEMORY_EFFECTS` traits. An op with
-//! neither is treated as having unknown effects, except the ops with
-//! `RECURSIVE_MEMORY_EFFECTS` (structured control flow), whose effects are
-//! those of the ops in their regions (MLIR's `RecursiveMemoryEffects`).
-//! `MEMORY_READ` and `MEMORY_ALLOC` mark ops whose only effect is reading
-//! memory or allocating their result: they are dead when unused.
+//! may be erased when unused, and which may be moved (speculated). Both
+//! come from the op declarations' interfaces ([`lf_ir::interfaces`]): the
+//! memory effects each op declares on its operands and results (an op with
+//! no declared effects and no `PURE` trait has unknown effects; ops with
+//! `RECURSIVE_MEMORY_EFFECTS` have those of the ops in their regions, as
+//! MLIR's `RecursiveMemoryEffects`) and speculatability.
 
 use lf_ir::attrs::AttrData;
+use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::{Body, Context, OpId, Traits};
-
-fn traits(ctx: &Context, body: &Body, op: OpId) -> Traits {
-    ctx.op_def(body.op_name(op)).map_or(Traits::NONE, |d| d.traits)
-}
 
 /// Whether `op` has no side effects: `PURE`, or recursive effects with only
 /// effect-free ops nested.
 pub fn is_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
-    let t = traits(ctx, body, op);
-    t.contains(Traits::PURE)
-        || (t.contains(Traits::RECURSIVE_MEMORY_EFFECTS) && all_nested(ctx, body, op, is_effect_free))
-}
-
-/// Whether every op directly in the regions of `op` satisfies `holds`.
-fn all_nested(ctx: &Context, body: &Body, op: OpId, holds: fn(&Context, &Body, OpId) -> bool) -> bool {
-    let rb = body.regions_body(op);
-    body.regions(op)
-        .iter()
-        .all(|&r| rb.region_blocks(r).all(|b| rb.block_ops(b).all(|o| holds(ctx, rb, o))))
+    lf_ir::interfaces::is_memory_effect_free(ctx, body, op)
 }
 
 /// Ops whose only effect is reading memory.
 pub fn is_read_only(ctx: &Context, body: &Body, op: OpId) -> bool {
-    traits(ctx, body, op).contains(Traits::MEMORY_READ)
+    memory_effects(ctx, body, op).is_some_and(|e| !e.is_empty() && e.iter().all(|x| x.effect == Effect::Read))
 }
 
 /// Whether the effects of `op`, and of the ops nested in it when its
 /// effects are theirs, are at most reads and allocations of their own
 /// results: what MLIR's `wouldOpBeTriviallyDead` lets go.
 fn only_reads_or_allocates(ctx: &Context, body: &Body, op: OpId) -> bool {
-    let t = traits(ctx, body, op);
-    t.contains(Traits::PURE)
-        || t.contains(Traits::MEMORY_ALLOC)
-        || t.contains(Traits::MEMORY_READ)
-        || (t.contains(Traits::RECURSIVE_MEMORY_EFFECTS) && all_nested(ctx, body, op, only_reads_or_allocates))
+    memory_effects(ctx, body, op).is_some_and(|effects| {
+        effects.iter().all(|e| match e.effect {
+            Effect::Read => true,
+            Effect::Alloc => e.value.is_some_and(|v| body.defining_op(v) == Some(e.op)),
+            Effect::Write | Effect::Free => false,
+        })
+    })
 }
 
 /// MLIR's `isOpTriviallyDead`: no result is used, the op is not a
@@ -54,35 +41,21 @@ pub fn is_trivially_dead(ctx: &Context, body: &Body, op: OpId) -> bool {
     if body.results(op).any(|r| body.has_uses(r)) {
         return false;
     }
-    let t = traits(ctx, body, op);
-    if t.contains(Traits::TERMINATOR) || t.contains(Traits::SYMBOL) || ctx.op_def(body.op_name(op)).is_none() {
+    let Some(def) = ctx.op_def(body.op_name(op)) else {
+        return false;
+    };
+    if def.has(Traits::TERMINATOR) || def.has(Traits::SYMBOL) {
         return false;
     }
-    only_reads_or_allocates(ctx, body, op)
+    def.has(Traits::PURE) || only_reads_or_allocates(ctx, body, op)
 }
 
 /// Whether `op` may run where it would not have run (hoisted out of a loop
-/// that might not execute): effect-free, and not a division whose divisor
-/// might be zero (or `-1` for signed division), as MLIR's speculatability.
+/// that might not execute): effect-free, and speculatable as its
+/// declaration says (a division whose divisor might be zero, or `-1` for
+/// signed division, is not).
 pub fn is_speculatable(ctx: &Context, body: &Body, op: OpId) -> bool {
-    if !traits(ctx, body, op).contains(Traits::PURE) {
-        return false;
-    }
-    let name = ctx.op_name_str(body.op_name(op));
-    let signed = match name {
-        "arith.divsi" | "arith.ceildivsi" | "arith.floordivsi" => true,
-        "arith.divui" | "arith.ceildivui" | "arith.remsi" | "arith.remui" => false,
-        _ => return true,
-    };
-    if body.num_operands(op) < 2 {
-        return false;
-    }
-    match constant_int(ctx, body, body.operand(op, 1)) {
-        Some(0) => false,
-        Some(-1) => !signed,
-        Some(_) => true,
-        None => false,
-    }
+    lf_ir::interfaces::is_speculatable(ctx, body, op)
 }
 
 /// The integer value of a constant-like op's result.

@@ -5,7 +5,8 @@
 //! on a worklist; constants are not put there but uniqued and hoisted to the
 //! start of the entry block of their body's region (MLIR's `OperationFolder`).
 //! Popping an op, the driver erases it if it is trivially dead, else folds
-//! it ([`lf_ir::FoldFn`]; constant results become `arith.constant`), else
+//! it ([`lf_ir::FoldFn`]; constant results are made by the folded op's
+//! dialect, [`lf_ir::constants::materialize_constant`]), else
 //! tries the patterns rooted at its name, best first. Every change pushes
 //! the ops it touched back on the worklist, and, as MLIR's driver does for
 //! the operands of an erased op, the definitions of values an op changed in
@@ -16,9 +17,9 @@
 //! diagnostic by [`GreedyResult::non_convergence`].
 
 use super::effects::is_trivially_dead;
-use super::rewriter::{attr_type, PatternRewriter, RewriteListener};
+use super::rewriter::{PatternRewriter, RewriteListener};
 use super::FrozenPatternSet;
-use lf_ir::attrs::AttrData;
+use lf_ir::constants::materialize_constant;
 use lf_ir::diag::Diagnostic;
 use lf_ir::{Attribute, BlockId, Body, Context, FoldResult, Location, OpId, RegionId, Traits, Type, Value};
 use rayon::prelude::*;
@@ -182,15 +183,7 @@ pub fn for_each_body_par<T: Send, E: Send>(
     Ok(out)
 }
 
-/// The constant value of `v`, if a constant-like op defines it.
-pub fn constant_value(ctx: &Context, body: &Body, v: Value) -> Option<Attribute> {
-    let op = body.defining_op(v)?;
-    let def = ctx.op_def(body.op_name(op))?;
-    if !def.has(Traits::CONSTANT_LIKE) {
-        return None;
-    }
-    lf_ir::ods::prop(ctx, body, op, "value")
-}
+pub use lf_ir::constants::constant_value;
 
 /// The driver's listener: the worklist and the table of uniqued constants.
 struct State {
@@ -393,7 +386,7 @@ fn is_constant(ctx: &Context, body: &Body, op: OpId) -> bool {
     ctx.op_def(body.op_name(op))
         .is_some_and(|d| d.has(Traits::CONSTANT_LIKE))
         && body.num_results(op) == 1
-        && lf_ir::ods::prop(ctx, body, op, "value").is_some()
+        && constant_value(ctx, body, body.result(op, 0)).is_some()
 }
 
 /// Uniques and hoists a constant op; returns whether it was erased as a duplicate.
@@ -401,13 +394,13 @@ fn insert_known_constant(ctx: &Context, body: &mut Body, st: &mut State, op: OpI
     let Some(entry) = root_entry_block(body, op) else {
         return false;
     };
-    let value = lf_ir::ods::prop(ctx, body, op, "value").expect("checked by is_constant");
+    let value = constant_value(ctx, body, body.result(op, 0)).expect("checked by is_constant");
     let ty = body.value_type(body.result(op, 0));
     let key = (entry, value, ty);
     if let Some(&existing) = st.constants.get(&key) {
         if existing != op {
             let to = body.result(existing, 0);
-            let mut rw = PatternRewriter::new(ctx, body, st);
+            let mut rw = PatternRewriter::with_listener(ctx, body, st);
             rw.replace_op(op, &[to]);
             return true;
         }
@@ -441,7 +434,7 @@ fn process_op(
     config: &GreedyConfig,
 ) -> Outcome {
     if is_trivially_dead(ctx, body, op) {
-        let mut rw = PatternRewriter::new(ctx, body, st);
+        let mut rw = PatternRewriter::with_listener(ctx, body, st);
         rw.erase_op(op);
         return Outcome::Dead;
     }
@@ -449,9 +442,10 @@ fn process_op(
         return Outcome::Folded;
     }
     let name = body.op_name(op);
-    let mut rw = PatternRewriter::new(ctx, body, st);
+    let mut rw = PatternRewriter::with_listener(ctx, body, st);
     for p in patterns.for_op(name) {
         rw.set_insertion_point_before(op);
+        rw.set_loc_of(op);
         if p.match_and_rewrite(op, &mut rw) {
             return Outcome::Rewritten;
         }
@@ -459,18 +453,14 @@ fn process_op(
     Outcome::None
 }
 
-/// Whether `a` can be materialized as an `arith.constant` of type `ty`.
-fn materializable(ctx: &Context, a: Attribute, ty: Type) -> bool {
-    matches!(
-        ctx.attr_data(a),
-        AttrData::Integer { .. } | AttrData::Float { .. } | AttrData::DenseElements { .. }
-    ) && attr_type(ctx, a) == Some(ty)
-}
-
 fn try_fold(ctx: &Context, body: &mut Body, st: &mut State, op: OpId, config: &GreedyConfig) -> bool {
-    let Some(fold) = ctx.op_def(body.op_name(op)).and_then(|d| d.fold) else {
+    let Some(def) = ctx.op_def(body.op_name(op)) else {
         return false;
     };
+    let Some(fold) = def.fold else {
+        return false;
+    };
+    let dialect = def.dialect();
     let operands: Vec<Option<Attribute>> = body.operands(op).map(|v| constant_value(ctx, body, v)).collect();
     let Some(results) = fold(ctx, body, op, &operands) else {
         return false;
@@ -485,7 +475,11 @@ fn try_fold(ctx: &Context, body: &mut Body, st: &mut State, op: OpId, config: &G
     }
     for (r, o) in results.iter().zip(&own) {
         match r {
-            FoldResult::Attr(a) if !materializable(ctx, *a, body.value_type(*o)) => return false,
+            FoldResult::Attr(a)
+                if materialize_constant(ctx, dialect, *a, body.value_type(*o), body.op_loc(op)).is_none() =>
+            {
+                return false
+            }
             FoldResult::Value(v) if body.value_type(*v) != body.value_type(*o) => return false,
             _ => {}
         }
@@ -498,25 +492,29 @@ fn try_fold(ctx: &Context, body: &mut Body, st: &mut State, op: OpId, config: &G
     for r in &results {
         let v = match r {
             FoldResult::Value(v) => *v,
-            FoldResult::Attr(a) => get_or_create_constant(ctx, body, st, entry, *a, loc, config),
+            FoldResult::Attr(a) => {
+                let ty = body.value_type(own[values.len()]);
+                get_or_create_constant(ctx, body, st, entry, (dialect, *a, ty), loc, config)
+            }
         };
         values.push(v);
     }
-    let mut rw = PatternRewriter::new(ctx, body, st);
+    let mut rw = PatternRewriter::with_listener(ctx, body, st);
     rw.replace_op(op, &values);
     true
 }
 
+/// The constant `(dialect that materializes it, value, type)` at the start
+/// of `entry`: an existing uniqued one, or a new one.
 fn get_or_create_constant(
     ctx: &Context,
     body: &mut Body,
     st: &mut State,
     entry: BlockId,
-    a: Attribute,
+    (dialect, a, ty): (&str, Attribute, Type),
     loc: Location,
     config: &GreedyConfig,
 ) -> Value {
-    let ty = attr_type(ctx, a).expect("materializable");
     let key = (entry, a, ty);
     if config.cse_constants {
         if let Some(&c) = st.constants.get(&key) {
@@ -525,10 +523,11 @@ fn get_or_create_constant(
             }
         }
     }
-    let mut rw = PatternRewriter::new(ctx, body, st);
+    let state = materialize_constant(ctx, dialect, a, ty, loc).expect("checked by try_fold");
+    let mut rw = PatternRewriter::with_listener(ctx, body, st);
     rw.set_insertion_point_to_start(entry);
-    let v = rw.constant(loc, a);
-    let c = body.defining_op(v).expect("a constant result");
+    let c = rw.create(state);
+    let v = body.result(c, 0);
     if config.cse_constants {
         st.constants.insert(key, c);
         st.constant_keys.insert(c, key);

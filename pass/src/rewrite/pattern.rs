@@ -1,7 +1,8 @@
 //! Rewrite patterns and pattern sets.
 
 use super::PatternRewriter;
-use lf_ir::{Context, OpId, OpName};
+use lf_ir::view::OpView;
+use lf_ir::{Context, OpDef, OpId, OpName};
 use rustc_hash::FxHashMap;
 
 /// A rewrite: matches one op and, if it applies, changes the IR through the
@@ -9,37 +10,46 @@ use rustc_hash::FxHashMap;
 pub trait RewritePattern: Send + Sync {
     /// A name for debugging, statistics and `disable-patterns`.
     fn name(&self) -> &str;
-    /// The op name the pattern applies to (`None`: any op).
-    fn root(&self) -> Option<&str>;
+    /// The op the pattern applies to (`None`: any op), by its declaration:
+    /// `Some(AffineForOp::def())`.
+    fn root(&self) -> Option<&'static OpDef>;
     /// Higher benefit patterns are tried first (default 1).
     fn benefit(&self) -> u16 {
         1
     }
     /// Tries the pattern on `op`; returns whether it changed the IR. A
-    /// pattern that returns `false` must not have changed anything.
+    /// pattern that returns `false` must not have changed anything. The
+    /// drivers call it with the rewriter's insertion point before `op` and
+    /// its location `op`'s.
     fn match_and_rewrite(&self, op: OpId, rw: &mut PatternRewriter<'_>) -> bool;
 }
 
 /// The signature of a pattern written as a function.
 pub type PatternFn = fn(OpId, &mut PatternRewriter<'_>) -> bool;
 
-/// A pattern made of a name, a root op name and a function.
+/// A pattern made of a name, a root op and a function.
 pub struct FnPattern {
     name: &'static str,
-    root: Option<&'static str>,
+    root: Option<&'static OpDef>,
     benefit: u16,
     f: PatternFn,
 }
 
 impl FnPattern {
-    /// A pattern applying `f` to ops named `root` (any op if `None`).
-    pub const fn new(name: &'static str, root: Option<&'static str>, f: PatternFn) -> FnPattern {
+    /// A pattern applying `f` to ops declared by `root` (any op if `None`).
+    pub const fn new(name: &'static str, root: Option<&'static OpDef>, f: PatternFn) -> FnPattern {
         FnPattern {
             name,
             root,
             benefit: 1,
             f,
         }
+    }
+
+    /// A pattern applying `f` to the ops of view type `V`
+    /// (`FnPattern::on::<AffineForOp>("affine-for-bounds", f)`).
+    pub fn on<V: OpView>(name: &'static str, f: PatternFn) -> FnPattern {
+        FnPattern::new(name, Some(V::def()), f)
     }
 
     /// The same pattern with another benefit.
@@ -53,7 +63,7 @@ impl RewritePattern for FnPattern {
     fn name(&self) -> &str {
         self.name
     }
-    fn root(&self) -> Option<&str> {
+    fn root(&self) -> Option<&'static OpDef> {
         self.root
     }
     fn benefit(&self) -> u16 {
@@ -112,7 +122,7 @@ impl PatternSet {
         let mut any = Vec::new();
         for (i, p) in self.patterns.iter().enumerate() {
             match p.root() {
-                Some(r) => rooted.entry(ctx.op_name(r)).or_default().push(i),
+                Some(r) => rooted.entry(ctx.op_name(r.name)).or_default().push(i),
                 None => any.push(i),
             }
         }
@@ -182,16 +192,19 @@ mod tests {
         false
     }
 
+    static X: OpDef = OpDef::new("t.x");
+    static Y: OpDef = OpDef::new("t.y");
+
     #[test]
     fn an_op_sees_its_patterns_and_the_any_op_ones_best_first() {
         let ctx = Context::new();
         let mut set = PatternSet::new();
-        set.add(FnPattern::new("x1", Some("t.x"), never))
+        set.add(FnPattern::new("x1", Some(&X), never))
             .add(FnPattern::new("any2", None, never).with_benefit(2))
-            .add(FnPattern::new("x3", Some("t.x"), never).with_benefit(3))
+            .add(FnPattern::new("x3", Some(&X), never).with_benefit(3))
             .add(FnPattern::new("any1", None, never))
-            .add(FnPattern::new("y1", Some("t.y"), never))
-            .add(FnPattern::new("x1b", Some("t.x"), never));
+            .add(FnPattern::new("y1", Some(&Y), never))
+            .add(FnPattern::new("x1b", Some(&X), never));
         let frozen = set.freeze(&ctx);
         let names =
             |op: &str| -> Vec<String> { frozen.for_op(ctx.op_name(op)).map(|p| p.name().to_string()).collect() };

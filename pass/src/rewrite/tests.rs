@@ -1,6 +1,8 @@
 //! Tests of the rewriter, the greedy driver and the conversion helper.
 
 use super::*;
+use lf_dialects::arith::{ArithAddiOp, ArithMuliOp, ArithSubiOp};
+use lf_ir::view::OpView;
 use lf_ir::{op_to_string, parse_source, Body, Context, OpId, PrintOptions, Value};
 
 fn setup(src: &str) -> (Context, lf_ir::OwnedOp) {
@@ -32,7 +34,7 @@ fn swap(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
 fn non_convergence_is_reported_with_the_bound() {
     let (ctx, mut m) = setup(SRC);
     let mut set = PatternSet::new();
-    set.add(FnPattern::new("swap", Some("arith.addi"), swap));
+    set.add(FnPattern::new("swap", Some(ArithAddiOp::def()), swap));
     let frozen = set.freeze(&ctx);
     let config = GreedyConfig {
         max_iterations: 3,
@@ -56,7 +58,7 @@ fn non_convergence_is_reported_with_the_bound() {
 fn rewrite_bound_stops_the_driver() {
     let (ctx, mut m) = setup(SRC);
     let mut set = PatternSet::new();
-    set.add(FnPattern::new("swap", Some("arith.addi"), swap));
+    set.add(FnPattern::new("swap", Some(ArithAddiOp::def()), swap));
     let frozen = set.freeze(&ctx);
     let config = GreedyConfig {
         max_rewrites: Some(5),
@@ -108,11 +110,12 @@ fn rewriter_notifies_every_change() {
         let add = body.first_op(block).unwrap();
         let ret = body.next_op(add).unwrap();
         let mut log = Log::default();
-        let mut rw = PatternRewriter::new(&ctx, body, &mut log);
+        let mut rw = PatternRewriter::with_listener(&ctx, body, &mut log);
         rw.set_insertion_point_before(add);
         let a = rw.body().operand(add, 0);
         let i32t = rw.body().value_type(a);
-        let sub = rw.build("arith.subi", lf_ir::Location::Unknown, &[a, a], &[i32t], &[]);
+        let _ = i32t;
+        let sub = ArithSubiOp::build(&mut rw, a, a).op();
         let s = rw.body().result(sub, 0);
         rw.replace_op(add, &[s]);
         assert_eq!(rw.body().operand(ret, 0), s);
@@ -165,27 +168,23 @@ fn conversion_applies_patterns_and_legalizes_new_ops() {
     // addi -> subi -> muli: the op a pattern creates is legalized too.
     fn to_sub(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         let ops: Vec<_> = rw.body().operands(op).collect();
-        let t = rw.body().value_type(ops[0]);
-        let n = rw.build("arith.subi", lf_ir::Location::Unknown, &ops, &[t], &[]);
-        let v = rw.body().result(n, 0);
+        let v = ArithSubiOp::build(rw, ops[0], ops[1]).result(rw);
         rw.replace_op(op, &[v]);
         true
     }
     fn to_mul(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         let ops: Vec<_> = rw.body().operands(op).collect();
-        let t = rw.body().value_type(ops[0]);
-        let n = rw.build("arith.muli", lf_ir::Location::Unknown, &ops, &[t], &[]);
-        let v = rw.body().result(n, 0);
+        let v = ArithMuliOp::build(rw, ops[0], ops[1]).result(rw);
         rw.replace_op(op, &[v]);
         true
     }
     let mut set = PatternSet::new();
-    set.add(FnPattern::new("a", Some("arith.addi"), to_sub));
-    set.add(FnPattern::new("b", Some("arith.subi"), to_mul));
+    set.add(FnPattern::new("a", Some(ArithAddiOp::def()), to_sub));
+    set.add(FnPattern::new("b", Some(ArithSubiOp::def()), to_mul));
     let frozen = set.freeze(&ctx);
     let target = ConversionTarget::new()
         .legal_dialects(&["func", "arith"])
-        .illegal_ops(&["arith.addi", "arith.subi"]);
+        .illegal_ops(&[ArithAddiOp::def(), ArithSubiOp::def()]);
     let n = with_func(&mut m, |body, regions| {
         apply_conversion(&ctx, body, regions, &target, &frozen, ConversionMode::Partial)
     })
@@ -202,11 +201,11 @@ fn bypass_muli(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let Some(mul) = rw.body().defining_op(rhs) else {
         return false;
     };
-    if rw.ctx().op_name_str(rw.body().op_name(mul)) != "arith.muli" {
+    if !ArithMuliOp::isa(rw, mul) {
         return false;
     }
     let (lhs, inner) = (rw.body().operand(op, 0), rw.body().operand(mul, 0));
-    rw.modify_in_place(op, |body| body.set_operands(op, &[lhs, inner]));
+    rw.modify_in_place(op, |_, body| body.set_operands(op, &[lhs, inner]));
     true
 }
 
@@ -217,7 +216,7 @@ fn a_definition_left_unused_by_an_in_place_change_goes_in_the_same_iteration() {
     let src = "func.func @f(%a: i32) -> i32 {\n  %0 = arith.muli %a, %a : i32\n  %1 = arith.addi %a, %0 : i32\n  return %1 : i32\n}\n";
     let (ctx, mut m) = setup(src);
     let mut set = PatternSet::new();
-    set.add(FnPattern::new("bypass", Some("arith.addi"), bypass_muli));
+    set.add(FnPattern::new("bypass", Some(ArithAddiOp::def()), bypass_muli));
     let frozen = set.freeze(&ctx);
     let r = with_func(&mut m, |body, regions| {
         apply_patterns_greedily(&ctx, body, regions, &frozen, &GreedyConfig::default())
@@ -251,11 +250,11 @@ fn modify_in_place_reports_each_value_no_longer_used_once() {
         let a = body.operand(first, 0);
         let (b, zero) = (body.operand(second, 0), body.operand(second, 1));
         let mut log = Dropped::default();
-        let mut rw = PatternRewriter::new(&ctx, body, &mut log);
+        let mut rw = PatternRewriter::with_listener(&ctx, body, &mut log);
         // %a twice -> %b twice: %a reported once; %b kept: not reported.
-        rw.modify_in_place(first, |body| body.set_operands(first, &[b, b]));
+        rw.modify_in_place(first, |_, body| body.set_operands(first, &[b, b]));
         // (%b, %0) -> (%0, %b): same values, nothing dropped.
-        rw.modify_in_place(second, |body| body.set_operands(second, &[zero, b]));
+        rw.modify_in_place(second, |_, body| body.set_operands(second, &[zero, b]));
         (log.0, a, zero)
     });
     assert_eq!(dropped, vec![a]);

@@ -3,8 +3,8 @@
 //! variables and symbols, with MLIR 22's syntax, properties and verifier
 //! messages.
 //!
-//! Dimension and symbol operands follow MLIR's rules (see [`is_valid_dim`]
-//! and [`is_valid_symbol`]), with one documented relaxation: inside a GPU
+//! Dimension and symbol operands follow MLIR's rules (see
+//! [`crate::affine::utils::validity`]), with one documented relaxation: inside a GPU
 //! kernel (an op nested in `gpu.launch` or `gpu.func`), the results of
 //! `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim`, and
 //! affine combinations of them, are valid dimensions.
@@ -16,6 +16,9 @@ pub use views::*;
 pub mod canonicalize;
 mod ops;
 
+use crate::affine::utils::validity::{affine_scope_region, is_index, is_induction_var, is_valid_dim, is_valid_symbol};
+use lf_ir::view::is_op;
+
 pub use ops::{AffineBound, FOR_LOOP_LIKE, PARALLEL_LOOP_LIKE};
 
 use crate::support::{element_type, op_error};
@@ -26,7 +29,7 @@ use lf_ir::ods::constraints::*;
 use lf_ir::ods::{prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, AttrKind, RegionDef, TypeRule};
 use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use lf_ir::printer::{type_to_string, CustomPrinter};
-use lf_ir::{Attribute, Body, Context, OpDef, OpId, RegionId, Traits, Type, TypeData, Value, ValueDef};
+use lf_ir::{Attribute, Body, Context, OpDef, OpId, Traits, Type, TypeData, Value};
 
 /// Introduction of the op reference.
 pub const INTRO: &str = "The `affine` dialect: `affine.for` loops and `affine.if` \
@@ -45,134 +48,6 @@ results of `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` (
 dimension id\"); lf accepts it.";
 
 // ------------------------------------------------------------ dims and symbols
-
-fn op_name<'c>(ctx: &'c Context, body: &Body, op: OpId) -> &'c str {
-    ctx.op_name_str(body.op_name(op))
-}
-
-/// Whether `op` is declared by `def` (MLIR's `isa<...>`: the op's
-/// registered declaration is that one).
-fn is_op(ctx: &Context, body: &Body, op: OpId, def: &'static OpDef) -> bool {
-    ctx.op_def(body.op_name(op)).is_some_and(|d| std::ptr::eq(d, def))
-}
-
-/// Whether an op opens an affine scope (its regions' top-level values are symbols).
-fn is_affine_scope(ctx: &Context, body: &Body, op: OpId) -> bool {
-    ctx.op_def(body.op_name(op))
-        .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
-        || matches!(op_name(ctx, body, op), "func.func" | "gpu.func" | "builtin.module")
-}
-
-/// The region of the closest affine scope holding `op` (`None`: the body's root region).
-fn affine_scope_region(ctx: &Context, body: &Body, op: OpId) -> Option<RegionId> {
-    let mut cur = op;
-    loop {
-        let b = body.op_block(cur)?;
-        let r = body.block_region(b)?;
-        match body.region_parent(r) {
-            None => return Some(r),
-            Some(parent) if is_affine_scope(ctx, body, parent) => return Some(r),
-            Some(parent) => cur = parent,
-        }
-    }
-}
-
-fn value_region(body: &Body, v: Value) -> Option<RegionId> {
-    match body.value_def(v) {
-        ValueDef::OpResult { op, .. } => body.op_block(op).and_then(|b| body.block_region(b)),
-        ValueDef::BlockArg { block, .. } => body.block_region(block),
-    }
-}
-
-/// Whether `v` is defined directly in the scope region `scope`, or at a body's root.
-fn is_top_level(body: &Body, v: Value, scope: Option<RegionId>) -> bool {
-    let Some(r) = value_region(body, v) else {
-        return false;
-    };
-    Some(r) == scope || body.region_parent(r).is_none()
-}
-
-fn is_index(ctx: &Context, body: &Body, v: Value) -> bool {
-    // `index` is uniqued: comparing ids spares a look at the type's data.
-    body.value_type(v) == ctx.common().index
-}
-
-fn is_induction_var(ctx: &Context, body: &Body, v: Value) -> bool {
-    let ValueDef::BlockArg { block, .. } = body.value_def(v) else {
-        return false;
-    };
-    let Some(parent) = body.block_region(block).and_then(|r| body.region_parent(r)) else {
-        return false;
-    };
-    is_op(ctx, body, parent, &FOR) || is_op(ctx, body, parent, &PARALLEL)
-}
-
-/// Whether `op` is inside a GPU kernel (`gpu.launch` or `gpu.func`).
-fn in_gpu_kernel(ctx: &Context, body: &Body, op: OpId) -> bool {
-    let mut cur = body.parent_op(op);
-    while let Some(p) = cur {
-        if matches!(op_name(ctx, body, p), "gpu.launch" | "gpu.func") {
-            return true;
-        }
-        cur = body.parent_op(p);
-    }
-    // At the root of an isolated body: a `gpu.func` body starts with the
-    // kernel's own ops; we cannot see the owner, so look at the ids used.
-    false
-}
-
-/// MLIR's `isValidSymbol(value, region)`: a top-level value of the affine
-/// scope, a constant, or `affine.apply`/`memref.dim` of valid symbols.
-pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
-    if !is_index(ctx, body, v) {
-        return false;
-    }
-    if is_top_level(body, v, scope) {
-        return true;
-    }
-    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
-        return false;
-    };
-    let def = ctx.op_def(body.op_name(op));
-    if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
-        return true;
-    }
-    if is_op(ctx, body, op, &APPLY) {
-        return body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope));
-    }
-    match op_name(ctx, body, op) {
-        "memref.dim" | "tensor.dim" => {
-            let src = body.operand(op, 0);
-            is_top_level(body, src, scope)
-        }
-        _ => false,
-    }
-}
-
-/// MLIR's `isValidDim(value, region)`, with lf's GPU relaxation: a valid
-/// symbol, an induction variable, `affine.apply` of valid dimensions,
-/// `memref.dim` of a top-level memref, or (inside a GPU kernel) a GPU id.
-pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
-    if !is_index(ctx, body, v) {
-        return false;
-    }
-    if is_induction_var(ctx, body, v) || is_valid_symbol(ctx, body, v, scope) {
-        return true;
-    }
-    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
-        return false;
-    };
-    if is_op(ctx, body, op, &APPLY) {
-        return body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope));
-    }
-    match op_name(ctx, body, op) {
-        "memref.dim" | "tensor.dim" => is_top_level(body, body.operand(op, 0), scope),
-        "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" => {
-            in_gpu_kernel(ctx, body, op) || body.parent_op(op).is_none()
-        }
-        _ => false,
-    }
-}
 
 /// MLIR's `verifyDimAndSymbolIdentifiers`: `operands` bind `num_dims`
 /// dimensions then symbols.
@@ -544,7 +419,7 @@ pub static LOAD: OpDef = OpDef {
         dimensions (loop induction variables, top-level values) and symbols (written \
         `symbol(%n)`). The expressions are kept as the `map` property; its operands follow \
         the memref.\n\n```mlir\n%v = affine.load %A[%i + 1, %j * 2 + symbol(%n)] : memref<100x100xf32>\n```",
-    traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
+    traits: Traits::MEMORY_EFFECTS,
     operands: LOAD_OPERANDS,
     results: &[ArgDef::one("result", &ANY_TYPE)],
     attributes: MAP_ATTR,
@@ -587,7 +462,7 @@ pub static VECTOR_LOAD: OpDef = OpDef {
     summary: "affine vector load operation",
     description: "Reads a vector of consecutive elements starting at affine subscripts.\n\n\
         ```mlir\n%v = affine.vector_load %A[%i, %j * 8] : memref<100x100xf32>, vector<8xf32>\n```",
-    traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
+    traits: Traits::MEMORY_EFFECTS,
     operands: LOAD_OPERANDS,
     results: &[ArgDef::one("result", &ANY_VECTOR)],
     attributes: MAP_ATTR,

@@ -162,16 +162,7 @@ impl AffineForOp {
     ) -> AffineForOp {
         let types: Vec<Type> = inits.iter().map(|v| b.body().value_type(*v)).collect();
         let ctx = b.ctx();
-        let for_op = AffineForOp::build_empty(
-            b,
-            &lb.operands,
-            &ub.operands,
-            inits,
-            &types,
-            lb.map,
-            ub.map,
-            step,
-        );
+        let for_op = AffineForOp::build_empty(b, &lb.operands, &ub.operands, inits, &types, lb.map, ub.map, step);
         let region = for_op.region(b);
         let mut arg_types = vec![ctx.common().index];
         arg_types.extend_from_slice(&types);
@@ -302,11 +293,15 @@ pub static FOR_LOOP_LIKE: LoopLike = LoopLike {
     regions: |_, body, op| SmallVec::from_slice(&[body.region(op, 0)]),
     induction_vars: |ctx, body, op| std::iter::once(AffineForOp::from_op_unchecked(op).iv(&(ctx, body))).collect(),
     lower_bounds: |ctx, body, op| {
-        let b = AffineForOp::from_op_unchecked(op).lower_bound(&(ctx, body)).as_single()?;
+        let b = AffineForOp::from_op_unchecked(op)
+            .lower_bound(&(ctx, body))
+            .as_single()?;
         Some(SmallVec::from_slice(&[b]))
     },
     upper_bounds: |ctx, body, op| {
-        let b = AffineForOp::from_op_unchecked(op).upper_bound(&(ctx, body)).as_single()?;
+        let b = AffineForOp::from_op_unchecked(op)
+            .upper_bound(&(ctx, body))
+            .as_single()?;
         Some(SmallVec::from_slice(&[b]))
     },
     steps: |ctx, body, op| {
@@ -330,12 +325,20 @@ pub static PARALLEL_LOOP_LIKE: LoopLike = LoopLike {
     lower_bounds: |ctx, body, op| {
         let ir = (ctx, body);
         let p = AffineParallelOp::from_op_unchecked(op);
-        single_bounds(p.lower_bounds_map(&ir), &p.lower_bound_groups(&ir), &p.bound_operands(&ir).0)
+        single_bounds(
+            p.lower_bounds_map(&ir),
+            &p.lower_bound_groups(&ir),
+            &p.bound_operands(&ir).0,
+        )
     },
     upper_bounds: |ctx, body, op| {
         let ir = (ctx, body);
         let p = AffineParallelOp::from_op_unchecked(op);
-        single_bounds(p.upper_bounds_map(&ir), &p.upper_bound_groups(&ir), &p.bound_operands(&ir).1)
+        single_bounds(
+            p.upper_bounds_map(&ir),
+            &p.upper_bound_groups(&ir),
+            &p.bound_operands(&ir).1,
+        )
     },
     steps: |ctx, body, op| {
         let s = AffineParallelOp::from_op_unchecked(op).step_values(&(ctx, body));

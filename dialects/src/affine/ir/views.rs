@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// A view of an `affine.apply` op: affine apply operation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -42,6 +43,14 @@ impl AffineApplyOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
@@ -116,6 +125,14 @@ impl AffineForOp {
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `lowerBoundMap`.
+    pub fn lower_bound_map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `lowerBoundMap`, undecoded.
+    pub fn lower_bound_map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `lowerBoundMap`.
     pub fn lower_bound_map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
         let ctx = ir.ctx();
@@ -128,6 +145,14 @@ impl AffineForOp {
         let value = Some(access::affine_map_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `upperBoundMap`.
+    pub fn upper_bound_map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `upperBoundMap`, undecoded.
+    pub fn upper_bound_map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[1])
+    }
     /// Attribute `upperBoundMap`.
     pub fn upper_bound_map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
         let ctx = ir.ctx();
@@ -139,6 +164,14 @@ impl AffineForOp {
         let ctx = b.ctx();
         let value = Some(access::affine_map_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
+    }
+    /// The declaration of attribute `step`.
+    pub fn step_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
+    /// Attribute `step`, undecoded.
+    pub fn step_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[2])
     }
     /// Attribute `step`.
     pub fn step<'c>(self, ir: &impl Ir<'c>) -> i64 {
@@ -212,6 +245,14 @@ impl AffineIfOp {
     /// Results `results`.
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `condition`.
+    pub fn condition_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `condition`, undecoded.
+    pub fn condition_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `condition`.
     pub fn condition<'c>(self, ir: &impl Ir<'c>) -> &'c IntegerSet {
@@ -296,6 +337,14 @@ impl AffineLoadOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
         let ctx = ir.ctx();
@@ -354,6 +403,14 @@ impl AffineMaxOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
         let ctx = ir.ctx();
@@ -410,6 +467,14 @@ impl AffineMinOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
@@ -468,6 +533,10 @@ impl AffineParallelOp {
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `reductions`.
+    pub fn reductions_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
     /// Attribute `reductions`.
     pub fn reductions<'c>(self, ir: &impl Ir<'c>) -> Attribute {
         let ctx = ir.ctx();
@@ -478,6 +547,14 @@ impl AffineParallelOp {
     pub fn set_reductions(self, b: &mut Builder<'_>, v: Attribute) {
         let value = Some(v);
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `lowerBoundsMap`.
+    pub fn lower_bounds_map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `lowerBoundsMap`, undecoded.
+    pub fn lower_bounds_map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[1])
     }
     /// Attribute `lowerBoundsMap`.
     pub fn lower_bounds_map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
@@ -491,6 +568,10 @@ impl AffineParallelOp {
         let value = Some(access::affine_map_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
     }
+    /// The declaration of attribute `lowerBoundsGroups`.
+    pub fn lower_bounds_groups_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
     /// Attribute `lowerBoundsGroups`.
     pub fn lower_bounds_groups<'c>(self, ir: &impl Ir<'c>) -> Attribute {
         let ctx = ir.ctx();
@@ -501,6 +582,14 @@ impl AffineParallelOp {
     pub fn set_lower_bounds_groups(self, b: &mut Builder<'_>, v: Attribute) {
         let value = Some(v);
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[2], value));
+    }
+    /// The declaration of attribute `upperBoundsMap`.
+    pub fn upper_bounds_map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[3]
+    }
+    /// Attribute `upperBoundsMap`, undecoded.
+    pub fn upper_bounds_map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[3])
     }
     /// Attribute `upperBoundsMap`.
     pub fn upper_bounds_map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
@@ -514,6 +603,10 @@ impl AffineParallelOp {
         let value = Some(access::affine_map_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[3], value));
     }
+    /// The declaration of attribute `upperBoundsGroups`.
+    pub fn upper_bounds_groups_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[4]
+    }
     /// Attribute `upperBoundsGroups`.
     pub fn upper_bounds_groups<'c>(self, ir: &impl Ir<'c>) -> Attribute {
         let ctx = ir.ctx();
@@ -524,6 +617,10 @@ impl AffineParallelOp {
     pub fn set_upper_bounds_groups(self, b: &mut Builder<'_>, v: Attribute) {
         let value = Some(v);
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[4], value));
+    }
+    /// The declaration of attribute `steps`.
+    pub fn steps_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[5]
     }
     /// Attribute `steps`.
     pub fn steps<'c>(self, ir: &impl Ir<'c>) -> Attribute {
@@ -613,6 +710,14 @@ impl AffineStoreOp {
     pub fn set_indices(self, b: &mut Builder<'_>, values: &[Value]) {
         b.modify_in_place(self.0, |ctx, body| access::set_operands(ctx, body, self.0, Self::def(), 2, values));
     }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
         let ctx = ir.ctx();
@@ -677,6 +782,14 @@ impl AffineVectorLoadOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {
@@ -746,6 +859,14 @@ impl AffineVectorStoreOp {
     /// Replaces operands `indices`.
     pub fn set_indices(self, b: &mut Builder<'_>, values: &[Value]) {
         b.modify_in_place(self.0, |ctx, body| access::set_operands(ctx, body, self.0, Self::def(), 2, values));
+    }
+    /// The declaration of attribute `map`.
+    pub fn map_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `map`, undecoded.
+    pub fn map_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `map`.
     pub fn map<'c>(self, ir: &impl Ir<'c>) -> &'c AffineMap {

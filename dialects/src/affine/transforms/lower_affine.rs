@@ -7,10 +7,19 @@
 //! are `divsi` with sign corrections; every constant is a fresh
 //! `arith.constant` at its use (run `canonicalize` or `cse` afterwards).
 
-use crate::affine::ir::canonicalize::map_of;
+use crate::affine::{
+    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
+};
+use crate::arith::{
+    ArithAddiOp, ArithAndiOp, ArithCmpiOp, ArithConstantOp, ArithDivsiOp, ArithMaxsiOp, ArithMinsiOp, ArithMuliOp,
+    ArithRemsiOp, ArithSelectOp, ArithSubiOp, CmpIPredicate, IntegerOverflowFlags,
+};
+use crate::memref::{MemrefLoadOp, MemrefStoreOp};
+use crate::scf::{ScfForOp, ScfIfOp, ScfYieldOp};
 use lf_ir::affine::{AffineExpr, AffineMap, BinaryOp, ExprView};
-use lf_ir::attrs::AttrData;
-use lf_ir::{BlockId, Location, OpId, OperationState, Type, Value};
+use lf_ir::builder::Builder;
+use lf_ir::view::OpView;
+use lf_ir::{BlockId, OpId, RegionId, Type, Value};
 use lf_pass::pass::{Anchor, Pass, PassInfo, PassOptions, PassResult, PassTarget};
 use lf_pass::rewrite::{
     apply_conversion, for_each_body_par, ConversionMode, ConversionTarget, FnPattern, PatternRewriter, PatternSet,
@@ -50,26 +59,14 @@ pub struct LowerAffine;
 /// The lowering patterns.
 pub fn patterns() -> PatternSet {
     let mut set = PatternSet::new();
-    set.add(FnPattern::new("affine-for-lowering", Some("affine.for"), lower_for));
-    set.add(FnPattern::new("affine-if-lowering", Some("affine.if"), lower_if));
-    set.add(FnPattern::new(
-        "affine-apply-lowering",
-        Some("affine.apply"),
-        lower_apply,
-    ));
-    set.add(FnPattern::new("affine-min-lowering", Some("affine.min"), lower_min_max));
-    set.add(FnPattern::new("affine-max-lowering", Some("affine.max"), lower_min_max));
-    set.add(FnPattern::new("affine-load-lowering", Some("affine.load"), lower_load));
-    set.add(FnPattern::new(
-        "affine-store-lowering",
-        Some("affine.store"),
-        lower_store,
-    ));
-    set.add(FnPattern::new(
-        "affine-yield-lowering",
-        Some("affine.yield"),
-        lower_yield,
-    ));
+    set.add(FnPattern::on::<AffineForOp>("affine-for-lowering", lower_for));
+    set.add(FnPattern::on::<AffineIfOp>("affine-if-lowering", lower_if));
+    set.add(FnPattern::on::<AffineApplyOp>("affine-apply-lowering", lower_apply));
+    set.add(FnPattern::on::<AffineMinOp>("affine-min-lowering", lower_min_max));
+    set.add(FnPattern::on::<AffineMaxOp>("affine-max-lowering", lower_min_max));
+    set.add(FnPattern::on::<AffineLoadOp>("affine-load-lowering", lower_load));
+    set.add(FnPattern::on::<AffineStoreOp>("affine-store-lowering", lower_store));
+    set.add(FnPattern::on::<AffineYieldOp>("affine-yield-lowering", lower_yield));
     set
 }
 
@@ -84,14 +81,14 @@ impl Pass for LowerAffine {
         let target = ConversionTarget::new()
             .legal_dialects(&["arith", "memref", "scf", "func", "builtin"])
             .illegal_ops(&[
-                "affine.for",
-                "affine.if",
-                "affine.apply",
-                "affine.min",
-                "affine.max",
-                "affine.load",
-                "affine.store",
-                "affine.yield",
+                AffineForOp::def(),
+                AffineIfOp::def(),
+                AffineApplyOp::def(),
+                AffineMinOp::def(),
+                AffineMaxOp::def(),
+                AffineLoadOp::def(),
+                AffineStoreOp::def(),
+                AffineYieldOp::def(),
             ]);
         let regions = op.regions().to_vec();
         let counts = for_each_body_par(op.body_mut(), &regions, &|body, regions| {
@@ -104,95 +101,91 @@ impl Pass for LowerAffine {
 
 // ------------------------------------------------------------------ expansion
 
-fn binary(rw: &mut PatternRewriter<'_>, name: &str, loc: Location, a: Value, b: Value, nsw: bool) -> Value {
-    let ty = rw.body().value_type(a);
-    let props: Vec<(&str, lf_ir::Attribute)> = if nsw {
-        let ctx = rw.ctx();
-        vec![(
-            "overflowFlags",
-            ctx.get_attr(AttrData::Dialect {
-                dialect: ctx.intern("arith"),
-                body: ".overflow<nsw>".into(),
-            }),
-        )]
-    } else {
-        Vec::new()
-    };
-    let op = rw.build(name, loc, &[a, b], &[ty], &props);
-    rw.body().result(op, 0)
+/// An `arith` op of two index values (MLIR's lowering marks products `nsw`).
+#[derive(Copy, Clone)]
+enum Arith {
+    Add,
+    Sub,
+    MulNsw,
+    RemS,
+    DivS,
+    MaxS,
+    MinS,
+    And,
 }
 
-fn cmpi(rw: &mut PatternRewriter<'_>, pred: i64, loc: Location, a: Value, b: Value) -> Value {
-    let ctx = rw.ctx();
-    let p = ctx.integer_attr(pred as i128, ctx.integer_type(64));
-    let op = rw.build("arith.cmpi", loc, &[a, b], &[ctx.common().i1], &[("predicate", p)]);
-    rw.body().result(op, 0)
+fn binary(b: &mut Builder<'_>, op: Arith, x: Value, y: Value) -> Value {
+    match op {
+        Arith::Add => ArithAddiOp::build(b, x, y).result(b),
+        Arith::Sub => ArithSubiOp::build(b, x, y).result(b),
+        Arith::MulNsw => {
+            let m = ArithMuliOp::build(b, x, y);
+            m.set_overflow_flags(b, IntegerOverflowFlags::NSW);
+            m.result(b)
+        }
+        Arith::RemS => ArithRemsiOp::build(b, x, y).result(b),
+        Arith::DivS => ArithDivsiOp::build(b, x, y).result(b),
+        Arith::MaxS => ArithMaxsiOp::build(b, x, y).result(b),
+        Arith::MinS => ArithMinsiOp::build(b, x, y).result(b),
+        Arith::And => ArithAndiOp::build(b, x, y).result(b),
+    }
 }
 
-fn select(rw: &mut PatternRewriter<'_>, loc: Location, c: Value, a: Value, b: Value) -> Value {
-    let ty = rw.body().value_type(a);
-    let op = rw.build("arith.select", loc, &[c, a, b], &[ty], &[]);
-    rw.body().result(op, 0)
+fn cmpi(b: &mut Builder<'_>, pred: CmpIPredicate, x: Value, y: Value) -> Value {
+    ArithCmpiOp::build(b, x, y, pred).result(b)
 }
 
-const SLT: i64 = 2;
-const SLE: i64 = 3;
-const SGE: i64 = 5;
-const EQ: i64 = 0;
+fn select(b: &mut Builder<'_>, c: Value, x: Value, y: Value) -> Value {
+    ArithSelectOp::build(b, c, x, y).result(b)
+}
 
 /// Expands `e` over `dims` and `syms` into arith ops at the insertion
 /// point (MLIR's `expandAffineExpr`); `None` for a divisor that is not a
 /// positive constant.
-pub fn expand(
-    rw: &mut PatternRewriter<'_>,
-    loc: Location,
-    e: &AffineExpr,
-    dims: &[Value],
-    syms: &[Value],
-) -> Option<Value> {
+pub fn expand(b: &mut Builder<'_>, e: &AffineExpr, dims: &[Value], syms: &[Value]) -> Option<Value> {
     match e.view() {
         ExprView::Dim(d) => dims.get(d as usize).copied(),
         ExprView::Symbol(s) => syms.get(s as usize).copied(),
-        ExprView::Constant(c) => Some(rw.constant_index(loc, c)),
+        ExprView::Constant(c) => Some(ArithConstantOp::index(b, c)),
         ExprView::Binary(op, lhs, rhs) => {
             if matches!(op, BinaryOp::Mod | BinaryOp::FloorDiv | BinaryOp::CeilDiv)
                 && rhs.as_constant().is_none_or(|c| c <= 0)
             {
                 return None;
             }
-            let a = expand(rw, loc, lhs, dims, syms)?;
-            let b = expand(rw, loc, rhs, dims, syms)?;
+            let x = expand(b, lhs, dims, syms)?;
+            let y = expand(b, rhs, dims, syms)?;
             Some(match op {
-                BinaryOp::Add => binary(rw, "arith.addi", loc, a, b, false),
-                BinaryOp::Mul => binary(rw, "arith.muli", loc, a, b, true),
+                BinaryOp::Add => binary(b, Arith::Add, x, y),
+                BinaryOp::Mul => binary(b, Arith::MulNsw, x, y),
                 BinaryOp::Mod => {
-                    let rem = binary(rw, "arith.remsi", loc, a, b, false);
-                    let zero = rw.constant_index(loc, 0);
-                    let neg = cmpi(rw, SLT, loc, rem, zero);
-                    let fixed = binary(rw, "arith.addi", loc, rem, b, false);
-                    select(rw, loc, neg, fixed, rem)
+                    let rem = binary(b, Arith::RemS, x, y);
+                    let zero = ArithConstantOp::index(b, 0);
+                    let neg = cmpi(b, CmpIPredicate::Slt, rem, zero);
+                    let fixed = binary(b, Arith::Add, rem, y);
+                    select(b, neg, fixed, rem)
                 }
                 BinaryOp::FloorDiv => {
-                    let zero = rw.constant_index(loc, 0);
-                    let m1 = rw.constant_index(loc, -1);
-                    let neg = cmpi(rw, SLT, loc, a, zero);
-                    let negated = binary(rw, "arith.subi", loc, m1, a, false);
-                    let dividend = select(rw, loc, neg, negated, a);
-                    let q = binary(rw, "arith.divsi", loc, dividend, b, false);
-                    let corrected = binary(rw, "arith.subi", loc, m1, q, false);
-                    select(rw, loc, neg, corrected, q)
+                    let zero = ArithConstantOp::index(b, 0);
+                    let m1 = ArithConstantOp::index(b, -1);
+                    let neg = cmpi(b, CmpIPredicate::Slt, x, zero);
+                    let negated = binary(b, Arith::Sub, m1, x);
+                    let dividend = select(b, neg, negated, x);
+                    let q = binary(b, Arith::DivS, dividend, y);
+                    let corrected = binary(b, Arith::Sub, m1, q);
+                    select(b, neg, corrected, q)
                 }
                 BinaryOp::CeilDiv => {
-                    let zero = rw.constant_index(loc, 0);
-                    let one = rw.constant_index(loc, 1);
-                    let nonpos = cmpi(rw, SLE, loc, a, zero);
-                    let negated = binary(rw, "arith.subi", loc, zero, a, false);
-                    let dec = binary(rw, "arith.subi", loc, a, one, false);
-                    let dividend = select(rw, loc, nonpos, negated, dec);
-                    let q = binary(rw, "arith.divsi", loc, dividend, b, false);
-                    let negq = binary(rw, "arith.subi", loc, zero, q, false);
-                    let incq = binary(rw, "arith.addi", loc, q, one, false);
-                    select(rw, loc, nonpos, negq, incq)
+                    let zero = ArithConstantOp::index(b, 0);
+                    let one = ArithConstantOp::index(b, 1);
+                    let nonpos = cmpi(b, CmpIPredicate::Sle, x, zero);
+                    let negated = binary(b, Arith::Sub, zero, x);
+                    let dec = binary(b, Arith::Sub, x, one);
+                    let dividend = select(b, nonpos, negated, dec);
+                    let q = binary(b, Arith::DivS, dividend, y);
+                    let negq = binary(b, Arith::Sub, zero, q);
+                    let incq = binary(b, Arith::Add, q, one);
+                    select(b, nonpos, negq, incq)
                 }
             })
         }
@@ -200,33 +193,23 @@ pub fn expand(
 }
 
 /// Expands every result of `map` applied to `operands`.
-fn expand_map(rw: &mut PatternRewriter<'_>, loc: Location, map: &AffineMap, operands: &[Value]) -> Option<Vec<Value>> {
+fn expand_map(b: &mut Builder<'_>, map: &AffineMap, operands: &[Value]) -> Option<Vec<Value>> {
     if operands.len() != map.num_inputs() as usize {
         return None;
     }
     let (dims, syms) = operands.split_at(map.num_dims() as usize);
-    map.results().iter().map(|e| expand(rw, loc, e, dims, syms)).collect()
+    map.results().iter().map(|e| expand(b, e, dims, syms)).collect()
 }
 
 /// Expands `map` and reduces its results with `arith.maxsi`/`arith.minsi`.
-fn expand_reduced(
-    rw: &mut PatternRewriter<'_>,
-    loc: Location,
-    map: &AffineMap,
-    operands: &[Value],
-    reduce: &str,
-) -> Option<Value> {
-    let vals = expand_map(rw, loc, map, operands)?;
+fn expand_reduced(b: &mut Builder<'_>, map: &AffineMap, operands: &[Value], reduce: Arith) -> Option<Value> {
+    let vals = expand_map(b, map, operands)?;
     let mut it = vals.into_iter();
     let mut acc = it.next()?;
     for v in it {
-        acc = binary(rw, reduce, loc, acc, v, false);
+        acc = binary(b, reduce, acc, v);
     }
     Some(acc)
-}
-
-fn map_prop(rw: &PatternRewriter<'_>, op: OpId, name: &str) -> Option<AffineMap> {
-    map_of(rw.ctx(), lf_ir::ods::prop(rw.ctx(), rw.body(), op, name)).cloned()
 }
 
 /// Whether `map` over `operands` can be expanded (divisors positive constants).
@@ -248,7 +231,7 @@ fn expandable(map: &AffineMap) -> bool {
 /// Creates a one-block region for a new op, with arguments of `types`, and
 /// moves the ops of `from` into it (their uses of `from`'s arguments become
 /// uses of the new arguments).
-fn move_block_into_new_region(rw: &mut PatternRewriter<'_>, from: BlockId) -> lf_ir::RegionId {
+fn move_block_into_new_region(rw: &mut PatternRewriter<'_>, from: BlockId) -> RegionId {
     let body = rw.body_mut();
     let region = body.create_region();
     let block = body.create_block();
@@ -269,80 +252,67 @@ fn move_block_into_new_region(rw: &mut PatternRewriter<'_>, from: BlockId) -> lf
 // ------------------------------------------------------------------ patterns
 
 fn lower_for(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    let ctx = rw.ctx();
-    let (Some(lbm), Some(ubm)) = (map_prop(rw, op, "lowerBoundMap"), map_prop(rw, op, "upperBoundMap")) else {
-        return false;
-    };
+    let for_op = AffineForOp::from_op_unchecked(op);
+    let (lbm, ubm) = (for_op.lower_bound_map(rw).clone(), for_op.upper_bound_map(rw).clone());
     if !expandable(&lbm) || !expandable(&ubm) {
         return false;
     }
+    let step = for_op.step(rw);
+    let lb_ops = for_op.lower_bound_operands(rw);
+    let ub_ops = for_op.upper_bound_operands(rw);
+    let inits = for_op.inits(rw);
+    let block = for_op.region_block(rw);
     let body = rw.body();
-    let step = match lf_ir::ods::prop(ctx, body, op, "step").map(|a| ctx.attr_data(a)) {
-        Some(AttrData::Integer { value, .. }) => *value as i64,
-        _ => return false,
-    };
-    let lb_ops = lf_ir::ods::operand_group(ctx, body, op, "lowerBoundOperands");
-    let ub_ops = lf_ir::ods::operand_group(ctx, body, op, "upperBoundOperands");
-    let inits = lf_ir::ods::operand_group(ctx, body, op, "inits");
-    let Some(block) = body.entry_block(body.region(op, 0)) else {
-        return false;
-    };
-    let loc = body.op_loc(op);
     let result_types: Vec<Type> = body.results(op).map(|r| body.value_type(r)).collect();
-    let lb = expand_reduced(rw, loc, &lbm, &lb_ops, "arith.maxsi").expect("checked");
-    let ub = expand_reduced(rw, loc, &ubm, &ub_ops, "arith.minsi").expect("checked");
-    let step = rw.constant_index(loc, step);
+    let lb = expand_reduced(rw, &lbm, &lb_ops, Arith::MaxS).expect("checked");
+    let ub = expand_reduced(rw, &ubm, &ub_ops, Arith::MinS).expect("checked");
+    let step = ArithConstantOp::index(rw, step);
     let region = move_block_into_new_region(rw, block);
-    let mut st = OperationState::new(ctx.op_name("scf.for"), loc);
-    st.operands = vec![lb, ub, step];
-    st.operands.extend(inits);
-    st.result_types = result_types;
-    st.regions = vec![region];
-    let new = rw.create(st);
-    let results: Vec<Value> = rw.body().results(new).collect();
-    rw.replace_op(op, &results);
+    let mut st = rw.op_state(ScfForOp::def());
+    st.operands(&[lb]).operands(&[ub]).operands(&[step]).operands(&inits);
+    st.results(&result_types).existing_regions(&[region]);
+    let new = st.create(rw);
+    rw.replace_op_with_op(op, new);
     true
 }
 
 fn lower_if(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let ctx = rw.ctx();
-    let body = rw.body();
-    let Some(set) = lf_ir::ods::prop(ctx, body, op, "condition").and_then(|a| match ctx.attr_data(a) {
-        AttrData::IntegerSet(s) => Some(s.clone()),
-        _ => None,
-    }) else {
-        return false;
-    };
+    let if_op = AffineIfOp::from_op_unchecked(op);
+    let set = if_op.condition(rw).clone();
     let as_map = AffineMap::new(set.num_dims(), set.num_symbols(), set.constraints().to_vec());
     if !expandable(&as_map) {
         return false;
     }
+    let body = rw.body();
     let operands: Vec<Value> = body.operands(op).collect();
     if operands.len() != set.num_inputs() as usize {
         return false;
     }
-    let loc = body.op_loc(op);
     let result_types: Vec<Type> = body.results(op).map(|r| body.value_type(r)).collect();
-    let (then_r, else_r) = (body.region(op, 0), body.region(op, 1));
-    let (then_b, else_b) = (body.entry_block(then_r), body.entry_block(else_r));
-    let zero = rw.constant_index(loc, 0);
+    let (then_b, else_b) = (
+        body.entry_block(if_op.then_region(rw)),
+        body.entry_block(if_op.else_region(rw)),
+    );
+    let zero = ArithConstantOp::index(rw, 0);
     let (dims, syms) = operands.split_at(set.num_dims() as usize);
     let mut cond: Option<Value> = None;
     for (i, e) in set.constraints().iter().enumerate() {
-        let v = expand(rw, loc, e, dims, syms).expect("checked");
-        let pred = if set.is_eq(i) { EQ } else { SGE };
-        let c = cmpi(rw, pred, loc, v, zero);
+        let v = expand(rw, e, dims, syms).expect("checked");
+        let pred = if set.is_eq(i) {
+            CmpIPredicate::Eq
+        } else {
+            CmpIPredicate::Sge
+        };
+        let c = cmpi(rw, pred, v, zero);
         cond = Some(match cond {
             None => c,
-            Some(prev) => binary(rw, "arith.andi", loc, prev, c, false),
+            Some(prev) => binary(rw, Arith::And, prev, c),
         });
     }
     let cond = match cond {
         Some(c) => c,
-        None => {
-            let t = ctx.integer_attr(1, ctx.common().i1);
-            rw.constant(loc, t)
-        }
+        None => ArithConstantOp::of(rw, ctx.integer_attr(1, ctx.common().i1)).result(rw),
     };
     let mut regions = Vec::new();
     for b in [then_b, else_b] {
@@ -351,26 +321,20 @@ fn lower_if(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
             None => rw.body_mut().create_region(),
         });
     }
-    let mut st = OperationState::new(ctx.op_name("scf.if"), loc);
-    st.operands = vec![cond];
-    st.result_types = result_types;
-    st.regions = regions;
-    let new = rw.create(st);
-    let results: Vec<Value> = rw.body().results(new).collect();
-    rw.replace_op(op, &results);
+    let mut st = rw.op_state(ScfIfOp::def());
+    st.operands(&[cond]).results(&result_types).existing_regions(&regions);
+    let new = st.create(rw);
+    rw.replace_op_with_op(op, new);
     true
 }
 
 fn lower_apply(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    let Some(map) = map_prop(rw, op, "map") else {
-        return false;
-    };
+    let map = AffineApplyOp::from_op_unchecked(op).map(rw).clone();
     if !expandable(&map) || map.num_results() != 1 {
         return false;
     }
     let operands: Vec<Value> = rw.body().operands(op).collect();
-    let loc = rw.body().op_loc(op);
-    let Some(v) = expand_map(rw, loc, &map, &operands) else {
+    let Some(v) = expand_map(rw, &map, &operands) else {
         return false;
     };
     rw.replace_op(op, &v);
@@ -378,72 +342,67 @@ fn lower_apply(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
 }
 
 fn lower_min_max(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    let Some(map) = map_prop(rw, op, "map") else {
-        return false;
+    let min = AffineMinOp::cast(rw, op);
+    let map = match min {
+        Some(m) => m.map(rw).clone(),
+        None => AffineMaxOp::from_op_unchecked(op).map(rw).clone(),
     };
     if !expandable(&map) || map.num_results() == 0 {
         return false;
     }
-    let is_min = rw.ctx().op_name_str(rw.body().op_name(op)) == "affine.min";
     let operands: Vec<Value> = rw.body().operands(op).collect();
-    let loc = rw.body().op_loc(op);
-    let reduce = if is_min { "arith.minsi" } else { "arith.maxsi" };
-    let Some(v) = expand_reduced(rw, loc, &map, &operands, reduce) else {
+    let reduce = if min.is_some() { Arith::MinS } else { Arith::MaxS };
+    let Some(v) = expand_reduced(rw, &map, &operands, reduce) else {
         return false;
     };
     rw.replace_op(op, &[v]);
     true
 }
 
-/// Lowers `affine.load` (`first` = 1) and `affine.store` (`first` = 2).
-fn lower_access(op: OpId, rw: &mut PatternRewriter<'_>, first: usize, new_name: &str) -> bool {
-    let Some(map) = map_prop(rw, op, "map") else {
-        return false;
-    };
+fn lower_load(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let load = AffineLoadOp::from_op_unchecked(op);
+    let map = load.map(rw).clone();
     if !expandable(&map) {
         return false;
     }
-    let body = rw.body();
-    let all: Vec<Value> = body.operands(op).collect();
-    if all.len() < first {
-        return false;
-    }
-    let loc = body.op_loc(op);
-    let attrs = body.op_attrs(op);
-    let result_types: Vec<Type> = body.results(op).map(|r| body.value_type(r)).collect();
-    let Some(indices) = expand_map(rw, loc, &map, &all[first..]) else {
+    let (memref, operands) = (load.memref(rw), load.indices(rw));
+    let attrs = rw.body().op_attrs(op);
+    let Some(indices) = expand_map(rw, &map, &operands) else {
         return false;
     };
-    let mut st = OperationState::new(rw.ctx().op_name(new_name), loc);
-    st.operands = all[..first].to_vec();
-    st.operands.extend(indices);
-    st.result_types = result_types;
-    st.attrs = attrs;
-    let new = rw.create(st);
-    let results: Vec<Value> = rw.body().results(new).collect();
-    rw.replace_op(op, &results);
+    let new = MemrefLoadOp::build(rw, memref, &indices);
+    rw.modify_in_place(new.op(), |_, body| body.set_op_attrs(new.op(), attrs));
+    rw.replace_op_with_op(op, new.op());
     true
 }
 
-fn lower_load(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    lower_access(op, rw, 1, "memref.load")
-}
-
 fn lower_store(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    lower_access(op, rw, 2, "memref.store")
+    let store = AffineStoreOp::from_op_unchecked(op);
+    let map = store.map(rw).clone();
+    if !expandable(&map) {
+        return false;
+    }
+    let (value, memref, operands) = (store.value(rw), store.memref(rw), store.indices(rw));
+    let attrs = rw.body().op_attrs(op);
+    let Some(indices) = expand_map(rw, &map, &operands) else {
+        return false;
+    };
+    let new = MemrefStoreOp::build(rw, value, memref, &indices);
+    rw.modify_in_place(new.op(), |_, body| body.set_op_attrs(new.op(), attrs));
+    rw.erase_op(op);
+    true
 }
 
 fn lower_yield(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let body = rw.body();
-    let parent = body.parent_op(op).map(|p| rw.ctx().op_name_str(body.op_name(p)));
-    if !matches!(parent, Some("scf.for" | "scf.if")) {
+    let parent_is_scf = body
+        .parent_op(op)
+        .is_some_and(|p| ScfForOp::isa(rw, p) || ScfIfOp::isa(rw, p));
+    if !parent_is_scf {
         return false;
     }
     let operands: Vec<Value> = body.operands(op).collect();
-    let loc = body.op_loc(op);
-    let mut st = OperationState::new(rw.ctx().op_name("scf.yield"), loc);
-    st.operands = operands;
-    rw.create(st);
+    ScfYieldOp::build(rw, &operands);
     rw.erase_op(op);
     true
 }

@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// The cases of `arith::CmpIPredicate` (declared by [`super::CMPI_PREDICATE`]).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -402,6 +403,14 @@ impl ArithAddiOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `overflowFlags`.
+    pub fn overflow_flags_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `overflowFlags`, undecoded.
+    pub fn overflow_flags_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `overflowFlags`.
     pub fn overflow_flags<'c>(self, ir: &impl Ir<'c>) -> IntegerOverflowFlags {
         let ctx = ir.ctx();
@@ -464,6 +473,14 @@ impl ArithSubiOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `overflowFlags`.
+    pub fn overflow_flags_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `overflowFlags`, undecoded.
+    pub fn overflow_flags_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `overflowFlags`.
     pub fn overflow_flags<'c>(self, ir: &impl Ir<'c>) -> IntegerOverflowFlags {
@@ -528,6 +545,14 @@ impl ArithMuliOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `overflowFlags`.
+    pub fn overflow_flags_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `overflowFlags`, undecoded.
+    pub fn overflow_flags_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `overflowFlags`.
     pub fn overflow_flags<'c>(self, ir: &impl Ir<'c>) -> IntegerOverflowFlags {
         let ctx = ir.ctx();
@@ -590,6 +615,14 @@ impl ArithShliOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `overflowFlags`.
+    pub fn overflow_flags_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `overflowFlags`, undecoded.
+    pub fn overflow_flags_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `overflowFlags`.
     pub fn overflow_flags<'c>(self, ir: &impl Ir<'c>) -> IntegerOverflowFlags {
@@ -1470,6 +1503,14 @@ impl ArithAddfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
         let ctx = ir.ctx();
@@ -1532,6 +1573,14 @@ impl ArithSubfOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
@@ -1596,6 +1645,14 @@ impl ArithMulfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
         let ctx = ir.ctx();
@@ -1658,6 +1715,14 @@ impl ArithDivfOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
@@ -1722,6 +1787,14 @@ impl ArithRemfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
         let ctx = ir.ctx();
@@ -1784,6 +1857,14 @@ impl ArithMaximumfOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
@@ -1848,6 +1929,14 @@ impl ArithMinimumfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
         let ctx = ir.ctx();
@@ -1910,6 +1999,14 @@ impl ArithMaxnumfOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
@@ -1974,6 +2071,14 @@ impl ArithMinnumfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
         let ctx = ir.ctx();
@@ -2028,6 +2133,14 @@ impl ArithNegfOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
@@ -2090,6 +2203,14 @@ impl ArithCmpiOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `predicate`.
+    pub fn predicate_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `predicate`, undecoded.
+    pub fn predicate_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `predicate`.
     pub fn predicate<'c>(self, ir: &impl Ir<'c>) -> CmpIPredicate {
@@ -2157,6 +2278,14 @@ impl ArithCmpfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `predicate`.
+    pub fn predicate_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `predicate`, undecoded.
+    pub fn predicate_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `predicate`.
     pub fn predicate<'c>(self, ir: &impl Ir<'c>) -> CmpFPredicate {
         let ctx = ir.ctx();
@@ -2168,6 +2297,14 @@ impl ArithCmpfOp {
         let ctx = b.ctx();
         let value = Some(v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[1])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> FastMathFlags {
@@ -2279,6 +2416,10 @@ impl ArithConstantOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `value`.
+    pub fn value_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
     /// Attribute `value`.
     pub fn value<'c>(self, ir: &impl Ir<'c>) -> Attribute {
         let ctx = ir.ctx();
@@ -2325,7 +2466,7 @@ impl ArithExtsiOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2366,7 +2507,7 @@ impl ArithExtuiOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2407,7 +2548,7 @@ impl ArithSitofpOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2448,7 +2589,7 @@ impl ArithUitofpOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2489,7 +2630,7 @@ impl ArithFptosiOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2530,7 +2671,7 @@ impl ArithFptouiOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2571,7 +2712,7 @@ impl ArithIndexCastOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2612,7 +2753,7 @@ impl ArithIndexCastuiOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2653,7 +2794,7 @@ impl ArithBitcastOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
@@ -2694,12 +2835,20 @@ impl ArithExtfOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
     pub fn out<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded, if set.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
     }
     /// Attribute `fastmath`, if set.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> Option<FastMathFlags> {
@@ -2746,12 +2895,20 @@ impl ArithTrunciOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
     pub fn out<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `overflowFlags`.
+    pub fn overflow_flags_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `overflowFlags`, undecoded.
+    pub fn overflow_flags_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `overflowFlags`.
     pub fn overflow_flags<'c>(self, ir: &impl Ir<'c>) -> IntegerOverflowFlags {
@@ -2799,12 +2956,20 @@ impl ArithTruncfOp {
         access::operand(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
     /// Sets operand `in`.
-    pub fn set_in_(self, b: &mut Builder<'_>, value: Value) {
+    pub fn set_in(self, b: &mut Builder<'_>, value: Value) {
         b.modify_in_place(self.0, |ctx, body| access::set_operand_in_group(ctx, body, self.0, Self::def(), 0, 0, value));
     }
     /// Result `out`.
     pub fn out<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `roundingmode`.
+    pub fn roundingmode_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `roundingmode`, undecoded, if set.
+    pub fn roundingmode_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
     }
     /// Attribute `roundingmode`, if set.
     pub fn roundingmode<'c>(self, ir: &impl Ir<'c>) -> Option<RoundingMode> {
@@ -2816,6 +2981,14 @@ impl ArithTruncfOp {
         let ctx = b.ctx();
         let value = v.map(|v| v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `fastmath`, undecoded, if set.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `fastmath`, if set.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> Option<FastMathFlags> {

@@ -11,7 +11,10 @@ impl BuiltinModuleOp {
     pub fn build(b: &mut Builder<'_>) -> BuiltinModuleOp {
         let m = BuiltinModuleOp::build_empty(b);
         let region = m.body_region(b);
-        let nested = b.body_mut().nested_body_mut(m.op()).expect("a module has a nested body");
+        let nested = b
+            .body_mut()
+            .nested_body_mut(m.op())
+            .expect("a module has a nested body");
         let block = nested.create_block();
         nested.append_block(region, block);
         m

@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// A view of an `builtin.module` op: A top level container operation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -31,6 +32,14 @@ impl OpView for BuiltinModuleOp {
 }
 
 impl BuiltinModuleOp {
+    /// The declaration of attribute `sym_name`.
+    pub fn sym_name_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `sym_name`, undecoded, if set.
+    pub fn sym_name_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
+    }
     /// Attribute `sym_name`, if set.
     pub fn sym_name<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
         let ctx = ir.ctx();
@@ -41,6 +50,14 @@ impl BuiltinModuleOp {
         let ctx = b.ctx();
         let value = v.map(|v| access::str_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `sym_visibility`.
+    pub fn sym_visibility_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `sym_visibility`, undecoded, if set.
+    pub fn sym_visibility_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `sym_visibility`, if set.
     pub fn sym_visibility<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {

@@ -50,7 +50,10 @@ impl FuncFuncOp {
         let f = FuncFuncOp::build_empty(b, name, ty);
         let region = f.body(b);
         let loc = b.loc();
-        let nested = b.body_mut().nested_body_mut(f.op()).expect("func.func has a nested body");
+        let nested = b
+            .body_mut()
+            .nested_body_mut(f.op())
+            .expect("func.func has a nested body");
         let block = nested.create_block();
         for &t in inputs {
             nested.add_block_arg(block, t, loc);

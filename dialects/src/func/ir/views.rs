@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// A view of an `func.func` op: An operation with a name containing a single `SSACFG` region.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -31,6 +32,14 @@ impl OpView for FuncFuncOp {
 }
 
 impl FuncFuncOp {
+    /// The declaration of attribute `sym_name`.
+    pub fn sym_name_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `sym_name`, undecoded.
+    pub fn sym_name_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `sym_name`.
     pub fn sym_name<'c>(self, ir: &impl Ir<'c>) -> &'c str {
         let ctx = ir.ctx();
@@ -42,6 +51,14 @@ impl FuncFuncOp {
         let ctx = b.ctx();
         let value = Some(access::str_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `function_type`.
+    pub fn function_type_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `function_type`, undecoded.
+    pub fn function_type_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[1])
     }
     /// Attribute `function_type`.
     pub fn function_type<'c>(self, ir: &impl Ir<'c>) -> Type {
@@ -55,6 +72,14 @@ impl FuncFuncOp {
         let value = Some(access::type_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
     }
+    /// The declaration of attribute `sym_visibility`.
+    pub fn sym_visibility_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
+    /// Attribute `sym_visibility`, undecoded, if set.
+    pub fn sym_visibility_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[2])
+    }
     /// Attribute `sym_visibility`, if set.
     pub fn sym_visibility<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
         let ctx = ir.ctx();
@@ -66,6 +91,10 @@ impl FuncFuncOp {
         let value = v.map(|v| access::str_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[2], value));
     }
+    /// The declaration of attribute `arg_attrs`.
+    pub fn arg_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[3]
+    }
     /// Attribute `arg_attrs`, if set.
     pub fn arg_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -76,6 +105,10 @@ impl FuncFuncOp {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[3], value));
     }
+    /// The declaration of attribute `res_attrs`.
+    pub fn res_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[4]
+    }
     /// Attribute `res_attrs`, if set.
     pub fn res_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -85,6 +118,10 @@ impl FuncFuncOp {
     pub fn set_res_attrs(self, b: &mut Builder<'_>, v: Option<Attribute>) {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[4], value));
+    }
+    /// The declaration of attribute `no_inline`.
+    pub fn no_inline_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[5]
     }
     /// Whether the `no_inline` flag is set.
     pub fn no_inline<'c>(self, ir: &impl Ir<'c>) -> bool {
@@ -181,6 +218,14 @@ impl FuncCallOp {
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `callee`.
+    pub fn callee_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `callee`, undecoded.
+    pub fn callee_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `callee`.
     pub fn callee<'c>(self, ir: &impl Ir<'c>) -> &'c str {
         let ctx = ir.ctx();
@@ -193,6 +238,10 @@ impl FuncCallOp {
         let value = Some(access::symbol_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `arg_attrs`.
+    pub fn arg_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
     /// Attribute `arg_attrs`, if set.
     pub fn arg_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -203,6 +252,10 @@ impl FuncCallOp {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
     }
+    /// The declaration of attribute `res_attrs`.
+    pub fn res_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
     /// Attribute `res_attrs`, if set.
     pub fn res_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -212,6 +265,10 @@ impl FuncCallOp {
     pub fn set_res_attrs(self, b: &mut Builder<'_>, v: Option<Attribute>) {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[2], value));
+    }
+    /// The declaration of attribute `no_inline`.
+    pub fn no_inline_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[3]
     }
     /// Whether the `no_inline` flag is set.
     pub fn no_inline<'c>(self, ir: &impl Ir<'c>) -> bool {
@@ -275,6 +332,10 @@ impl FuncCallIndirectOp {
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `arg_attrs`.
+    pub fn arg_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
     /// Attribute `arg_attrs`, if set.
     pub fn arg_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -284,6 +345,10 @@ impl FuncCallIndirectOp {
     pub fn set_arg_attrs(self, b: &mut Builder<'_>, v: Option<Attribute>) {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `res_attrs`.
+    pub fn res_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
     }
     /// Attribute `res_attrs`, if set.
     pub fn res_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
@@ -328,6 +393,14 @@ impl FuncConstantOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `value`.
+    pub fn value_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `value`, undecoded.
+    pub fn value_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `value`.
     pub fn value<'c>(self, ir: &impl Ir<'c>) -> &'c str {

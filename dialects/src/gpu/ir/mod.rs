@@ -15,7 +15,9 @@ use lf_ir::attrs::AttrData;
 use lf_ir::diag::Diagnostic;
 use lf_ir::ods::constraints::*;
 use lf_ir::ods::enums::DialectEnum;
-use lf_ir::ods::{operand_group, prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, AttrKind, RegionDef, TypeConstraint};
+use lf_ir::ods::{
+    operand_group, prop, segment_sizes_attr, ArgDef, AttrConstraint, AttrDef, AttrKind, RegionDef, TypeConstraint,
+};
 use lf_ir::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use lf_ir::printer::CustomPrinter;
 use lf_ir::{Attribute, Body, Context, Location, OpDef, OpId, Traits, Type, TypeData, Value};
@@ -80,7 +82,11 @@ fn dim_of(ctx: &Context, a: Attribute) -> Option<&'static str> {
 }
 
 fn dim_attr(ctx: &Context, d: &str) -> Attribute {
-    let i = DIMENSION.cases.iter().position(|c| *c == d).expect("a dimension keyword");
+    let i = DIMENSION
+        .cases
+        .iter()
+        .position(|c| *c == d)
+        .expect("a dimension keyword");
     DIMENSION.attr(ctx, i)
 }
 

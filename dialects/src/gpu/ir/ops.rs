@@ -67,7 +67,10 @@ impl GpuLaunchOp {
     /// How many attributions are workgroup (shared) memory.
     pub fn num_workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> usize {
         let ctx = ir.ctx();
-        int_attr(ctx, lf_ir::ods::discardable_attr(ctx, ir.body(), self.op(), WORKGROUP_ATTRIBUTIONS_ATTR))
+        int_attr(
+            ctx,
+            lf_ir::ods::discardable_attr(ctx, ir.body(), self.op(), WORKGROUP_ATTRIBUTIONS_ATTR),
+        )
     }
     /// The workgroup memory attributions (block arguments).
     pub fn workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
@@ -94,7 +97,19 @@ impl GpuLaunchOp {
         body: impl FnOnce(&mut Builder<'_>, GpuLaunchOp),
     ) -> GpuLaunchOp {
         let launch = GpuLaunchOp::build_empty(
-            b, &[], grid[0], grid[1], grid[2], block[0], block[1], block[2], None, None, None, None, None,
+            b,
+            &[],
+            grid[0],
+            grid[1],
+            grid[2],
+            block[0],
+            block[1],
+            block[2],
+            None,
+            None,
+            None,
+            None,
+            None,
         );
         let index = b.ctx().common().index;
         let region = launch.body(b);
@@ -145,7 +160,10 @@ impl GpuFuncOp {
     /// How many attributions are workgroup (shared) memory.
     pub fn num_workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> usize {
         let ctx = ir.ctx();
-        int_attr(ctx, lf_ir::ods::discardable_attr(ctx, ir.body(), self.op(), WORKGROUP_ATTRIBUTIONS_ATTR))
+        int_attr(
+            ctx,
+            lf_ir::ods::discardable_attr(ctx, ir.body(), self.op(), WORKGROUP_ATTRIBUTIONS_ATTR),
+        )
     }
     /// The workgroup memory attributions (block arguments after the inputs).
     pub fn workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {

@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// The cases of `gpu::Dimension` (`#gpu<dim ...>`, declared by [`super::DIMENSION`]).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -111,6 +112,14 @@ impl OpView for GpuModuleOp {
 }
 
 impl GpuModuleOp {
+    /// The declaration of attribute `sym_name`.
+    pub fn sym_name_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `sym_name`, undecoded.
+    pub fn sym_name_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `sym_name`.
     pub fn sym_name<'c>(self, ir: &impl Ir<'c>) -> &'c str {
         let ctx = ir.ctx();
@@ -123,6 +132,10 @@ impl GpuModuleOp {
         let value = Some(access::str_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `targets`.
+    pub fn targets_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
     /// Attribute `targets`, if set.
     pub fn targets<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -132,6 +145,10 @@ impl GpuModuleOp {
     pub fn set_targets(self, b: &mut Builder<'_>, v: Option<Attribute>) {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
+    }
+    /// The declaration of attribute `offloadingHandler`.
+    pub fn offloading_handler_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
     }
     /// Attribute `offloadingHandler`, if set.
     pub fn offloading_handler<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
@@ -183,6 +200,14 @@ impl OpView for GpuFuncOp {
 }
 
 impl GpuFuncOp {
+    /// The declaration of attribute `function_type`.
+    pub fn function_type_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `function_type`, undecoded.
+    pub fn function_type_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `function_type`.
     pub fn function_type<'c>(self, ir: &impl Ir<'c>) -> Type {
         let ctx = ir.ctx();
@@ -195,6 +220,10 @@ impl GpuFuncOp {
         let value = Some(access::type_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `arg_attrs`.
+    pub fn arg_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
     /// Attribute `arg_attrs`, if set.
     pub fn arg_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -204,6 +233,10 @@ impl GpuFuncOp {
     pub fn set_arg_attrs(self, b: &mut Builder<'_>, v: Option<Attribute>) {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
+    }
+    /// The declaration of attribute `res_attrs`.
+    pub fn res_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
     }
     /// Attribute `res_attrs`, if set.
     pub fn res_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
@@ -215,6 +248,10 @@ impl GpuFuncOp {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[2], value));
     }
+    /// The declaration of attribute `workgroup_attrib_attrs`.
+    pub fn workgroup_attrib_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[3]
+    }
     /// Attribute `workgroup_attrib_attrs`, if set.
     pub fn workgroup_attrib_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -225,6 +262,10 @@ impl GpuFuncOp {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[3], value));
     }
+    /// The declaration of attribute `private_attrib_attrs`.
+    pub fn private_attrib_attrs_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[4]
+    }
     /// Attribute `private_attrib_attrs`, if set.
     pub fn private_attrib_attrs<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
         let ctx = ir.ctx();
@@ -234,6 +275,14 @@ impl GpuFuncOp {
     pub fn set_private_attrib_attrs(self, b: &mut Builder<'_>, v: Option<Attribute>) {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[4], value));
+    }
+    /// The declaration of attribute `known_block_size`.
+    pub fn known_block_size_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[5]
+    }
+    /// Attribute `known_block_size`, undecoded, if set.
+    pub fn known_block_size_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[5])
     }
     /// Attribute `known_block_size`, if set.
     pub fn known_block_size<'c>(self, ir: &impl Ir<'c>) -> Option<Vec<i64>> {
@@ -246,6 +295,14 @@ impl GpuFuncOp {
         let value = v.map(|v| access::int_array_attr(ctx, IntWidth::I32, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[5], value));
     }
+    /// The declaration of attribute `known_grid_size`.
+    pub fn known_grid_size_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[6]
+    }
+    /// Attribute `known_grid_size`, undecoded, if set.
+    pub fn known_grid_size_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[6])
+    }
     /// Attribute `known_grid_size`, if set.
     pub fn known_grid_size<'c>(self, ir: &impl Ir<'c>) -> Option<Vec<i64>> {
         let ctx = ir.ctx();
@@ -256,6 +313,14 @@ impl GpuFuncOp {
         let ctx = b.ctx();
         let value = v.map(|v| access::int_array_attr(ctx, IntWidth::I32, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[6], value));
+    }
+    /// The declaration of attribute `known_cluster_size`.
+    pub fn known_cluster_size_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[7]
+    }
+    /// Attribute `known_cluster_size`, undecoded, if set.
+    pub fn known_cluster_size_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[7])
     }
     /// Attribute `known_cluster_size`, if set.
     pub fn known_cluster_size<'c>(self, ir: &impl Ir<'c>) -> Option<Vec<i64>> {
@@ -406,6 +471,14 @@ impl GpuThreadIdOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `dimension`.
+    pub fn dimension_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `dimension`, undecoded.
+    pub fn dimension_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `dimension`.
     pub fn dimension<'c>(self, ir: &impl Ir<'c>) -> Dimension {
         let ctx = ir.ctx();
@@ -417,6 +490,14 @@ impl GpuThreadIdOp {
         let ctx = b.ctx();
         let value = Some(v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `upper_bound`.
+    pub fn upper_bound_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `upper_bound`, undecoded, if set.
+    pub fn upper_bound_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `upper_bound`, if set.
     pub fn upper_bound<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -465,6 +546,14 @@ impl GpuBlockIdOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `dimension`.
+    pub fn dimension_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `dimension`, undecoded.
+    pub fn dimension_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `dimension`.
     pub fn dimension<'c>(self, ir: &impl Ir<'c>) -> Dimension {
         let ctx = ir.ctx();
@@ -476,6 +565,14 @@ impl GpuBlockIdOp {
         let ctx = b.ctx();
         let value = Some(v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `upper_bound`.
+    pub fn upper_bound_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `upper_bound`, undecoded, if set.
+    pub fn upper_bound_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `upper_bound`, if set.
     pub fn upper_bound<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -524,6 +621,14 @@ impl GpuBlockDimOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `dimension`.
+    pub fn dimension_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `dimension`, undecoded.
+    pub fn dimension_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `dimension`.
     pub fn dimension<'c>(self, ir: &impl Ir<'c>) -> Dimension {
         let ctx = ir.ctx();
@@ -535,6 +640,14 @@ impl GpuBlockDimOp {
         let ctx = b.ctx();
         let value = Some(v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `upper_bound`.
+    pub fn upper_bound_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `upper_bound`, undecoded, if set.
+    pub fn upper_bound_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `upper_bound`, if set.
     pub fn upper_bound<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -583,6 +696,14 @@ impl GpuGridDimOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `dimension`.
+    pub fn dimension_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `dimension`, undecoded.
+    pub fn dimension_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `dimension`.
     pub fn dimension<'c>(self, ir: &impl Ir<'c>) -> Dimension {
         let ctx = ir.ctx();
@@ -594,6 +715,14 @@ impl GpuGridDimOp {
         let ctx = b.ctx();
         let value = Some(v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `upper_bound`.
+    pub fn upper_bound_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `upper_bound`, undecoded, if set.
+    pub fn upper_bound_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `upper_bound`, if set.
     pub fn upper_bound<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -642,6 +771,14 @@ impl GpuGlobalIdOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `dimension`.
+    pub fn dimension_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `dimension`, undecoded.
+    pub fn dimension_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `dimension`.
     pub fn dimension<'c>(self, ir: &impl Ir<'c>) -> Dimension {
         let ctx = ir.ctx();
@@ -653,6 +790,14 @@ impl GpuGlobalIdOp {
         let ctx = b.ctx();
         let value = Some(v.attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `upper_bound`.
+    pub fn upper_bound_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `upper_bound`, undecoded, if set.
+    pub fn upper_bound_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `upper_bound`, if set.
     pub fn upper_bound<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -700,6 +845,14 @@ impl GpuLaneIdOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `upper_bound`.
+    pub fn upper_bound_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `upper_bound`, undecoded, if set.
+    pub fn upper_bound_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
     }
     /// Attribute `upper_bound`, if set.
     pub fn upper_bound<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -864,6 +1017,14 @@ impl GpuLaunchOp {
     pub fn async_token<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {
         access::optional_result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `module`.
+    pub fn module_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `module`, undecoded, if set.
+    pub fn module_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
+    }
     /// Attribute `module`, if set.
     pub fn module<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
         let ctx = ir.ctx();
@@ -874,6 +1035,14 @@ impl GpuLaunchOp {
         let ctx = b.ctx();
         let value = v.map(|v| access::symbol_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `function`.
+    pub fn function_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `function`, undecoded, if set.
+    pub fn function_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `function`, if set.
     pub fn function<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
@@ -1044,6 +1213,10 @@ impl GpuLaunchFuncOp {
     pub fn async_token<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {
         access::optional_result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `kernel`.
+    pub fn kernel_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
     /// Attribute `kernel`.
     pub fn kernel<'c>(self, ir: &impl Ir<'c>) -> Attribute {
         let ctx = ir.ctx();
@@ -1130,6 +1303,10 @@ impl GpuAllocOp {
     /// Result `asyncToken`, if present.
     pub fn async_token<'c>(self, ir: &impl Ir<'c>) -> Option<Value> {
         access::optional_result(ir.ctx(), ir.body(), self.0, Self::def(), 1)
+    }
+    /// The declaration of attribute `hostShared`.
+    pub fn host_shared_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
     }
     /// Whether the `hostShared` flag is set.
     pub fn host_shared<'c>(self, ir: &impl Ir<'c>) -> bool {

@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// A view of an `math.sqrt` op: sqrt of the specified value.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -42,6 +43,14 @@ impl MathSqrtOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
@@ -97,6 +106,14 @@ impl MathRsqrtOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -150,6 +167,14 @@ impl MathExpOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
@@ -205,6 +230,14 @@ impl MathExp2Op {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -258,6 +291,14 @@ impl MathLogOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
@@ -313,6 +354,14 @@ impl MathLog2Op {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -366,6 +415,14 @@ impl MathSinOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
@@ -421,6 +478,14 @@ impl MathCosOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -474,6 +539,14 @@ impl MathTanhOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
@@ -529,6 +602,14 @@ impl MathAbsfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -583,6 +664,14 @@ impl MathFloorOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -636,6 +725,14 @@ impl MathCeilOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
@@ -741,6 +838,14 @@ impl MathPowfOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {
         let ctx = ir.ctx();
@@ -811,6 +916,14 @@ impl MathFmaOp {
     /// Result `result`.
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `fastmath`.
+    pub fn fastmath_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `fastmath`, undecoded.
+    pub fn fastmath_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
     }
     /// Attribute `fastmath`.
     pub fn fastmath<'c>(self, ir: &impl Ir<'c>) -> crate::arith::FastMathFlags {

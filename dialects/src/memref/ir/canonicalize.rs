@@ -1,20 +1,21 @@
 //! Canonicalization patterns of the `memref` dialect.
 
+use crate::memref::{MemrefAllocOp, MemrefAllocaOp, MemrefDeallocOp, MemrefStoreOp};
+use lf_ir::view::OpView;
 use lf_ir::OpId;
 use lf_pass::rewrite::{FnPattern, PatternRewriter, PatternSet};
 
 /// Adds the patterns.
 pub fn add_patterns(set: &mut PatternSet) {
-    for root in ["memref.alloc", "memref.alloca"] {
-        set.add(FnPattern::new("memref-dead-alloc", Some(root), erase_dead_alloc));
-    }
+    set.add(FnPattern::on::<MemrefAllocOp>("memref-dead-alloc", erase_dead_alloc));
+    set.add(FnPattern::on::<MemrefAllocaOp>("memref-dead-alloc", erase_dead_alloc));
 }
 
 /// MLIR's `SimplifyDeadAlloc`: an allocation that is only stored into
 /// (`memref.store` with it as the destination) and deallocated is erased
 /// with those users: nothing can read what is stored.
 fn erase_dead_alloc(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx(), rw.body());
+    let body = rw.body();
     if body.num_results(op) != 1 {
         return false;
     }
@@ -22,12 +23,8 @@ fn erase_dead_alloc(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let mut users = Vec::new();
     for u in body.uses(memref) {
         let user = body.use_owner(u);
-        let only_written = match ctx.op_name_str(body.op_name(user)) {
-            "memref.dealloc" => true,
-            // The stored value is operand 0, the memref operand 1.
-            "memref.store" => body.use_operand_index(u) != 0,
-            _ => false,
-        };
+        let only_written =
+            MemrefDeallocOp::isa(rw, user) || MemrefStoreOp::cast(rw, user).is_some_and(|s| s.value(rw) != memref);
         if !only_written {
             return false;
         }

@@ -122,7 +122,7 @@ const fn alloc_like(name: &'static str, summary: &'static str, description: &'st
     OpDef {
         summary,
         description,
-        traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_ALLOC),
+        traits: Traits::MEMORY_EFFECTS,
         operands: ALLOC_OPERANDS,
         results: ALLOC_RESULTS,
         attributes: ALLOC_ATTRS,
@@ -206,8 +206,11 @@ pub static LOAD: OpDef = OpDef {
         `nontemporal` hints that the data will not be reused soon; `alignment` promises an \
         aligned address.\n\n```mlir\n%v = memref.load %A[%i, %j] : memref<4x8xf32>\n\
         %w = memref.load %A[%i, %j] {nontemporal = true} : memref<4x8xf32>\n```",
-    traits: Traits::MEMORY_EFFECTS.with(Traits::MEMORY_READ),
-    operands: &[ArgDef::one("memref", &MEMREF_ANY).reads(), ArgDef::variadic("indices", &INDEX)],
+    traits: Traits::MEMORY_EFFECTS,
+    operands: &[
+        ArgDef::one("memref", &MEMREF_ANY).reads(),
+        ArgDef::variadic("indices", &INDEX),
+    ],
     results: &[ArgDef::one("result", &ANY_TYPE)],
     attributes: &[
         AttrDef::optional("nontemporal", &BOOL_ATTR),

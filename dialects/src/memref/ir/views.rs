@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// A view of an `memref.alloc` op: memory allocation operation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -50,6 +51,14 @@ impl MemrefAllocOp {
     /// Result `memref`.
     pub fn memref<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `alignment`.
+    pub fn alignment_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `alignment`, undecoded, if set.
+    pub fn alignment_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
     }
     /// Attribute `alignment`, if set.
     pub fn alignment<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -111,6 +120,14 @@ impl MemrefAllocaOp {
     /// Result `memref`.
     pub fn memref<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `alignment`.
+    pub fn alignment_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `alignment`, undecoded, if set.
+    pub fn alignment_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
     }
     /// Attribute `alignment`, if set.
     pub fn alignment<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -209,6 +226,14 @@ impl MemrefLoadOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `nontemporal`.
+    pub fn nontemporal_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `nontemporal`, undecoded, if set.
+    pub fn nontemporal_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
+    }
     /// Attribute `nontemporal`, if set.
     pub fn nontemporal<'c>(self, ir: &impl Ir<'c>) -> Option<bool> {
         let ctx = ir.ctx();
@@ -219,6 +244,14 @@ impl MemrefLoadOp {
         let ctx = b.ctx();
         let value = v.map(|v| access::bool_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `alignment`.
+    pub fn alignment_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `alignment`, undecoded, if set.
+    pub fn alignment_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `alignment`, if set.
     pub fn alignment<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -286,6 +319,14 @@ impl MemrefStoreOp {
     pub fn set_indices(self, b: &mut Builder<'_>, values: &[Value]) {
         b.modify_in_place(self.0, |ctx, body| access::set_operands(ctx, body, self.0, Self::def(), 2, values));
     }
+    /// The declaration of attribute `nontemporal`.
+    pub fn nontemporal_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `nontemporal`, undecoded, if set.
+    pub fn nontemporal_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[0])
+    }
     /// Attribute `nontemporal`, if set.
     pub fn nontemporal<'c>(self, ir: &impl Ir<'c>) -> Option<bool> {
         let ctx = ir.ctx();
@@ -296,6 +337,14 @@ impl MemrefStoreOp {
         let ctx = b.ctx();
         let value = v.map(|v| access::bool_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
+    }
+    /// The declaration of attribute `alignment`.
+    pub fn alignment_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `alignment`, undecoded, if set.
+    pub fn alignment_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
     }
     /// Attribute `alignment`, if set.
     pub fn alignment<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -479,6 +528,14 @@ impl MemrefGetGlobalOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `name`.
+    pub fn name_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `name`, undecoded.
+    pub fn name_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `name`.
     pub fn name<'c>(self, ir: &impl Ir<'c>) -> &'c str {
         let ctx = ir.ctx();
@@ -522,6 +579,14 @@ impl OpView for MemrefGlobalOp {
 }
 
 impl MemrefGlobalOp {
+    /// The declaration of attribute `sym_name`.
+    pub fn sym_name_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `sym_name`, undecoded.
+    pub fn sym_name_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `sym_name`.
     pub fn sym_name<'c>(self, ir: &impl Ir<'c>) -> &'c str {
         let ctx = ir.ctx();
@@ -534,6 +599,14 @@ impl MemrefGlobalOp {
         let value = Some(access::str_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `sym_visibility`.
+    pub fn sym_visibility_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `sym_visibility`, undecoded, if set.
+    pub fn sym_visibility_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[1])
+    }
     /// Attribute `sym_visibility`, if set.
     pub fn sym_visibility<'c>(self, ir: &impl Ir<'c>) -> Option<&'c str> {
         let ctx = ir.ctx();
@@ -545,6 +618,14 @@ impl MemrefGlobalOp {
         let value = v.map(|v| access::str_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
     }
+    /// The declaration of attribute `type`.
+    pub fn type_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
+    /// Attribute `type`, undecoded.
+    pub fn type_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[2])
+    }
     /// Attribute `type`.
     pub fn type_<'c>(self, ir: &impl Ir<'c>) -> Type {
         let ctx = ir.ctx();
@@ -552,10 +633,14 @@ impl MemrefGlobalOp {
         access::as_type(ctx, a)
     }
     /// Sets attribute `type`.
-    pub fn set_type_(self, b: &mut Builder<'_>, v: Type) {
+    pub fn set_type(self, b: &mut Builder<'_>, v: Type) {
         let ctx = b.ctx();
         let value = Some(access::type_attr(ctx, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[2], value));
+    }
+    /// The declaration of attribute `initial_value`.
+    pub fn initial_value_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[3]
     }
     /// Attribute `initial_value`, if set.
     pub fn initial_value<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
@@ -567,6 +652,10 @@ impl MemrefGlobalOp {
         let value = v;
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[3], value));
     }
+    /// The declaration of attribute `constant`.
+    pub fn constant_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[4]
+    }
     /// Whether the `constant` flag is set.
     pub fn constant<'c>(self, ir: &impl Ir<'c>) -> bool {
         access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[4]).is_some()
@@ -576,6 +665,14 @@ impl MemrefGlobalOp {
         let ctx = b.ctx();
         let value = on.then(|| access::unit_attr(ctx));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[4], value));
+    }
+    /// The declaration of attribute `alignment`.
+    pub fn alignment_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[5]
+    }
+    /// Attribute `alignment`, undecoded, if set.
+    pub fn alignment_attr<'c>(self, ir: &impl Ir<'c>) -> Option<Attribute> {
+        access::property(ir.ctx(), ir.body(), self.0, &Self::def().attributes[5])
     }
     /// Attribute `alignment`, if set.
     pub fn alignment<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
@@ -656,6 +753,14 @@ impl MemrefSubviewOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `static_offsets`.
+    pub fn static_offsets_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `static_offsets`, undecoded.
+    pub fn static_offsets_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `static_offsets`.
     pub fn static_offsets<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {
         let ctx = ir.ctx();
@@ -668,6 +773,14 @@ impl MemrefSubviewOp {
         let value = Some(access::int_array_attr(ctx, IntWidth::I64, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `static_sizes`.
+    pub fn static_sizes_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `static_sizes`, undecoded.
+    pub fn static_sizes_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[1])
+    }
     /// Attribute `static_sizes`.
     pub fn static_sizes<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {
         let ctx = ir.ctx();
@@ -679,6 +792,14 @@ impl MemrefSubviewOp {
         let ctx = b.ctx();
         let value = Some(access::int_array_attr(ctx, IntWidth::I64, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
+    }
+    /// The declaration of attribute `static_strides`.
+    pub fn static_strides_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
+    /// Attribute `static_strides`, undecoded.
+    pub fn static_strides_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[2])
     }
     /// Attribute `static_strides`.
     pub fn static_strides<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {
@@ -827,6 +948,14 @@ impl MemrefReinterpretCastOp {
     pub fn result<'c>(self, ir: &impl Ir<'c>) -> Value {
         access::result(ir.ctx(), ir.body(), self.0, Self::def(), 0)
     }
+    /// The declaration of attribute `static_offsets`.
+    pub fn static_offsets_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
+    }
+    /// Attribute `static_offsets`, undecoded.
+    pub fn static_offsets_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[0])
+    }
     /// Attribute `static_offsets`.
     pub fn static_offsets<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {
         let ctx = ir.ctx();
@@ -839,6 +968,14 @@ impl MemrefReinterpretCastOp {
         let value = Some(access::int_array_attr(ctx, IntWidth::I64, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[0], value));
     }
+    /// The declaration of attribute `static_sizes`.
+    pub fn static_sizes_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[1]
+    }
+    /// Attribute `static_sizes`, undecoded.
+    pub fn static_sizes_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[1])
+    }
     /// Attribute `static_sizes`.
     pub fn static_sizes<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {
         let ctx = ir.ctx();
@@ -850,6 +987,14 @@ impl MemrefReinterpretCastOp {
         let ctx = b.ctx();
         let value = Some(access::int_array_attr(ctx, IntWidth::I64, v));
         b.modify_in_place(self.0, |ctx, body| access::set_property(ctx, body, self.0, &Self::def().attributes[1], value));
+    }
+    /// The declaration of attribute `static_strides`.
+    pub fn static_strides_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[2]
+    }
+    /// Attribute `static_strides`, undecoded.
+    pub fn static_strides_attr<'c>(self, ir: &impl Ir<'c>) -> Attribute {
+        access::required_property(ir.ctx(), ir.body(), self.0, Self::def(), &Self::def().attributes[2])
     }
     /// Attribute `static_strides`.
     pub fn static_strides<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {

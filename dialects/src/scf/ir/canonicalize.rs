@@ -1,14 +1,16 @@
 //! Canonicalization patterns of the `scf` dialect: `scf.if` on a constant
 //! condition, and `scf.for` loops that run zero times or once.
 
+use crate::scf::{ScfForOp, ScfIfOp};
 use lf_ir::attrs::AttrData;
+use lf_ir::view::OpView;
 use lf_ir::{OpId, Value};
 use lf_pass::rewrite::{constant_value, FnPattern, PatternRewriter, PatternSet};
 
 /// Adds the patterns.
 pub fn add_patterns(set: &mut PatternSet) {
-    set.add(FnPattern::new("scf-if-constant-condition", Some("scf.if"), if_constant));
-    set.add(FnPattern::new("scf-for-trivial-loop", Some("scf.for"), for_trivial));
+    set.add(FnPattern::on::<ScfIfOp>("scf-if-constant-condition", if_constant));
+    set.add(FnPattern::on::<ScfForOp>("scf-for-trivial-loop", for_trivial));
 }
 
 /// Replaces `op` by the ops of the single block of its region `index`:
@@ -52,15 +54,16 @@ fn if_constant(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
 /// Zero-trip `scf.for` -> its initial values; one-trip -> its body.
 fn for_trivial(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let body = rw.body();
+    let for_op = ScfForOp::from_op_unchecked(op);
     let (Some(lb), Some(ub), Some(step)) = (
-        const_int(rw, body.operand(op, 0)),
-        const_int(rw, body.operand(op, 1)),
-        const_int(rw, body.operand(op, 2)),
+        const_int(rw, for_op.lower_bound(rw)),
+        const_int(rw, for_op.upper_bound(rw)),
+        const_int(rw, for_op.step(rw)),
     ) else {
         return false;
     };
-    let unsigned = lf_ir::ods::prop(rw.ctx(), body, op, "unsignedCmp").is_some();
-    let ty = body.value_type(body.operand(op, 0));
+    let unsigned = for_op.unsigned_cmp(rw);
+    let ty = body.value_type(for_op.lower_bound(rw));
     let (lb, ub) = if unsigned {
         let width = match rw.ctx().type_data(ty) {
             lf_ir::TypeData::Integer { width, .. } => *width,
@@ -71,7 +74,7 @@ fn for_trivial(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     } else {
         (lb, ub)
     };
-    let inits: Vec<Value> = body.operands(op).skip(3).collect();
+    let inits: Vec<Value> = for_op.init_args(rw).to_vec();
     if lb >= ub {
         rw.replace_op(op, &inits);
         return true;
@@ -79,7 +82,7 @@ fn for_trivial(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     if step <= 0 || lb.checked_add(step).is_none_or(|n| n < ub) {
         return false;
     }
-    let mut args = vec![body.operand(op, 0)];
+    let mut args = vec![for_op.lower_bound(rw)];
     args.extend(inits);
     replace_with_region(rw, op, 0, &args);
     true

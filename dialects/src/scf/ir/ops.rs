@@ -107,9 +107,21 @@ fn values(v: ValueList) -> SmallVec<[Bound; 3]> {
 pub static FOR_LOOP_LIKE: LoopLike = LoopLike {
     regions: |_, body, op| SmallVec::from_slice(&[body.region(op, 0)]),
     induction_vars: |ctx, body, op| std::iter::once(ScfForOp::from_op_unchecked(op).iv(&(ctx, body))).collect(),
-    lower_bounds: |ctx, body, op| Some(SmallVec::from_slice(&[Bound::Value(ScfForOp::from_op_unchecked(op).lower_bound(&(ctx, body)))])),
-    upper_bounds: |ctx, body, op| Some(SmallVec::from_slice(&[Bound::Value(ScfForOp::from_op_unchecked(op).upper_bound(&(ctx, body)))])),
-    steps: |ctx, body, op| Some(SmallVec::from_slice(&[Bound::Value(ScfForOp::from_op_unchecked(op).step(&(ctx, body)))])),
+    lower_bounds: |ctx, body, op| {
+        Some(SmallVec::from_slice(&[Bound::Value(
+            ScfForOp::from_op_unchecked(op).lower_bound(&(ctx, body)),
+        )]))
+    },
+    upper_bounds: |ctx, body, op| {
+        Some(SmallVec::from_slice(&[Bound::Value(
+            ScfForOp::from_op_unchecked(op).upper_bound(&(ctx, body)),
+        )]))
+    },
+    steps: |ctx, body, op| {
+        Some(SmallVec::from_slice(&[Bound::Value(
+            ScfForOp::from_op_unchecked(op).step(&(ctx, body)),
+        )]))
+    },
     inits: |ctx, body, op| ScfForOp::from_op_unchecked(op).init_args(&(ctx, body)),
     region_iter_args: |ctx, body, op| ScfForOp::from_op_unchecked(op).region_iter_args(&(ctx, body)),
     yielded_values: |ctx, body, op| yielded(&(ctx, body), op, 0),

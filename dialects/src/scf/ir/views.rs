@@ -10,6 +10,7 @@ use lf_ir::ods::access;
 use lf_ir::ods::IntWidth;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::{Attribute, BlockId, Context, OpDef, OpId, RegionId, Type, Value};
+use lf_ir::ods::AttrDef;
 
 /// A view of an `scf.for` op: for operation.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -66,6 +67,10 @@ impl ScfForOp {
     /// Results `results`.
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `unsignedCmp`.
+    pub fn unsigned_cmp_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
     }
     /// Whether the `unsignedCmp` flag is set.
     pub fn unsigned_cmp<'c>(self, ir: &impl Ir<'c>) -> bool {
@@ -277,6 +282,10 @@ impl ScfExecuteRegionOp {
     /// Results `results`.
     pub fn results<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         access::results(ir.ctx(), ir.body(), self.0, Self::def(), 0)
+    }
+    /// The declaration of attribute `no_inline`.
+    pub fn no_inline_attr_def() -> &'static AttrDef {
+        &Self::def().attributes[0]
     }
     /// Whether the `no_inline` flag is set.
     pub fn no_inline<'c>(self, ir: &impl Ir<'c>) -> bool {

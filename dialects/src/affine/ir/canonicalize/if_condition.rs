@@ -9,19 +9,19 @@
 //! and `AlwaysTrueOrFalseIf` (a condition that is trivially true or empty
 //! leaves the branch taken in place of the op).
 
-use super::{apply_producer, canonicalize_map_and_operands, renumber_operands, set_prop};
+use crate::affine::utils::map_composition::{apply_producer, canonicalize_map_and_operands, renumber_operands};
+use crate::affine::AffineIfOp;
 use crate::scf::ir::canonicalize::replace_with_region;
 use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::attrs::AttrData;
+use lf_ir::view::OpView;
 use lf_ir::{Body, Context, OpId, Value};
 use lf_pass::rewrite::PatternRewriter;
 
 /// The `affine.if` condition pattern.
 pub fn canonicalize_if_condition(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx(), rw.body());
-    let Some(AttrData::IntegerSet(set)) = lf_ir::ods::prop(ctx, body, op, "condition").map(|a| ctx.attr_data(a)) else {
-        return false;
-    };
+    let set = AffineIfOp::from_op_unchecked(op).condition(rw);
     let operands: Vec<Value> = body.operands(op).collect();
     if operands.len() != set.num_inputs() as usize {
         return false;
@@ -32,9 +32,9 @@ pub fn canonicalize_if_condition(op: OpId, rw: &mut PatternRewriter<'_>) -> bool
         return false;
     }
     let attr = ctx.get_attr(AttrData::IntegerSet(new_set));
-    rw.modify_in_place(op, |body| {
+    rw.modify_in_place(op, |ctx, body| {
         body.set_operands(op, &new_operands);
-        set_prop(ctx, body, op, "condition", attr);
+        lf_ir::ods::access::set_property(ctx, body, op, AffineIfOp::condition_attr_def(), Some(attr));
     });
     true
 }
@@ -94,7 +94,7 @@ pub fn remove_dead_else(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
         return false;
     }
     rw.erase_op(only);
-    rw.modify_in_place(op, |body| body.detach_block(block));
+    rw.modify_in_place(op, |_, body| body.detach_block(block));
     true
 }
 
@@ -102,10 +102,8 @@ pub fn remove_dead_else(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
 /// the `else` branch (or nothing), a condition that is only `0 == 0` the
 /// `then` branch.
 pub fn fold_trivial_condition(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
-    let (ctx, body) = (rw.ctx(), rw.body());
-    let Some(AttrData::IntegerSet(set)) = lf_ir::ods::prop(ctx, body, op, "condition").map(|a| ctx.attr_data(a)) else {
-        return false;
-    };
+    let body = rw.body();
+    let set = AffineIfOp::from_op_unchecked(op).condition(rw);
     let always_true =
         set.num_equalities() == 1 && set.num_inequalities() == 0 && set.constraint(0).as_constant() == Some(0);
     let branch = if set.is_empty_integer_set() {

@@ -6,9 +6,14 @@
 //! (upper) bound that can never be the maximum (minimum) are dropped, and
 //! repeated neighbouring results merged.
 
-use super::operand_facts::{any_loop_variable, simplify_min_or_max_with_operands};
-use super::{canonical_form, canonicalize_map_and_operands, const_index, map_attr, map_of, set_prop};
+use crate::affine::utils::map_composition::{
+    canonical_form, canonicalize_map_and_operands, const_index, map_attr, map_of,
+};
+use crate::affine::utils::operand_facts::{any_loop_variable, simplify_min_or_max_with_operands};
+use crate::affine::AffineForOp;
 use lf_ir::affine::{AffineExpr, AffineMap};
+use lf_ir::ods::access;
+use lf_ir::view::OpView;
 use lf_ir::{Attribute, Body, Context, OpId, Value};
 use lf_pass::rewrite::PatternRewriter;
 
@@ -24,23 +29,22 @@ struct Bound {
 /// The `affine.for` bounds pattern.
 pub fn canonicalize_for_bounds(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx(), rw.body());
-    let lb_attr = lf_ir::ods::prop(ctx, body, op, "lowerBoundMap");
-    let ub_attr = lf_ir::ods::prop(ctx, body, op, "upperBoundMap");
-    let (Some(lb_map), Some(ub_map)) = (map_of(ctx, lb_attr), map_of(ctx, ub_attr)) else {
-        return false;
-    };
+    let for_op = AffineForOp::from_op_unchecked(op);
+    let ir = (ctx, body);
+    let (lb_attr, ub_attr) = (for_op.lower_bound_map_attr(&ir), for_op.upper_bound_map_attr(&ir));
+    let (lb_map, ub_map) = (for_op.lower_bound_map(&ir), for_op.upper_bound_map(&ir));
     // Most loops have constant bounds: nothing to do.
     let constant = |m: &AffineMap| m.is_single_constant() && m.num_inputs() == 0;
     if constant(lb_map) && constant(ub_map) {
         return false;
     }
-    let bound = |map: &AffineMap, attr: Option<Attribute>, group: &str| Bound {
+    let bound = |map: &AffineMap, attr: Attribute, operands: lf_ir::view::ValueList| Bound {
         map: map.clone(),
-        attr,
-        operands: lf_ir::ods::operand_group(ctx, body, op, group),
+        attr: Some(attr),
+        operands: operands.to_vec(),
     };
-    let lb = bound(lb_map, lb_attr, "lowerBoundOperands");
-    let ub = bound(ub_map, ub_attr, "upperBoundOperands");
+    let lb = bound(lb_map, lb_attr, for_op.lower_bound_operands(&ir));
+    let ub = bound(ub_map, ub_attr, for_op.upper_bound_operands(&ir));
     if lb.operands.len() != lb.map.num_inputs() as usize || ub.operands.len() != ub.map.num_inputs() as usize {
         return false;
     }
@@ -77,17 +81,12 @@ pub fn canonicalize_for_bounds(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     if !(lb_changed || ub_changed || folded) {
         return false;
     }
-    let inits = lf_ir::ods::operand_group(ctx, body, op, "inits");
-    let mut operands = lb.operands.clone();
-    operands.extend(&ub.operands);
-    operands.extend(&inits);
-    let sizes = lf_ir::ods::segment_sizes_attr(ctx, &[lb.operands.len(), ub.operands.len(), inits.len()]);
+    let inits = for_op.inits(&ir);
     let (lb_attr, ub_attr) = (map_attr(ctx, lb.map), map_attr(ctx, ub.map));
-    rw.modify_in_place(op, |body| {
-        body.set_operands(op, &operands);
-        set_prop(ctx, body, op, "lowerBoundMap", lb_attr);
-        set_prop(ctx, body, op, "upperBoundMap", ub_attr);
-        set_prop(ctx, body, op, "operandSegmentSizes", sizes);
+    rw.modify_in_place(op, |ctx, body| {
+        access::set_operand_groups(ctx, body, op, AffineForOp::def(), &[&lb.operands, &ub.operands, &inits]);
+        access::set_property(ctx, body, op, AffineForOp::lower_bound_map_attr_def(), Some(lb_attr));
+        access::set_property(ctx, body, op, AffineForOp::upper_bound_map_attr_def(), Some(ub_attr));
     });
     true
 }

@@ -6,36 +6,26 @@
 //! Handled for `f32` and `f64` constants and integers of up to 64 bits;
 //! MLIR also rewrites other float types.
 
+use crate::arith::{
+    ArithCmpfOp, ArithCmpiOp, ArithConstantOp, ArithSitofpOp, ArithUitofpOp, CmpFPredicate, CmpIPredicate as IPred,
+};
 use lf_ir::attrs::AttrData;
+use lf_ir::view::OpView;
 use lf_ir::{FloatKind, OpId, TypeData, Value};
 use lf_pass::rewrite::{constant_value, PatternRewriter};
 
-/// `arith.cmpi` predicates (MLIR's `CmpIPredicate` numbering).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum IPred {
-    Eq = 0,
-    Ne = 1,
-    Slt = 2,
-    Sle = 3,
-    Sgt = 4,
-    Sge = 5,
-    Ult = 6,
-    Ule = 7,
-    Ugt = 8,
-    Uge = 9,
-}
-
 /// The `arith.cmpi` predicate for an ordered or unordered `arith.cmpf`
-/// predicate (numbered as `CmpFPredicate`), `None` for the others.
-fn integer_predicate(pred: i64, unsigned: bool) -> Option<IPred> {
+/// predicate, `None` for the others.
+fn integer_predicate(pred: CmpFPredicate, unsigned: bool) -> Option<IPred> {
     let pick = |s: IPred, u: IPred| if unsigned { u } else { s };
+    use CmpFPredicate as F;
     Some(match pred {
-        1 | 8 => IPred::Eq,
-        2 | 9 => pick(IPred::Sgt, IPred::Ugt),
-        3 | 10 => pick(IPred::Sge, IPred::Uge),
-        4 | 11 => pick(IPred::Slt, IPred::Ult),
-        5 | 12 => pick(IPred::Sle, IPred::Ule),
-        6 | 13 => IPred::Ne,
+        F::Oeq | F::Ueq => IPred::Eq,
+        F::Ogt | F::Ugt => pick(IPred::Sgt, IPred::Ugt),
+        F::Oge | F::Uge => pick(IPred::Sge, IPred::Uge),
+        F::Olt | F::Ult => pick(IPred::Slt, IPred::Ult),
+        F::Ole | F::Ule => pick(IPred::Sle, IPred::Ule),
+        F::One | F::Une => IPred::Ne,
         _ => return None,
     })
 }
@@ -92,12 +82,7 @@ fn ilogb(x: f64) -> i32 {
 /// The pattern.
 pub fn cmpf_of_int_to_fp_const(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let (ctx, body) = (rw.ctx(), rw.body());
-    let Some(pred) = lf_ir::ods::prop(ctx, body, op, "predicate")
-        .and_then(|a| lf_ir::ods::constraints::int_value(ctx, a))
-        .and_then(|v| i64::try_from(v).ok())
-    else {
-        return false;
-    };
+    let pred = ArithCmpfOp::from_op_unchecked(op).predicate(rw);
     let (lhs, rhs) = (body.operand(op, 0), body.operand(op, 1));
     let Some(c) = constant_value(ctx, body, rhs) else {
         return false;
@@ -122,10 +107,12 @@ pub fn cmpf_of_int_to_fp_const(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let Some(conversion) = body.defining_op(lhs) else {
         return false;
     };
-    let unsigned = match ctx.op_name_str(body.op_name(conversion)) {
-        "arith.sitofp" => false,
-        "arith.uitofp" => true,
-        _ => return false,
+    let unsigned = if ArithSitofpOp::isa(rw, conversion) {
+        false
+    } else if ArithUitofpOp::isa(rw, conversion) {
+        true
+    } else {
+        return false;
     };
     let int_value = body.operand(conversion, 0);
     let int_ty = body.value_type(int_value);
@@ -145,18 +132,17 @@ pub fn cmpf_of_int_to_fp_const(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
             return false;
         }
     }
-    let loc = body.op_loc(op);
     let decided = |rw: &mut PatternRewriter<'_>, value: bool| {
         let i1 = rw.ctx().common().i1;
         let attr = rw.ctx().integer_attr(i128::from(value), i1);
-        let v = rw.constant(loc, attr);
+        let v = ArithConstantOp::of(rw, attr).result(rw);
         rw.replace_op(op, &[v]);
         true
     };
     let mut ipred = match pred {
         // The conversion makes no NaN.
-        7 => return decided(rw, true),
-        14 => return decided(rw, false),
+        CmpFPredicate::Ord => return decided(rw, true),
+        CmpFPredicate::Uno => return decided(rw, false),
         p => match integer_predicate(p, unsigned) {
             Some(ip) => ip,
             None => return false,
@@ -208,13 +194,9 @@ pub fn cmpf_of_int_to_fp_const(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let stored = super::wrap(rw, rhs_int, int_ty);
     let ctx = rw.ctx();
     let int_const = ctx.integer_attr(stored, int_ty);
-    let i64_ty = ctx.integer_type(64);
-    let pred_attr = ctx.integer_attr(ipred as i128, i64_ty);
-    let i1 = ctx.common().i1;
     rw.set_insertion_point_before(op);
-    let c = rw.constant(loc, int_const);
-    let cmp = rw.build("arith.cmpi", loc, &[int_value, c], &[i1], &[("predicate", pred_attr)]);
-    let result: Value = rw.body().result(cmp, 0);
+    let c = ArithConstantOp::of(rw, int_const).result(rw);
+    let result: Value = ArithCmpiOp::build(rw, int_value, c, ipred).result(rw);
     rw.replace_op(op, &[result]);
     true
 }

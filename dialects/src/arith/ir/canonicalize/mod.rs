@@ -3,21 +3,21 @@
 
 mod cmpf_int;
 
+use crate::arith::{ArithAddiOp, ArithCmpfOp, ArithConstantOp, IntegerOverflowFlags};
 use lf_ir::attrs::AttrData;
+use lf_ir::view::OpView;
 use lf_ir::{OpId, Traits, Value};
 use lf_pass::rewrite::{constant_value, FnPattern, PatternRewriter, PatternSet};
 
 /// Adds the patterns.
 pub fn add_patterns(set: &mut PatternSet) {
     set.add(FnPattern::new("arith-constant-to-rhs", None, constant_to_rhs));
-    set.add(FnPattern::new(
+    set.add(FnPattern::on::<ArithCmpfOp>(
         "arith-cmpf-int-to-fp-const",
-        Some("arith.cmpf"),
         cmpf_int::cmpf_of_int_to_fp_const,
     ));
-    set.add(FnPattern::new(
+    set.add(FnPattern::on::<ArithAddiOp>(
         "arith-addi-add-constant",
-        Some("arith.addi"),
         addi_add_constant,
     ));
 }
@@ -34,7 +34,7 @@ fn constant_to_rhs(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     if constant_value(ctx, body, a).is_none() || constant_value(ctx, body, b).is_some() {
         return false;
     }
-    rw.modify_in_place(op, |body| body.set_operands(op, &[b, a]));
+    rw.modify_in_place(op, |_, body| body.set_operands(op, &[b, a]));
     true
 }
 
@@ -69,24 +69,20 @@ fn addi_add_constant(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let Some(inner) = body.defining_op(body.operand(op, 0)) else {
         return false;
     };
-    if rw.ctx().op_name_str(body.op_name(inner)) != "arith.addi" {
+    let Some(inner_add) = ArithAddiOp::cast(rw, inner) else {
         return false;
-    }
+    };
     let Some((c1, _)) = int_constant(rw, body.operand(inner, 1)) else {
         return false;
     };
-    let no_flags = |o: OpId| {
-        lf_ir::ods::prop(rw.ctx(), body, o, "overflowFlags")
-            .is_none_or(|f| lf_ir::printer::attr_to_string(rw.ctx(), f).ends_with("<none>"))
-    };
-    if !no_flags(op) || !no_flags(inner) {
+    let no_flags = |o: ArithAddiOp| o.overflow_flags(rw) == IntegerOverflowFlags::NONE;
+    if !no_flags(ArithAddiOp::from_op_unchecked(op)) || !no_flags(inner_add) {
         return false;
     }
     let x = body.operand(inner, 0);
-    let loc = body.op_loc(op);
     let sum = wrap(rw, c1 + c2, ty);
     let c = rw.ctx().integer_attr(sum, ty);
-    let cv = rw.constant(loc, c);
-    rw.modify_in_place(op, |body| body.set_operands(op, &[x, cv]));
+    let cv = ArithConstantOp::of(rw, c).result(rw);
+    rw.modify_in_place(op, |_, body| body.set_operands(op, &[x, cv]));
     true
 }

@@ -13,7 +13,7 @@
 //! order, and the cases where the two could differ fall back to the tree
 //! path (see [`canonicalize_linear`]).
 
-use super::{compose_producers, renumber_positions, Positions, Renumbered};
+use super::map_composition::{compose_producers, renumber_positions, Positions, Renumbered};
 use lf_ir::affine::{expr_from_linear_form, linear_form, AffineMap};
 use lf_ir::{Body, Context, Value};
 use smallvec::SmallVec;
@@ -23,7 +23,7 @@ use smallvec::SmallVec;
 type Short<T> = SmallVec<[T; 8]>;
 
 /// The canonical map and operands found on coefficients.
-pub(super) struct Canonical {
+pub(crate) struct Canonical {
     pub map: AffineMap,
     pub operands: Vec<Value>,
 }
@@ -75,7 +75,7 @@ fn linear_results(map: &AffineMap) -> Option<SmallVec<[LinearResult; 2]>> {
 /// operand repeats with a coefficient that cancels at one of its places
 /// (the tree path numbers such an operand where it is first written,
 /// cancelled or not).
-pub(super) fn canonicalize_linear(
+pub(crate) fn canonicalize_linear(
     ctx: &Context,
     body: &Body,
     map: &AffineMap,

@@ -12,9 +12,10 @@
 //! `c`, respectively `c` dividing `k`); `x floordiv c` to 0 when
 //! `0 <= x < c`, and `x mod c` to 0 when `x` is a known multiple of `c`.
 
-use super::map_of;
+use crate::affine::AffineForOp;
 use lf_ir::affine::{affine_expr_bounds, ceil_div, floor_div, gcd, AffineExpr, AffineMap, BinaryOp, ExprView};
-use lf_ir::attrs::AttrData;
+use lf_ir::view::OpView;
+
 use lf_ir::{Body, Context, Value, ValueDef};
 
 /// What the `affine.for` whose induction variable an operand is tells
@@ -41,15 +42,11 @@ fn loop_facts(ctx: &Context, body: &Body, v: Value) -> Option<LoopFacts> {
         return None;
     };
     let op = body.region_parent(body.block_region(block)?)?;
-    if ctx.op_name_str(body.op_name(op)) != "affine.for" {
-        return None;
-    }
-    let lb_map = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "lowerBoundMap"))?;
-    let ub_map = map_of(ctx, lf_ir::ods::prop(ctx, body, op, "upperBoundMap"))?;
-    let step = match ctx.attr_data(lf_ir::ods::prop(ctx, body, op, "step")?) {
-        AttrData::Integer { value, .. } => i64::try_from(*value).ok()?,
-        _ => return None,
-    };
+    let ir = (ctx, body);
+    let for_op = AffineForOp::cast(&ir, op)?;
+    let lb_map = for_op.lower_bound_map(&ir);
+    let ub_map = for_op.upper_bound_map(&ir);
+    let step = for_op.step(&ir);
     if step <= 0 {
         return None;
     }

@@ -1,0 +1,12 @@
+//! Utilities of the `affine` dialect (MLIR's `Dialect/Affine/Utils` and
+//! `Analysis/AffineStructures` helpers): composing and canonicalizing maps
+//! with their operands, simplifying maps with what the operands' loops
+//! tell, and the rules for which values are valid dimensions and symbols.
+
+pub(crate) mod linear_maps;
+pub mod map_composition;
+pub mod operand_facts;
+pub mod validity;
+
+pub use map_composition::{canonicalize_map_and_operands, map_attr, map_of};
+pub use validity::{affine_scope_region, is_valid_dim, is_valid_symbol};

@@ -1,0 +1,137 @@
+//! Which values may be the dimensions and symbols of an affine map (MLIR's
+//! `isValidDim` and `isValidSymbol` in `AffineOps.cpp`), as the affine ops'
+//! verifiers check them and as passes that build affine ops need them.
+//!
+//! A symbol is a top-level value of the enclosing affine scope (a region of
+//! a function, kernel or module), a constant, or `affine.apply` /
+//! `memref.dim` of symbols; a dimension is also a loop induction variable
+//! or `affine.apply` of dimensions. lf relaxes one rule: inside a GPU kernel
+//! (`gpu.launch` or `gpu.func`), the results of `gpu.thread_id`,
+//! `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` are valid dimensions.
+
+use crate::affine::{AffineApplyOp, AffineForOp, AffineParallelOp};
+use crate::gpu::{GpuBlockDimOp, GpuBlockIdOp, GpuFuncOp, GpuGridDimOp, GpuLaunchOp, GpuThreadIdOp};
+use crate::memref::MemrefDimOp;
+use lf_ir::view::{is_op, OpView};
+use lf_ir::{Body, Context, OpId, RegionId, Traits, Value, ValueDef};
+
+/// Whether an op opens an affine scope (its regions' top-level values are
+/// symbols): ops isolated from above (functions, kernels, modules).
+pub fn is_affine_scope(ctx: &Context, body: &Body, op: OpId) -> bool {
+    ctx.op_def(body.op_name(op))
+        .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
+}
+
+/// The region of the closest affine scope holding `op` (`None`: the body's
+/// root region, which is the scope of a pass's function).
+pub fn affine_scope_region(ctx: &Context, body: &Body, op: OpId) -> Option<RegionId> {
+    let mut cur = op;
+    loop {
+        let b = body.op_block(cur)?;
+        let r = body.block_region(b)?;
+        match body.region_parent(r) {
+            None => return Some(r),
+            Some(parent) if is_affine_scope(ctx, body, parent) => return Some(r),
+            Some(parent) => cur = parent,
+        }
+    }
+}
+
+fn value_region(body: &Body, v: Value) -> Option<RegionId> {
+    match body.value_def(v) {
+        ValueDef::OpResult { op, .. } => body.op_block(op).and_then(|b| body.block_region(b)),
+        ValueDef::BlockArg { block, .. } => body.block_region(block),
+    }
+}
+
+/// Whether `v` is defined directly in the scope region `scope`, or at a body's root.
+pub fn is_top_level(body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    let Some(r) = value_region(body, v) else {
+        return false;
+    };
+    Some(r) == scope || body.region_parent(r).is_none()
+}
+
+/// Whether `v` has type `index`.
+pub fn is_index(ctx: &Context, body: &Body, v: Value) -> bool {
+    // `index` is uniqued: comparing ids spares a look at the type's data.
+    body.value_type(v) == ctx.common().index
+}
+
+/// Whether `v` is the induction variable of an `affine.for` or `affine.parallel`.
+pub fn is_induction_var(ctx: &Context, body: &Body, v: Value) -> bool {
+    let ValueDef::BlockArg { block, .. } = body.value_def(v) else {
+        return false;
+    };
+    let Some(parent) = body.block_region(block).and_then(|r| body.region_parent(r)) else {
+        return false;
+    };
+    is_op(ctx, body, parent, AffineForOp::def()) || is_op(ctx, body, parent, AffineParallelOp::def())
+}
+
+/// Whether `op` is inside a GPU kernel (`gpu.launch` or `gpu.func`) of `body`.
+fn in_gpu_kernel(ctx: &Context, body: &Body, op: OpId) -> bool {
+    let mut cur = body.parent_op(op);
+    while let Some(p) = cur {
+        if is_op(ctx, body, p, GpuLaunchOp::def()) || is_op(ctx, body, p, GpuFuncOp::def()) {
+            return true;
+        }
+        cur = body.parent_op(p);
+    }
+    false
+}
+
+/// MLIR's `isValidSymbol(value, region)`: a top-level value of the affine
+/// scope `scope`, a constant, or `affine.apply`/`memref.dim` of valid symbols.
+pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    if !is_index(ctx, body, v) {
+        return false;
+    }
+    if is_top_level(body, v, scope) {
+        return true;
+    }
+    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
+        return false;
+    };
+    let def = ctx.op_def(body.op_name(op));
+    if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
+        return true;
+    }
+    if is_op(ctx, body, op, AffineApplyOp::def()) {
+        return body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope));
+    }
+    if is_op(ctx, body, op, MemrefDimOp::def()) {
+        return is_top_level(body, body.operand(op, 0), scope);
+    }
+    false
+}
+
+/// MLIR's `isValidDim(value, region)`, with lf's GPU relaxation: a valid
+/// symbol, an induction variable, `affine.apply` of valid dimensions,
+/// `memref.dim` of a top-level memref, or (inside a GPU kernel) a GPU id.
+pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    if !is_index(ctx, body, v) {
+        return false;
+    }
+    if is_induction_var(ctx, body, v) || is_valid_symbol(ctx, body, v, scope) {
+        return true;
+    }
+    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
+        return false;
+    };
+    if is_op(ctx, body, op, AffineApplyOp::def()) {
+        return body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope));
+    }
+    if is_op(ctx, body, op, MemrefDimOp::def()) {
+        return is_top_level(body, body.operand(op, 0), scope);
+    }
+    let is_gpu_id = [
+        GpuThreadIdOp::def(),
+        GpuBlockIdOp::def(),
+        GpuBlockDimOp::def(),
+        GpuGridDimOp::def(),
+    ]
+    .into_iter()
+    .any(|d| is_op(ctx, body, op, d));
+    is_gpu_id && (in_gpu_kernel(ctx, body, op) || body.parent_op(op).is_none())
+}
