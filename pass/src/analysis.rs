@@ -7,8 +7,8 @@
 //! [`LoopNestInfo`].
 
 use crate::pass::PassTarget;
-use lf_ir::dominance::RegionDominance;
-use lf_ir::{BlockId, Body, OpId, RegionId};
+
+use lf_ir::{Body, OpId, RegionId};
 use rustc_hash::FxHashMap;
 use std::any::{Any, TypeId};
 use std::sync::Arc;
@@ -128,11 +128,7 @@ pub fn for_each_op_in(body: &Body, roots: &[RegionId], f: &mut dyn FnMut(OpId, u
     }
 }
 
-/// Dominance of the blocks of every region of an anchored op (its regions
-/// and those of the non-isolated ops nested in them).
-pub struct DominanceInfo {
-    regions: FxHashMap<RegionId, RegionDominance>,
-}
+pub use lf_ir::dominance::DominanceInfo;
 
 impl Analysis for DominanceInfo {
     const NAME: &'static str = "dominance";
@@ -141,68 +137,9 @@ impl Analysis for DominanceInfo {
     }
 }
 
-impl DominanceInfo {
-    /// Dominance of the regions `roots` of `body` and the regions nested in them.
-    pub fn compute_for(body: &Body, roots: &[RegionId]) -> DominanceInfo {
-        let mut regions = FxHashMap::default();
-        for &r in roots {
-            regions.insert(r, RegionDominance::compute(body, r));
-        }
-        for_each_op_in(body, roots, &mut |op, _| {
-            if body.nested_body(op).is_none() {
-                for &r in body.regions(op) {
-                    if body.region_blocks(r).nth(1).is_some() {
-                        regions.insert(r, RegionDominance::compute(body, r));
-                    }
-                }
-            }
-        });
-        DominanceInfo { regions }
-    }
-
-    /// The dominance of one region (`None` for single-block regions, where
-    /// it is trivial, and regions of other bodies).
-    pub fn region(&self, r: RegionId) -> Option<&RegionDominance> {
-        self.regions.get(&r)
-    }
-
-    /// The immediate dominator of a block in its region.
-    pub fn idom(&self, body: &Body, b: BlockId) -> Option<BlockId> {
-        let r = body.block_region(b)?;
-        self.regions.get(&r)?.idom(b)
-    }
-
-    /// Whether block `a` dominates block `b` (reflexive); `b` may be in a
-    /// region nested below `a`'s.
-    pub fn block_dominates(&self, body: &Body, a: BlockId, b: BlockId) -> bool {
-        let Some(ra) = body.block_region(a) else { return false };
-        let mut b = b;
-        loop {
-            let Some(rb) = body.block_region(b) else { return false };
-            if rb == ra {
-                return match self.regions.get(&ra) {
-                    Some(d) => d.dominates(a, b),
-                    None => a == b,
-                };
-            }
-            // Climb to the block holding the op that owns b's region.
-            match body.region_parent(rb).and_then(|p| body.op_block(p)) {
-                Some(pb) => b = pb,
-                None => return false,
-            }
-        }
-    }
-
-    /// Whether the block is reachable from its region's entry.
-    pub fn is_reachable(&self, body: &Body, b: BlockId) -> bool {
-        match body.block_region(b).and_then(|r| self.regions.get(&r)) {
-            Some(d) => d.is_reachable(b),
-            None => true,
-        }
-    }
-}
-
-/// The loops of an anchored op, as a forest (outer loops are roots).
+/// The loops of an anchored op, as a forest (outer loops are roots): the
+/// ops whose declaration has the loop-like interface
+/// ([`lf_ir::interfaces::LoopLike`]).
 pub struct LoopNestInfo {
     loops: Vec<LoopInfo>,
     roots: Vec<usize>,
@@ -221,16 +158,6 @@ pub struct LoopInfo {
     /// Nesting depth (outermost: 1).
     pub depth: u32,
 }
-
-/// The ops the loop-nest analysis counts as loops.
-pub const LOOP_OPS: &[&str] = &[
-    "scf.for",
-    "scf.while",
-    "scf.parallel",
-    "scf.forall",
-    "affine.for",
-    "affine.parallel",
-];
 
 impl Analysis for LoopNestInfo {
     const NAME: &'static str = "loop-nest";
@@ -254,7 +181,7 @@ impl LoopNestInfo {
                         continue;
                     }
                     let mut inner = parent;
-                    if LOOP_OPS.contains(&ctx.op_name_str(body.op_name(op))) {
+                    if lf_ir::interfaces::loop_like(ctx, body, op).is_some() {
                         let idx = info.loops.len();
                         let depth = parent.map_or(1, |p| info.loops[p].depth + 1);
                         info.loops.push(LoopInfo {

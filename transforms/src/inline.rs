@@ -2,9 +2,11 @@
 //! simplifies the functions with `canonicalize` and erases private
 //! functions that are no longer referenced, as MLIR's inliner.
 
+use lf_dialects::func::{FuncCallOp, FuncFuncOp, FuncReturnOp};
 use lf_ir::attrs::{AttrData, LocationData};
 use lf_ir::clone::{clone_op_into, ValueMap};
 use lf_ir::diag::Diagnostic;
+use lf_ir::view::OpView;
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{Attribute, Body, Context, Location, OpId, RegionId, Value};
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
@@ -75,18 +77,13 @@ struct Callee {
     block: lf_ir::BlockId,
 }
 
-fn str_prop<'c>(ctx: &'c Context, body: &Body, op: OpId, name: &str) -> Option<&'c str> {
-    match ctx.attr_data(lf_ir::ods::prop(ctx, body, op, name)?) {
-        AttrData::String { value, .. } => Some(value),
-        _ => None,
-    }
+/// The symbol name of `op`, if it defines a symbol.
+fn sym_name<'c>(ctx: &'c Context, body: &Body, op: OpId) -> Option<&'c str> {
+    lf_ir::symbols::symbol_name(ctx, body, op).map(|s| ctx.ident_str(s))
 }
 
 fn callee_name<'c>(ctx: &'c Context, body: &Body, call: OpId) -> Option<&'c str> {
-    match ctx.attr_data(lf_ir::ods::prop(ctx, body, call, "callee")?) {
-        AttrData::SymbolRef { root, nested } if nested.is_empty() => Some(ctx.ident_str(*root)),
-        _ => None,
-    }
+    Some(FuncCallOp::cast(&(ctx, body), call)?.callee(&(ctx, body)))
 }
 
 /// The module's functions that can be inlined, by name.
@@ -95,10 +92,10 @@ fn inlinable(ctx: &Context, module: &Body, regions: &[RegionId], max_ops: usize)
     for &r in regions {
         for b in module.region_blocks(r) {
             for f in module.block_ops(b) {
-                if ctx.op_name_str(module.op_name(f)) != "func.func" {
+                if !FuncFuncOp::isa(&(ctx, module), f) {
                     continue;
                 }
-                let (Some(name), Some(fb)) = (str_prop(ctx, module, f, "sym_name"), module.nested_body(f)) else {
+                let (Some(name), Some(fb)) = (sym_name(ctx, module, f), module.nested_body(f)) else {
                     continue;
                 };
                 let Some(&fr) = module.regions(f).first() else {
@@ -112,7 +109,7 @@ fn inlinable(ctx: &Context, module: &Body, regions: &[RegionId], max_ops: usize)
                 let Some(term) = fb.last_op(block) else {
                     continue;
                 };
-                if ctx.op_name_str(fb.op_name(term)) != "func.return" {
+                if !FuncReturnOp::isa(&(ctx, fb), term) {
                     continue;
                 }
                 let size: usize = fb.block_ops(block).map(|o| lf_ir::walk::count_ops(fb, o)).sum();
@@ -210,7 +207,7 @@ fn collect_calls(ctx: &Context, body: &Body, roots: &[RegionId], out: &mut Vec<O
                     if !std::ptr::eq(wb, body) {
                         return WalkControl::Skip;
                     }
-                    if ctx.op_name_str(wb.op_name(o)) == "func.call" {
+                    if FuncCallOp::isa(&(ctx, wb), o) {
                         out.push(o);
                     }
                     WalkControl::Advance
@@ -248,7 +245,7 @@ impl Pass for Inline {
             for &r in &regions {
                 for b in module.region_blocks(r) {
                     for f in module.block_ops(b) {
-                        if let Some(n) = str_prop(ctx, module, f, "sym_name") {
+                        if let Some(n) = sym_name(ctx, module, f) {
                             names.insert(f, n.to_string());
                         }
                     }
@@ -284,13 +281,14 @@ impl Pass for Inline {
         // Erase private functions nothing refers to any more.
         let module = op.body_mut();
         let mut refs = FxHashSet::default();
+        let sym_name_key = ctx.intern(FuncFuncOp::sym_name_attr_def().name);
         let mut scan = |b: &Body, o: OpId| {
             for a in [b.op_props(o), b.op_attrs(o)].into_iter().flatten() {
-                let skip_name = ctx.op_name_str(b.op_name(o)) == "func.func";
+                let skip_name = FuncFuncOp::isa(&(ctx, b), o);
                 if skip_name {
                     // `sym_name` is a definition, not a reference.
                     for (k, v) in ctx.attr_data(a).dict_entries() {
-                        if ctx.ident_str(*k) != "sym_name" {
+                        if *k != sym_name_key {
                             symbol_refs(ctx, *v, &mut refs);
                         }
                     }
@@ -313,14 +311,13 @@ impl Pass for Inline {
         }
         for f in funcs {
             let module = op.body_mut();
-            if ctx.op_name_str(module.op_name(f)) != "func.func"
-                || str_prop(ctx, module, f, "sym_visibility") != Some("private")
-            {
-                continue;
-            }
-            let Some(name) = str_prop(ctx, module, f, "sym_name") else {
+            let Some(func) = FuncFuncOp::cast(&(ctx, &*module), f) else {
                 continue;
             };
+            if func.sym_visibility(&(ctx, &*module)) != Some("private") {
+                continue;
+            }
+            let name = func.sym_name(&(ctx, &*module));
             // Declarations (no body) stay, as in MLIR.
             let has_body = module
                 .regions(f)

@@ -2,8 +2,9 @@
 //! operands are defined outside `scf.for`, `affine.for`, `scf.parallel`
 //! and `affine.parallel` loops to right before the loop, as MLIR's pass.
 
+use lf_ir::interfaces::LoopLikeOp;
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
-use lf_ir::{Body, Context, OpId, Value};
+use lf_ir::{Body, Context, OpId};
 use lf_pass::pass::{Anchor, Pass, PassInfo, PassOptions, PassResult, PassTarget};
 use lf_pass::rewrite::effects::is_speculatable;
 use lf_pass::rewrite::for_each_body_par;
@@ -53,11 +54,9 @@ impl Pass for Licm {
     }
 }
 
+/// Whether `op` is a loop: its declaration has the loop-like interface.
 fn is_loop(ctx: &Context, body: &Body, op: OpId) -> bool {
-    matches!(
-        ctx.op_name_str(body.op_name(op)),
-        "scf.for" | "affine.for" | "scf.parallel" | "affine.parallel"
-    )
+    lf_ir::interfaces::loop_like(ctx, body, op).is_some()
 }
 
 /// Hoists invariant code out of every loop in `regions` of `body` (not in
@@ -79,25 +78,13 @@ pub fn hoist_in_body(ctx: &Context, body: &mut Body, regions: &[lf_ir::RegionId]
     loops.into_iter().map(|l| hoist_from_loop(ctx, body, l)).sum()
 }
 
-/// Whether `v` is defined inside `lp` (in one of its regions, at any depth).
-fn defined_inside(body: &Body, v: Value, lp: OpId) -> bool {
-    let mut block = body.value_block(v);
-    while let Some(b) = block {
-        let Some(parent) = body.block_region(b).and_then(|r| body.region_parent(r)) else {
-            return false;
-        };
-        if parent == lp {
-            return true;
-        }
-        block = body.op_block(parent);
-    }
-    false
-}
-
 fn hoist_from_loop(ctx: &Context, body: &mut Body, lp: OpId) -> usize {
     let mut moved = 0;
     let mut work: VecDeque<OpId> = VecDeque::new();
-    for &r in body.regions(lp) {
+    let regions = LoopLikeOp::cast(&(ctx, &*body), lp)
+        .expect("a loop")
+        .regions(&(ctx, &*body));
+    for r in regions {
         for b in body.region_blocks(r) {
             work.extend(body.block_ops(b));
         }
@@ -112,7 +99,7 @@ fn hoist_from_loop(ctx: &Context, body: &mut Body, lp: OpId) -> usize {
         if terminator || body.num_regions(op) != 0 || !is_speculatable(ctx, body, op) {
             continue;
         }
-        if body.operands(op).any(|v| defined_inside(body, v, lp)) {
+        if body.operands(op).any(|v| body.is_defined_inside(v, lp)) {
             continue;
         }
         body.move_op_before(op, lp);

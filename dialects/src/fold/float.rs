@@ -262,32 +262,6 @@ pub fn min_max(kind: FloatKind, a: u64, b: u64, max: bool, propagate_nan: bool) 
     }
 }
 
-/// `arith.cmpf` predicate `pred` (0 `false` ... 15 `true`).
-pub fn compare(kind: FloatKind, pred: i64, a: u64, b: u64) -> bool {
-    let (x, y) = (to_f64(kind, a), to_f64(kind, b));
-    let unordered = x.is_nan() || y.is_nan();
-    let ordered = |r: bool| !unordered && r;
-    let unord = |r: bool| unordered || r;
-    match pred {
-        0 => false,
-        1 => ordered(x == y),
-        2 => ordered(x > y),
-        3 => ordered(x >= y),
-        4 => ordered(x < y),
-        5 => ordered(x <= y),
-        6 => ordered(x != y),
-        7 => !unordered,
-        8 => unord(x == y),
-        9 => unord(x > y),
-        10 => unord(x >= y),
-        11 => unord(x < y),
-        12 => unord(x <= y),
-        13 => unord(x != y),
-        14 => unordered,
-        _ => true,
-    }
-}
-
 /// Converts between formats when the value is exact in `to` (MLIR folds
 /// `extf` always and `truncf` only then); `None` if it is not.
 pub fn convert_exact(from: FloatKind, to: FloatKind, a: u64) -> Option<u64> {

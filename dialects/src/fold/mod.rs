@@ -197,20 +197,15 @@ pub fn result_type(body: &Body, op: OpId) -> Type {
 }
 
 /// The op defining `v`, if it is named `name`.
-pub fn defined_by(ctx: &Context, body: &Body, v: lf_ir::Value, name: &str) -> Option<OpId> {
+pub fn defined_by(ctx: &Context, body: &Body, v: lf_ir::Value, def: &'static lf_ir::OpDef) -> Option<OpId> {
     let d = body.defining_op(v)?;
-    (ctx.op_name_str(body.op_name(d)) == name).then_some(d)
+    lf_ir::view::is_op(ctx, body, d, def).then_some(d)
 }
 
 /// The value attribute of a constant-like op defining `v` (what a fold
 /// driver passes as the operand's constant).
 pub fn constant_value(ctx: &Context, body: &Body, v: lf_ir::Value) -> Option<Attribute> {
-    let d = body.defining_op(v)?;
-    let def = ctx.op_def(body.op_name(d))?;
-    if !def.has(lf_ir::Traits::CONSTANT_LIKE) {
-        return None;
-    }
-    lf_ir::ods::prop(ctx, body, d, "value")
+    lf_ir::constants::constant_value(ctx, body, v)
 }
 
 /// Runs `op`'s folder with the constants of its operands found through their

@@ -6,6 +6,10 @@
 //! the op rather than replacing it; lf's folders never change the IR, so
 //! those are left to canonicalization patterns.
 
+use crate::arith::{
+    ArithAddiOp, ArithAndiOp, ArithCmpfOp, ArithCmpiOp, ArithConstantOp, ArithExtfOp, ArithExtsiOp, ArithExtuiOp,
+    ArithNegfOp, ArithSubiOp, ArithTruncfOp, ArithXoriOp, CmpIPredicate, FastMathFlags,
+};
 use crate::fold::float::{self, BinOp};
 use crate::fold::int::{self, sval, uval};
 use crate::fold::{
@@ -13,7 +17,7 @@ use crate::fold::{
     Elem,
 };
 use lf_ir::ods::constraints::element_or_self;
-use lf_ir::ods::prop;
+use lf_ir::view::OpView;
 use lf_ir::{Attribute, Body, Context, FoldResult, OpId, TypeData};
 
 type Folded = Option<Vec<FoldResult>>;
@@ -98,7 +102,7 @@ fn commuted(
 
 /// `arith.constant`: its value.
 pub fn fold_constant(ctx: &Context, body: &Body, op: OpId, _: &[Option<Attribute>]) -> Folded {
-    attr(prop(ctx, body, op, "value"))
+    attr(Some(ArithConstantOp::from_op_unchecked(op).value(&(ctx, body))))
 }
 
 /// `arith.addi`: `x + 0 -> x`, `(a - b) + b -> a`, `b + (a - b) -> a`, constants.
@@ -109,12 +113,12 @@ pub fn fold_addi(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
     if is_zero(ctx, operands[1], w) {
         return value(lhs);
     }
-    if let Some(sub) = defined_by(ctx, body, lhs, "arith.subi") {
+    if let Some(sub) = defined_by(ctx, body, lhs, ArithSubiOp::def()) {
         if body.operand(sub, 1) == rhs {
             return value(body.operand(sub, 0));
         }
     }
-    if let Some(sub) = defined_by(ctx, body, rhs, "arith.subi") {
+    if let Some(sub) = defined_by(ctx, body, rhs, ArithSubiOp::def()) {
         if body.operand(sub, 1) == lhs {
             return value(body.operand(sub, 0));
         }
@@ -134,7 +138,7 @@ pub fn fold_subi(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
     if is_zero(ctx, operands[1], w) {
         return value(lhs);
     }
-    if let Some(add) = defined_by(ctx, body, lhs, "arith.addi") {
+    if let Some(add) = defined_by(ctx, body, lhs, ArithAddiOp::def()) {
         if body.operand(add, 1) == rhs {
             return value(body.operand(add, 0));
         }
@@ -269,7 +273,7 @@ pub fn fold_andi(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
         return value(lhs);
     }
     for (x, other) in [(lhs, rhs), (rhs, lhs)] {
-        if let Some(xor) = defined_by(ctx, body, other, "arith.xori") {
+        if let Some(xor) = defined_by(ctx, body, other, ArithXoriOp::def()) {
             let c = crate::fold::constant_value(ctx, body, body.operand(xor, 1));
             if body.operand(xor, 0) == x && is_all_ones(ctx, c, w) {
                 if let Some(z) = zero_attr(ctx, result_type(body, op)) {
@@ -279,7 +283,7 @@ pub fn fold_andi(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
         }
     }
     for (prev, other) in [(lhs, rhs), (rhs, lhs)] {
-        if let Some(p) = defined_by(ctx, body, prev, "arith.andi") {
+        if let Some(p) = defined_by(ctx, body, prev, ArithAndiOp::def()) {
             if body.operand(p, 0) == other || body.operand(p, 1) == other {
                 return value(body.result(p, 0));
             }
@@ -303,7 +307,7 @@ pub fn fold_ori(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribu
         return value(lhs);
     }
     for (x, other) in [(lhs, rhs), (rhs, lhs)] {
-        if let Some(xor) = defined_by(ctx, body, other, "arith.xori") {
+        if let Some(xor) = defined_by(ctx, body, other, ArithXoriOp::def()) {
             let c = crate::fold::constant_value(ctx, body, body.operand(xor, 1));
             if body.operand(xor, 0) == x && is_all_ones(ctx, c, w) {
                 return value(body.operand(xor, 1));
@@ -326,7 +330,7 @@ pub fn fold_xori(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
             return attr(Some(z));
         }
     }
-    if let Some(p) = defined_by(ctx, body, lhs, "arith.xori") {
+    if let Some(p) = defined_by(ctx, body, lhs, ArithXoriOp::def()) {
         if body.operand(p, 1) == rhs {
             return value(body.operand(p, 0));
         }
@@ -334,7 +338,7 @@ pub fn fold_xori(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
             return value(body.operand(p, 1));
         }
     }
-    if let Some(p) = defined_by(ctx, body, rhs, "arith.xori") {
+    if let Some(p) = defined_by(ctx, body, rhs, ArithXoriOp::def()) {
         if body.operand(p, 1) == lhs {
             return value(body.operand(p, 0));
         }
@@ -564,7 +568,7 @@ pub fn fold_minnumf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Att
 
 /// `arith.negf`: `-(-x) -> x`, constants.
 pub fn fold_negf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {
-    if let Some(inner) = defined_by(ctx, body, operand(body, op, 0), "arith.negf") {
+    if let Some(inner) = defined_by(ctx, body, operand(body, op, 0), ArithNegfOp::def()) {
         return value(body.operand(inner, 0));
     }
     unary_float(ctx, body, op, operands, float::neg)
@@ -592,34 +596,8 @@ fn bool_attr(ctx: &Context, ty: lf_ir::Type, v: bool) -> Option<Attribute> {
     encode(ctx, ty, vec![Elem::Int(i128::from(v))])
 }
 
-/// Whether `pred` holds for equal operands.
-fn cmpi_equal_operands(pred: i64) -> bool {
-    // eq, sle, sge, ule, uge
-    matches!(pred, 0 | 3 | 5 | 7 | 9)
-}
-
-fn cmpi_apply(pred: i64, a: i128, b: i128, w: u32) -> bool {
-    let (sa, sb, ua, ub) = (sval(a, w), sval(b, w), uval(a, w), uval(b, w));
-    match pred {
-        0 => ua == ub,
-        1 => ua != ub,
-        2 => sa < sb,
-        3 => sa <= sb,
-        4 => sa > sb,
-        5 => sa >= sb,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        _ => ua >= ub,
-    }
-}
-
-fn predicate(ctx: &Context, body: &Body, op: OpId) -> Option<i64> {
-    i64::try_from(lf_ir::ods::constraints::int_value(
-        ctx,
-        prop(ctx, body, op, "predicate")?,
-    )?)
-    .ok()
+fn cmpi_apply(pred: CmpIPredicate, a: i128, b: i128, w: u32) -> bool {
+    pred.holds((sval(a, w), sval(b, w)), (uval(a, w), uval(b, w)))
 }
 
 fn is_i1(ctx: &Context, t: lf_ir::Type) -> bool {
@@ -629,46 +607,35 @@ fn is_i1(ctx: &Context, t: lf_ir::Type) -> bool {
 /// `arith.cmpi`: equal operands, `ext(x : i1) != 0 -> x`, `x != 0 -> x` and
 /// `x == 1 -> x` on `i1`, constants.
 pub fn fold_cmpi(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {
-    let pred = predicate(ctx, body, op)?;
+    let pred = ArithCmpiOp::from_op_unchecked(op).predicate(&(ctx, body));
     let (lhs, rhs) = (operand(body, op, 0), operand(body, op, 1));
     let rty = result_type(body, op);
     if lhs == rhs {
-        return attr(bool_attr(ctx, rty, cmpi_equal_operands(pred)));
+        return attr(bool_attr(ctx, rty, pred.holds_for_equal()));
     }
     let w = width_of(ctx, body, op)?;
     // MLIR moves a lone constant to the right (swapping the predicate) in
     // place and folds again; the identities below see that order.
     let (lhs, operands, pred) = if operands[0].is_some() && operands[1].is_none() {
-        let swapped = match pred {
-            2 => 4,
-            3 => 5,
-            4 => 2,
-            5 => 3,
-            6 => 8,
-            7 => 9,
-            8 => 6,
-            9 => 7,
-            p => p,
-        };
-        (rhs, [operands[1], operands[0]], swapped)
+        (rhs, [operands[1], operands[0]], pred.swapped())
     } else {
         (lhs, [operands[0], operands[1]], pred)
     };
     let operands = &operands[..];
     if is_zero(ctx, operands[1], w) {
-        for ext in ["arith.extsi", "arith.extui"] {
+        for ext in [ArithExtsiOp::def(), ArithExtuiOp::def()] {
             if let Some(e) = defined_by(ctx, body, lhs, ext) {
                 let src = body.operand(e, 0);
-                if is_i1(ctx, body.value_type(src)) && pred == 1 {
+                if is_i1(ctx, body.value_type(src)) && pred == CmpIPredicate::Ne {
                     return value(src);
                 }
             }
         }
-        if is_i1(ctx, body.value_type(lhs)) && pred == 1 {
+        if is_i1(ctx, body.value_type(lhs)) && pred == CmpIPredicate::Ne {
             return value(lhs);
         }
     }
-    if is_one(ctx, operands[1], w) && is_i1(ctx, body.value_type(lhs)) && pred == 0 {
+    if is_one(ctx, operands[1], w) && is_i1(ctx, body.value_type(lhs)) && pred == CmpIPredicate::Eq {
         return value(lhs);
     }
     let consts = all_const(operands)?;
@@ -681,7 +648,7 @@ pub fn fold_cmpi(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
 /// `arith.cmpf`: scalar constants; a NaN constant on either side decides
 /// the result on its own (as MLIR: both sides are then taken as NaN).
 pub fn fold_cmpf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {
-    let pred = predicate(ctx, body, op)?;
+    let pred = ArithCmpfOp::from_op_unchecked(op).predicate(&(ctx, body));
     let k = float_kind(ctx, body.value_type(operand(body, op, 0)))?;
     let scalar = |a: Option<Attribute>| match a.map(|a| ctx.attr_data(a)) {
         Some(lf_ir::AttrData::Float { bits, .. }) => Some(*bits),
@@ -696,7 +663,7 @@ pub fn fold_cmpf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
     }
     let (l, r) = (l?, r?);
     attr(Some(ctx.integer_attr(
-        i128::from(float::compare(k, pred, l, r)),
+        i128::from(pred.holds(float::to_f64(k, l), float::to_f64(k, r))),
         ctx.common().i1,
     )))
 }
@@ -717,11 +684,12 @@ pub fn fold_select(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attr
     if rty == ctx.common().i1 && is_one(ctx, operands[1], 1) && is_zero(ctx, operands[2], 1) {
         return value(c);
     }
-    if let Some(cmp) = defined_by(ctx, body, c, "arith.cmpi") {
-        let pred = predicate(ctx, body, cmp)?;
+    if let Some(cmp) = defined_by(ctx, body, c, ArithCmpiOp::def()) {
+        let pred = ArithCmpiOp::from_op_unchecked(cmp).predicate(&(ctx, body));
         let (cl, cr) = (body.operand(cmp, 0), body.operand(cmp, 1));
-        if (pred == 0 || pred == 1) && ((cl == t && cr == f) || (cr == t && cl == f)) {
-            return value(if pred == 1 { t } else { f });
+        let (eq, ne) = (pred == CmpIPredicate::Eq, pred == CmpIPredicate::Ne);
+        if (eq || ne) && ((cl == t && cr == f) || (cr == t && cl == f)) {
+            return value(if ne { t } else { f });
         }
     }
     let is_dense =
@@ -773,7 +741,7 @@ pub fn fold_extui(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attri
 /// `arith.trunci`: `trunci(ext(x)) -> x` when `x` has the result type, constants.
 pub fn fold_trunci(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {
     let src = operand(body, op, 0);
-    for ext in ["arith.extsi", "arith.extui"] {
+    for ext in [ArithExtsiOp::def(), ArithExtuiOp::def()] {
         if let Some(e) = defined_by(ctx, body, src, ext) {
             let x = body.operand(e, 0);
             if element_or_self(ctx, body.value_type(x)) == element_or_self(ctx, result_type(body, op)) {
@@ -871,17 +839,20 @@ pub fn fold_fptoui(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attr
     float_to_int(ctx, body, op, operands, false)
 }
 
+/// Whether `op` (an `arith.extf` or `arith.truncf`) carries the `contract` flag.
 fn fastmath_has_contract(ctx: &Context, body: &Body, op: OpId) -> bool {
-    const CONTRACT: u32 = 1 << 5;
-    prop(ctx, body, op, "fastmath")
-        .and_then(|a| crate::arith::FASTMATH.bits(ctx, a))
-        .is_some_and(|b| b & CONTRACT != 0)
+    let ir = (ctx, body);
+    let flags = match ArithExtfOp::cast(&ir, op) {
+        Some(e) => e.fastmath(&ir),
+        None => ArithTruncfOp::from_op_unchecked(op).fastmath(&ir),
+    };
+    flags.is_some_and(|f| f.contains(FastMathFlags::CONTRACT))
 }
 
 /// `arith.extf`: `extf(truncf(x)) -> x` when both carry `contract` and `x`
 /// has the result type; constants (exact).
 pub fn fold_extf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {
-    if let Some(t) = defined_by(ctx, body, operand(body, op, 0), "arith.truncf") {
+    if let Some(t) = defined_by(ctx, body, operand(body, op, 0), ArithTruncfOp::def()) {
         let x = body.operand(t, 0);
         if body.value_type(x) == result_type(body, op)
             && fastmath_has_contract(ctx, body, t)
@@ -901,7 +872,7 @@ pub fn fold_extf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attrib
 /// `arith.truncf`: `truncf(extf(x)) -> x` when `x` has the result type;
 /// constants only when exact in the result type (as MLIR).
 pub fn fold_truncf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {
-    if let Some(e) = defined_by(ctx, body, operand(body, op, 0), "arith.extf") {
+    if let Some(e) = defined_by(ctx, body, operand(body, op, 0), ArithExtfOp::def()) {
         let x = body.operand(e, 0);
         if element_or_self(ctx, body.value_type(x)) == element_or_self(ctx, result_type(body, op)) {
             return value(x);
