@@ -25,7 +25,6 @@ use lf_interp::observe::{first_difference, Entry, EntryRun, Module, RunError, To
 use lf_ir::{Context, OwnedOp, PrintOptions};
 use lf_passes::{ObservedPass, PassObserver};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
 /// The default of `--verify-semantics-max-steps`: instructions per run of
 /// an entry function (about 10 s of interpretation).
@@ -104,8 +103,6 @@ pub struct SemanticsChecker {
     last_ir: Option<String>,
     /// The part of a split input file (`--split-input-file`), for dump names.
     chunk: Option<usize>,
-    /// Time spent running the interpreter and comparing.
-    pub time: Duration,
 }
 
 impl SemanticsChecker {
@@ -119,7 +116,6 @@ impl SemanticsChecker {
         opts: &SemanticsOptions,
         chunk: Option<usize>,
     ) -> Result<SemanticsChecker, Box<Diagnostic>> {
-        let start = Instant::now();
         let module_pos = root.body.op_loc(root.op).source_pos(ctx);
         if opts.verify {
             lf_ir::verify(ctx, &root.body, root.op)?;
@@ -170,7 +166,6 @@ impl SemanticsChecker {
             baseline,
             last_ir,
             chunk,
-            time: start.elapsed(),
         })
     }
 
@@ -247,36 +242,34 @@ impl SemanticsChecker {
             }
             return Ok(());
         };
-        {
-            d.add_note(None, format!("the pass alone: --pass-pipeline='{}'", pass.alone()));
-            match &self.opts.dump {
-                Some(dir) => {
-                    let after = lf_ir::op_to_string(ctx, &root.body, root.op, &self.opts.print);
-                    let before = self.last_ir.take().unwrap_or_default();
-                    match self.write_dumps(dir, pass, &before, &after) {
-                        Ok((b, a)) => d.add_note(
-                            None,
-                            format!(
-                                "the IR just before and just after the pass: {} and {}",
-                                b.display(),
-                                a.display()
-                            ),
-                        ),
-                        Err(e) => d.add_note(
-                            None,
-                            format!(
-                                "could not write the IR before and after the pass to '{}': {e}",
-                                dir.display()
-                            ),
-                        ),
-                    };
-                }
-                None => {
-                    d.add_note(
+        d.add_note(None, format!("the pass alone: --pass-pipeline='{}'", pass.alone()));
+        match &self.opts.dump {
+            Some(dir) => {
+                let after = lf_ir::op_to_string(ctx, &root.body, root.op, &self.opts.print);
+                let before = self.last_ir.take().unwrap_or_default();
+                match self.write_dumps(dir, pass, &before, &after) {
+                    Ok((b, a)) => d.add_note(
                         None,
-                        "--verify-semantics-dump=DIR writes the IR just before and just after the pass",
-                    );
-                }
+                        format!(
+                            "the IR just before and just after the pass: {} and {}",
+                            b.display(),
+                            a.display()
+                        ),
+                    ),
+                    Err(e) => d.add_note(
+                        None,
+                        format!(
+                            "could not write the IR before and after the pass to '{}': {e}",
+                            dir.display()
+                        ),
+                    ),
+                };
+            }
+            None => {
+                d.add_note(
+                    None,
+                    "--verify-semantics-dump=DIR writes the IR just before and just after the pass",
+                );
             }
         }
         Err(Box::new(d))
@@ -309,10 +302,7 @@ impl PassObserver for SemanticsChecker {
             // The pass left every op as it was: the results cannot have changed.
             return Ok(());
         }
-        let start = Instant::now();
-        let result = self.check(ctx, root, pass);
-        self.time += start.elapsed();
-        result
+        self.check(ctx, root, pass)
     }
 
     fn timing_name(&self) -> &str {
