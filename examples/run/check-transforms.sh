@@ -2,7 +2,8 @@
 # Checks that lf's generic transforms keep the results of every driver here:
 # each driver goes through `lf-opt --pass-pipeline=...`, then through the same
 # mlir-opt lowering and mlir-runner as run.sh, and must print exactly
-# expected/NAME.out.
+# expected/NAME.out. lf-opt runs with --verify-semantics, so a pass that changes
+# what @main prints is named (with its position in the pipeline) by lf-opt itself.
 #
 #   ./check-transforms.sh                      # the default pipelines, all drivers
 #   ./check-transforms.sh 'canonicalize' lu    # one pipeline (inside builtin.module(...)), some drivers
@@ -34,7 +35,7 @@ for name in "$@"; do
   for p in $pipelines; do
     IFS=$IFS_SAVE
     # shellcheck disable=SC2086
-    if "$LF_OPT" "$name.mlir" --pass-pipeline="builtin.module($p)" -o "$tmp/t.mlir" &&
+    if "$LF_OPT" "$name.mlir" --pass-pipeline="builtin.module($p)" --verify-semantics -o "$tmp/t.mlir" &&
        "$MLIR_OPT" "$tmp/t.mlir" $LOWER |
        "$MLIR_RUNNER" -e main -entry-point-result=void -shared-libs="$LIBS" |
        sed 's/base@ = 0x[0-9a-f]*/base@ = 0x0/' > "$tmp/out" &&

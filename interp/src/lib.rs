@@ -8,7 +8,8 @@
 //! ([`gpu`]), and the checkers report data races, out-of-bounds accesses,
 //! divergent barriers and uninitialized reads as diagnostics at the op's
 //! location. Kernel mode ([`kernel`]) fills memref arguments with
-//! deterministic values and compares two programs.
+//! deterministic values and compares two programs. [`observe`] runs a
+//! module held in a caller's context (lf-opt's `--verify-semantics`).
 
 pub mod decode;
 pub mod device;
@@ -16,6 +17,7 @@ pub mod exec;
 pub mod gpu;
 pub mod kernel;
 pub mod memory;
+pub mod observe;
 pub mod print;
 pub mod program;
 
@@ -125,21 +127,7 @@ pub fn load_for(name: &str, text: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> 
 impl Loaded {
     /// The diagnostic of a fault.
     pub fn diagnostic(&self, f: &Fault) -> Diagnostic {
-        let pos = |at: Option<(u32, u32)>| {
-            at.and_then(|(func, pc)| {
-                let func = self.prog.funcs.get(func as usize)?;
-                func.locs
-                    .get(pc as usize)
-                    .copied()
-                    .or(Some(func.loc))
-                    .and_then(|l| l.source_pos(&self.ctx))
-            })
-        };
-        let mut d = Diagnostic::error(pos(f.at), f.msg.clone());
-        for (at, m) in &f.notes {
-            d = d.with_note(pos(*at), m.clone());
-        }
-        d
+        observe::diagnostic(&self.ctx, &self.prog, f)
     }
 
     /// Renders diagnostics with their source snippets.

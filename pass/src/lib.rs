@@ -9,7 +9,8 @@
 //! - [`pipeline`]: the textual pipeline syntax
 //!   (`builtin.module(func.func(cse,canonicalize{max-iterations=5}))`).
 //! - [`manager`]: nested pass managers that run a pipeline, in parallel on
-//!   isolated ops, with instrumentation ([`instrument`]).
+//!   isolated ops, with instrumentation ([`instrument`]) and observers
+//!   called between passes ([`observe`]).
 //! - [`analysis`]: the analysis manager, dominance and loop nests.
 //! - [`rewrite`]: pattern rewriting (greedy driver, dialect conversion,
 //!   the canonicalization patterns registered per dialect).
@@ -17,6 +18,7 @@
 pub mod analysis;
 pub mod instrument;
 pub mod manager;
+pub mod observe;
 pub mod options;
 pub mod pass;
 pub mod pipeline;
@@ -26,6 +28,7 @@ pub mod suggest;
 
 pub use analysis::{Analysis, AnalysisManager, DominanceInfo, LoopNestInfo};
 pub use manager::{PassManager, RunOptions, RunReport};
+pub use observe::{ObservedPass, PassObserver};
 pub use options::{OptionKind, OptionValue, PassOption, PassOptions};
 pub use pass::{Anchor, OpRecord, Pass, PassInfo, PassResult, PassTarget};
 pub use pipeline::parse_pipeline;

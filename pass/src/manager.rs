@@ -12,10 +12,13 @@
 //! Errors and dumps come out in program order.
 //!
 //! After each pass the instrumentation runs (see [`RunOptions`]): the
-//! verifier on each op the pass ran on, IR dumps, timing and statistics.
+//! verifier on each op the pass ran on, IR dumps, timing and statistics;
+//! then the observer, if any ([`PassManager::run_observed`]), which sees the
+//! whole module as the passes so far left it.
 
 use crate::analysis::AnalysisManager;
 use crate::instrument::{IrDumper, Statistics, TimingTree};
+use crate::observe::{ObservedPass, PassObserver};
 use crate::pass::{OpRecord, PassTarget, TargetOutcome};
 use crate::pipeline::{Nesting, OpPassManager, PassEntry, PipelineItem};
 use lf_diag::Diagnostic;
@@ -100,6 +103,8 @@ struct Step<'p> {
     timing_node: usize,
     /// The node of the verifier run after it.
     verify_node: Option<usize>,
+    /// The node of the observer called after it (`run_observed`).
+    observe_node: Option<usize>,
 }
 
 /// What running a pass on one target gave.
@@ -136,6 +141,22 @@ impl PassManager {
 
     /// Runs the pipeline on `root`; IR dumps go to `dump`.
     pub fn run(&mut self, ctx: &Context, root: &mut OwnedOp, dump: &mut dyn Write) -> RunReport {
+        self.run_observed(ctx, root, dump, None)
+    }
+
+    /// [`PassManager::run`], calling `observer` (if any) after each pass,
+    /// once the pass has run on every op it applies to (see
+    /// [`crate::observe`]). An observer's error stops the pipeline and is
+    /// the run's error. With `timing`, the observer's time shows in the
+    /// timing tree after each pass, under the name the observer gives
+    /// ([`PassObserver::timing_name`]).
+    pub fn run_observed(
+        &mut self,
+        ctx: &Context,
+        root: &mut OwnedOp,
+        dump: &mut dyn Write,
+        mut observer: Option<&mut dyn PassObserver>,
+    ) -> RunReport {
         let mut report = RunReport::default();
         // Cached analyses belong to the IR of one run (op ids of another
         // buffer may coincide).
@@ -156,26 +177,48 @@ impl PassManager {
         let mut steps = Vec::new();
         let pipeline = std::mem::replace(&mut self.pipeline, OpPassManager::new("any"));
         let verify = self.options.verify_each;
+        let observe = observer.as_ref().map(|o| o.timing_name());
         flatten(
             &pipeline,
             vec![&pipeline.nesting],
             &mut report.timing,
             None,
-            verify,
+            (verify, observe),
             &mut steps,
         );
         let mut dumper = IrDumper::new(&self.options, dump);
         for (index, step) in steps.iter().enumerate() {
-            if !self.run_step(ctx, root, step, index, &mut dumper, &mut report) {
+            let Some(changed) = self.run_step(ctx, root, step, index, &mut dumper, &mut report) else {
                 report.failed = true;
                 break;
+            };
+            if let Some(observer) = observer.as_deref_mut() {
+                let start = Instant::now();
+                let pass = ObservedPass {
+                    position: index + 1,
+                    num_passes: steps.len(),
+                    entry: step.entry,
+                    nesting: &step.levels,
+                    changed,
+                };
+                let result = observer.after_pass(ctx, root, &pass);
+                if let (true, Some(node)) = (self.options.timing, step.observe_node) {
+                    report.timing.add_time(node, start.elapsed());
+                }
+                if let Err(d) = result {
+                    report.diags.push(*d);
+                    report.failed = true;
+                    break;
+                }
             }
         }
         self.pipeline = pipeline;
         report
     }
 
-    /// Runs one pass on every op it applies to; false if the pipeline must stop.
+    /// Runs one pass on every op it applies to; `None` if the pipeline must
+    /// stop, else whether the pass may have changed the IR (it did not
+    /// preserve every analysis of some op, or changed an op's attributes).
     fn run_step(
         &mut self,
         ctx: &Context,
@@ -184,7 +227,7 @@ impl PassManager {
         index: usize,
         dumper: &mut IrDumper<'_>,
         report: &mut RunReport,
-    ) -> bool {
+    ) -> Option<bool> {
         let info = step.entry.info();
         let opts = &self.options;
         // Before: dumps and the text to compare with after.
@@ -271,6 +314,7 @@ impl PassManager {
         for (key, am) in keys.iter().cloned().zip(ams) {
             self.analyses.insert(key, am);
         }
+        let any_changed = runs.iter().any(|r| r.changed || r.outcome.record.is_some());
         // Write back changed op records; gather diagnostics and statistics.
         let mut error = None;
         let mut checks: Vec<(usize, Option<Box<Diagnostic>>)> = Vec::new();
@@ -297,7 +341,7 @@ impl PassManager {
         }
         if let Some(d) = error {
             report.diags.push(*d);
-            return false;
+            return None;
         }
         // After: verification of each op the pass changed (the op itself;
         // what is nested in it was verified by the task that ran the pass),
@@ -329,7 +373,7 @@ impl PassManager {
                 let mut d = *d;
                 d.message = format!("{} (verification failed after pass '{}')", d.message, info.name);
                 report.diags.push(d);
-                return false;
+                return None;
             }
         }
         let ops = visit_targets(ctx, root, &step.levels);
@@ -337,19 +381,21 @@ impl PassManager {
             report
                 .diags
                 .push(Diagnostic::error(None, format!("could not write an IR dump: {e}")));
-            return false;
+            return None;
         }
-        true
+        Some(any_changed)
     }
 }
 
-/// Lists the passes of a pipeline with their nesting, and builds the timing tree.
+/// Lists the passes of a pipeline with their nesting, and builds the timing
+/// tree (with a node for the verifier and one for the observer, by its
+/// timing name, after each pass when asked).
 fn flatten<'p>(
     pm: &'p OpPassManager,
     levels: Vec<&'p Nesting>,
     timing: &mut TimingTree,
     parent: Option<usize>,
-    verify: bool,
+    (verify, observe): (bool, Option<&str>),
     out: &mut Vec<Step<'p>>,
 ) {
     for item in &pm.items {
@@ -357,18 +403,20 @@ fn flatten<'p>(
             PipelineItem::Pass(entry) => {
                 let timing_node = timing.add_node(parent, entry.info().name);
                 let verify_node = verify.then(|| timing.add_node(parent, "(verify)"));
+                let observe_node = observe.map(|name| timing.add_node(parent, format!("({name})")));
                 out.push(Step {
                     entry,
                     levels: levels.clone(),
                     timing_node,
                     verify_node,
+                    observe_node,
                 })
             }
             PipelineItem::Nested(child) => {
                 let node = timing.add_node(parent, format!("'{}' Pipeline", child.nesting.as_str()));
                 let mut l = levels.clone();
                 l.push(&child.nesting);
-                flatten(child, l, timing, Some(node), verify, out);
+                flatten(child, l, timing, Some(node), (verify, observe), out);
             }
         }
     }

@@ -5,3 +5,4 @@ pub mod affinity;
 pub mod opt;
 pub mod output;
 mod timing;
+pub mod verify_semantics;

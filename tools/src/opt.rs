@@ -1,6 +1,7 @@
 //! The `lf-opt` driver: read, parse, verify, print.
 
 use crate::timing::Timing;
+use crate::verify_semantics::{Mode, SemanticsChecker, SemanticsOptions};
 use clap::Parser as ClapParser;
 use lf_diag::{Diagnostic, SourceMgr, SourcePos, Verifier, VerifyMode};
 use lf_ir::{Context, ParseOptions, PrintOptions};
@@ -109,6 +110,31 @@ pub struct OptArgs {
     /// the generic form.
     #[arg(long = "verify-roundtrip")]
     pub verify_roundtrip: bool,
+    /// Run the program in lf-run's interpreter before the passes and after
+    /// each pass that changed it, and fail naming the first pass after which
+    /// its results differ or it faults (a race, an out-of-bounds access).
+    /// MODE: main (what @main prints; the default when there is a @main
+    /// without arguments), random:SEED (every public function with
+    /// arguments, on random inputs: memref arguments after the call and
+    /// results), entry:NAME (one function).
+    #[arg(long = "verify-semantics", value_name = "MODE", num_args = 0..=1, require_equals = true,
+          default_missing_value = "")]
+    pub verify_semantics: Option<String>,
+    /// --verify-semantics: relative tolerance for floats (default 0: exact).
+    #[arg(long = "verify-semantics-rtol", value_name = "X")]
+    pub verify_semantics_rtol: Option<f64>,
+    /// --verify-semantics: absolute tolerance for floats (default 0: exact).
+    #[arg(long = "verify-semantics-atol", value_name = "X")]
+    pub verify_semantics_atol: Option<f64>,
+    /// --verify-semantics: instructions allowed to each run of a function
+    /// (default 1000000000).
+    #[arg(long = "verify-semantics-max-steps", value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub verify_semantics_max_steps: Option<u64>,
+    /// --verify-semantics: write the IR just before and just after the pass
+    /// that changed the results to DIR (N-PASS.before.lfir, N-PASS.after.lfir).
+    #[arg(long = "verify-semantics-dump", value_name = "DIR")]
+    pub verify_semantics_dump: Option<PathBuf>,
     /// Passes given as flags (`--cse`, `--canonicalize=OPTIONS`), in order;
     /// filled by [`OptArgs::parse_with_passes`].
     #[arg(skip)]
@@ -244,6 +270,13 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
             None => eprintln!("Pass Manager with 0 passes:\nbuiltin.module()"),
         }
     }
+    let semantics = match semantics_options(args) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("lf-opt: error: {msg}");
+            return 1;
+        }
+    };
     let mut timing = Timing::new(args.timing);
     let (name, input) = match read_input(&args.input) {
         Ok(x) => x,
@@ -296,7 +329,8 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut failed = false;
-    for (chunk, first_line) in &chunks {
+    for (chunk_no, (chunk, first_line)) in chunks.iter().enumerate() {
+        let semantics_chunk = (chunks.len() > 1).then_some(chunk_no + 1);
         let popts = ParseOptions {
             first_line: *first_line,
             on_progress: input.release_hook(text, chunk),
@@ -304,7 +338,12 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         };
         let parsed = parse_and_verify(ctx, chunk, &name, &popts, !args.no_verify, &mut timing).and_then(|mut owned| {
             if let Some(pm) = pipeline.as_mut() {
-                run_passes(ctx, pm, &mut owned, &mut timing, &mut diags)?;
+                let semantics = semantics.as_ref().map(|s| (s, semantics_chunk));
+                run_passes(ctx, pm, &mut owned, &mut timing, &mut diags, semantics)?;
+            } else if let Some(s) = &semantics {
+                // No pass to check: the program must still run as the mode says.
+                crate::verify_semantics::SemanticsChecker::start(ctx, &owned, s, semantics_chunk)?;
+                timing.lap("verify-semantics");
             }
             if args.verify_roundtrip {
                 verify_roundtrip(ctx, &owned, &name, &opts)?;
@@ -461,18 +500,30 @@ fn build_pipeline(
     Ok(Some(PassManager::new(pipeline, options)))
 }
 
-/// Runs the passes on one parsed buffer; warnings go to `diags`.
+/// Runs the passes on one parsed buffer; warnings go to `diags`. With
+/// `semantics` (`--verify-semantics`, and the part of a split file), the
+/// program runs before the passes and after each one.
 fn run_passes(
     ctx: &Context,
     pm: &mut PassManager,
     owned: &mut lf_ir::OwnedOp,
     timing: &mut Timing,
     diags: &mut Vec<Diagnostic>,
+    semantics: Option<(&SemanticsOptions, Option<usize>)>,
 ) -> Result<(), Box<Diagnostic>> {
+    let mut checker = match semantics {
+        Some((s, chunk)) => {
+            let checker = SemanticsChecker::start(ctx, owned, s, chunk)?;
+            timing.lap("verify-semantics");
+            Some(checker)
+        }
+        None => None,
+    };
     // Not locked for the whole run: a pass running on a worker thread may
     // print to stderr itself (a pass author's debug output), and would wait
     // forever for a lock this thread holds while it waits for the pass.
-    let report = pm.run(ctx, owned, &mut std::io::stderr());
+    let observer = checker.as_mut().map(|c| c as &mut dyn lf_pass::PassObserver);
+    let report = pm.run_observed(ctx, owned, &mut std::io::stderr(), observer);
     timing.lap("passes");
     if timing.enabled {
         // Split input files run the same pipeline on each part: add up.
@@ -501,6 +552,49 @@ fn run_passes(
     }
     diags.extend(rest);
     Ok(())
+}
+
+/// The options of `--verify-semantics` (`None` without it); an error for a
+/// bad mode or tolerance, or a `--verify-semantics-*` option without it.
+fn semantics_options(args: &OptArgs) -> Result<Option<SemanticsOptions>, String> {
+    let Some(mode) = &args.verify_semantics else {
+        let given = [
+            ("rtol", args.verify_semantics_rtol.is_some()),
+            ("atol", args.verify_semantics_atol.is_some()),
+            ("max-steps", args.verify_semantics_max_steps.is_some()),
+            ("dump", args.verify_semantics_dump.is_some()),
+        ];
+        if let Some((name, _)) = given.iter().find(|(_, g)| *g) {
+            return Err(format!(
+                "--verify-semantics-{name} is an option of --verify-semantics, which is not given"
+            ));
+        }
+        return Ok(None);
+    };
+    let mode = Mode::parse(mode)?;
+    let tol = |name: &str, v: Option<f64>| match v {
+        Some(x) if !(x.is_finite() && x >= 0.0) => Err(format!(
+            "--verify-semantics-{name}={x}: a tolerance is a finite number, 0 or more"
+        )),
+        v => Ok(v.unwrap_or(0.0)),
+    };
+    Ok(Some(SemanticsOptions {
+        mode,
+        tolerance: lf_interp::observe::Tolerance {
+            rtol: tol("rtol", args.verify_semantics_rtol)?,
+            atol: tol("atol", args.verify_semantics_atol)?,
+        },
+        max_steps: args
+            .verify_semantics_max_steps
+            .unwrap_or(crate::verify_semantics::DEFAULT_MAX_STEPS),
+        dump: args.verify_semantics_dump.clone(),
+        print: PrintOptions {
+            generic: args.print_op_generic,
+            debuginfo: args.print_debuginfo,
+            ..PrintOptions::default()
+        },
+        verify: args.no_verify || !args.verify_each,
+    }))
 }
 
 /// `--verify-roundtrip`: the output, printed in custom and generic form,

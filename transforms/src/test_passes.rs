@@ -1,5 +1,9 @@
 //! Passes for testing the infrastructure: they report what analyses see as
-//! remarks, so that lit tests can check analyses, caching and options.
+//! remarks, so that lit tests can check analyses, caching and options; and
+//! one that breaks programs on purpose ([`break_semantics`]), for
+//! `lf-opt --verify-semantics`.
+
+pub mod break_semantics;
 
 use lf_diag::Diagnostic;
 use lf_pass::analysis::{AnalysisManager, LoopNestInfo};
@@ -10,6 +14,7 @@ use lf_pass::PassRegistry;
 pub fn register(r: &mut PassRegistry) {
     r.register(&PRINT_LOOP_NEST);
     r.register(&PRINT_TO_STDERR);
+    r.register(&break_semantics::BREAK_SEMANTICS);
 }
 
 /// Registration of `test-print-to-stderr`.
