@@ -14,7 +14,10 @@ use crate::kernel;
 use crate::print::elem_name;
 use crate::program::{Program, Scalar};
 use lf_diag::{Diagnostic, SourcePos};
-use lf_ir::{AttrData, Body, Context, Location, OpId, Type, TypeData};
+use lf_dialects::builtin::BuiltinModuleOp;
+use lf_dialects::func::FuncFuncOp;
+use lf_ir::view::OpView;
+use lf_ir::{Body, Context, Location, OpId, Type, TypeData};
 use std::fmt;
 
 /// A function of the module that the host can call (a `func.func`), as its
@@ -252,35 +255,22 @@ fn collect_funcs(ctx: &Context, body: &Body, op: OpId, prefix: &str, out: &mut V
                     continue;
                 };
                 let sym = format!("{prefix}{}", ctx.ident_str(sym));
-                match ctx.op_name_str(rb.op_name(inner)) {
-                    "func.func" => out.push(func_info(ctx, rb, inner, sym)),
-                    "builtin.module" => collect_funcs(ctx, rb, inner, &format!("{sym}::"), out),
-                    _ => {}
+                let ir = (ctx, rb);
+                if let Some(f) = FuncFuncOp::cast(&ir, inner) {
+                    out.push(func_info(ctx, rb, f, sym));
+                } else if BuiltinModuleOp::isa(&ir, inner) {
+                    collect_funcs(ctx, rb, inner, &format!("{sym}::"), out);
                 }
             }
         }
     }
 }
 
-fn func_info(ctx: &Context, body: &Body, op: OpId, name: String) -> FuncInfo {
-    let str_prop = |n: &str| {
-        lf_ir::ods::prop(ctx, body, op, n).and_then(|a| match ctx.attr_data(a) {
-            AttrData::String { value, .. } => Some(value.to_string()),
-            _ => None,
-        })
-    };
-    let visibility = str_prop("sym_visibility");
-    let has_body = body
-        .nested_body(op)
-        .is_some_and(|nb| body.regions(op).iter().any(|&r| !nb.region_is_empty(r)));
-    let ftype = lf_ir::ods::prop(ctx, body, op, "function_type").and_then(|a| match ctx.attr_data(a) {
-        AttrData::Type(t) => Some(*t),
-        _ => None,
-    });
-    let (inputs, results): (Vec<Type>, Vec<Type>) = match ftype.map(|t| ctx.type_data(t)) {
-        Some(TypeData::Function { inputs, results }) => (inputs.to_vec(), results.to_vec()),
-        _ => (Vec::new(), Vec::new()),
-    };
+fn func_info(ctx: &Context, body: &Body, func: FuncFuncOp, name: String) -> FuncInfo {
+    let ir = (ctx, body);
+    let visibility = func.sym_visibility(&ir);
+    let has_body = !func.is_external(&ir);
+    let (inputs, results) = (func.input_types(&ir), func.result_types(&ir));
     let random_inputs = inputs
         .iter()
         .enumerate()
@@ -294,12 +284,12 @@ fn func_info(ctx: &Context, body: &Body, op: OpId, name: String) -> FuncInfo {
         .collect();
     FuncInfo {
         name,
-        public: !matches!(visibility.as_deref(), Some("private") | Some("nested")),
+        public: !matches!(visibility, Some("private") | Some("nested")),
         has_body,
         num_args: inputs.len(),
         random_inputs,
         results,
-        loc: body.op_loc(op),
+        loc: body.op_loc(func.op()),
     }
 }
 
