@@ -64,6 +64,8 @@ pub struct Builder<'a> {
     ip: InsertPoint,
     loc: Location,
     listener: Option<&'a mut dyn Listener>,
+    /// Where [`Builder::remark`] puts its diagnostics (a pass's).
+    diags: Option<&'a mut Vec<lf_diag::Diagnostic>>,
 }
 
 impl<'a> Ir<'a> for Builder<'a> {
@@ -85,6 +87,24 @@ impl<'a> Builder<'a> {
             ip: InsertPoint::Detached,
             loc: Location::Unknown,
             listener: None,
+            diags: None,
+        }
+    }
+
+    /// The same builder, putting the remarks of [`Builder::remark`] into
+    /// `diags` (a pass's builder reports them: see lf-pass's `PassTarget::builder`).
+    pub fn with_diagnostics(mut self, diags: &'a mut Vec<lf_diag::Diagnostic>) -> Self {
+        self.diags = Some(diags);
+        self
+    }
+
+    /// Reports a remark at `op` (MLIR's `op->emitRemark`): how a pass says
+    /// why it left an op alone. Without a place for diagnostics
+    /// ([`Builder::with_diagnostics`]) the remark is dropped.
+    pub fn remark(&mut self, op: OpId, message: impl Into<String>) {
+        let pos = self.body.op_loc(op).source_pos(self.ctx);
+        if let Some(d) = self.diags.as_deref_mut() {
+            d.push(lf_diag::Diagnostic::remark(pos, message));
         }
     }
 
@@ -121,6 +141,7 @@ impl<'a> Builder<'a> {
         let body = self.body.nested_body_mut(op)?;
         let mut b = Builder::new(ctx, body);
         b.loc = loc;
+        b.diags = self.diags.as_deref_mut();
         Some(b)
     }
 
@@ -309,10 +330,11 @@ impl<'a> Builder<'a> {
     }
 
     /// Replaces every use of `from` with `to` except the uses by `except`
-    /// and by the ops nested in it (MLIR's `replaceAllUsesExcept`; the usual
-    /// case: `except` is the op that computes `to` from `from`).
+    /// itself (MLIR's `replaceAllUsesExcept`: ops nested in `except` are
+    /// other users; the usual case: `except` is the op that computes `to`
+    /// from `from`, or a loop whose bounds read `from`).
     pub fn replace_all_uses_except(&mut self, from: Value, to: Value, except: OpId) {
-        self.replace_uses_if(from, to, |b, owner| !b.is_ancestor(except, owner));
+        self.replace_uses_if(from, to, |_, owner| owner != except);
     }
 
     /// Replaces the results of `op` with `values` (one each) and erases it.

@@ -335,6 +335,12 @@ impl<'a> PassTarget<'a> {
         }
     }
 
+    /// A builder over the op's body whose remarks
+    /// ([`lf_ir::builder::Builder::remark`]) this pass reports.
+    pub fn builder(&mut self) -> lf_ir::builder::Builder<'_> {
+        lf_ir::builder::Builder::new(self.ctx, self.body).with_diagnostics(&mut self.diags)
+    }
+
     /// Reports a non-fatal diagnostic (warning, remark); use the `Err` of
     /// [`PassResult`] for errors.
     pub fn emit(&mut self, diag: Diagnostic) {

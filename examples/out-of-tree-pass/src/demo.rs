@@ -37,6 +37,8 @@ pub fn register(ctx: &Context) {
     for op in OPS {
         ctx.register_op(op);
     }
+    // What `demo` ops fold to becomes an `arith.constant` (MLIR's `materializeConstant`).
+    lf_ir::constants::register_constant_materializer(ctx, "demo", lf_dialects::arith::ArithConstantOp::materialize);
 }
 
 /// Folds `demo.square` of a scalar integer constant to the constant's square.

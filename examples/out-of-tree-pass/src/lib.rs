@@ -1,9 +1,10 @@
 //! An out-of-tree lf project: a dialect of its own ([`demo`]), a pass of its
-//! own ([`strength_reduce`]) and a `my-opt` tool (`src/bin/my-opt.rs`) that is
+//! own ([`strength_reduce`], [`strip_mine`]) and a `my-opt` tool (`src/bin/my-opt.rs`) that is
 //! lf-opt with both added. lf's `docs/writing-a-pass.md` walks through it.
 
 pub mod demo;
 pub mod strength_reduce;
+pub mod strip_mine;
 
 use lf_ir::Context;
 use lf_pass::PassRegistry;
@@ -16,9 +17,10 @@ pub fn context() -> Context {
     ctx
 }
 
-/// lf's passes plus this crate's `strength-reduce`.
+/// lf's passes plus this crate's `strength-reduce` and `tutorial-strip-mine`.
 pub fn registry() -> PassRegistry {
     let mut registry = lf_transforms::all_passes();
     registry.register(&strength_reduce::INFO);
+    registry.register(&strip_mine::INFO);
     registry
 }

@@ -1,6 +1,10 @@
 //! `strength-reduce`: multiplies, unsigned divisions and remainders by powers of two become shifts and masks.
 
-use lf_ir::{AttrData, OpId, TypeData};
+use lf_dialects::arith::{
+    ArithAndiOp, ArithConstantOp, ArithDivuiOp, ArithMuliOp, ArithRemuiOp, ArithShliOp, ArithShruiOp,
+};
+use lf_ir::view::OpView;
+use lf_ir::{AttrData, OpDef, OpId, TypeData, Value};
 use lf_pass::rewrite::RewritePattern;
 use lf_pass::rewrite::{apply_patterns_greedily, constant_value, GreedyConfig, PatternRewriter, PatternSet};
 use lf_pass::{AnalysisManager, Anchor, OptionKind, Pass, PassInfo, PassOption, PassResult, PassTarget};
@@ -35,10 +39,9 @@ impl Pass for StrengthReduce {
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let mut patterns = PatternSet::new();
-        for (from, to) in [("arith.muli", "arith.shli"), ("arith.divui", "arith.shrui"), ("arith.remui", "arith.andi")]
-        {
-            if self.ops.iter().any(|o| from.ends_with(o.as_str())) {
-                patterns.add(PowerOfTwo { from, to, index_only: self.index_only });
+        for rewrite in &REWRITES {
+            if self.ops.iter().any(|o| o == rewrite.option) {
+                patterns.add(PowerOfTwo { rewrite, index_only: self.index_only });
             }
         }
         let regions = op.regions().to_vec();
@@ -56,19 +59,47 @@ impl Pass for StrengthReduce {
     }
 }
 
-/// `from(x, 2^k)` -> `to(x, k)`, or `to(x, 2^k - 1)` when `to` is `arith.andi`.
+/// One rewrite: `from(x, 2^k)` becomes `to(x, k)`, or `to(x, 2^k - 1)` when `mask` is set.
+struct Rewrite {
+    option: &'static str,
+    from: fn() -> &'static OpDef,
+    to: fn(&mut PatternRewriter<'_>, Value, Value) -> Value,
+    mask: bool,
+}
+
+static REWRITES: [Rewrite; 3] = [
+    Rewrite {
+        option: "muli",
+        from: ArithMuliOp::def,
+        to: |b, x, k| ArithShliOp::build(b, x, k).result(b),
+        mask: false,
+    },
+    Rewrite {
+        option: "divui",
+        from: ArithDivuiOp::def,
+        to: |b, x, k| ArithShruiOp::build(b, x, k).result(b),
+        mask: false,
+    },
+    Rewrite {
+        option: "remui",
+        from: ArithRemuiOp::def,
+        to: |b, x, m| ArithAndiOp::build(b, x, m).result(b),
+        mask: true,
+    },
+];
+
+/// A rewrite as a pattern, rooted at its `from` op.
 struct PowerOfTwo {
-    from: &'static str,
-    to: &'static str,
+    rewrite: &'static Rewrite,
     index_only: bool,
 }
 
 impl RewritePattern for PowerOfTwo {
     fn name(&self) -> &str {
-        self.from
+        self.rewrite.option
     }
-    fn root(&self) -> Option<&str> {
-        Some(self.from)
+    fn root(&self) -> Option<&'static OpDef> {
+        Some((self.rewrite.from)())
     }
 
     fn match_and_rewrite(&self, op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
@@ -88,12 +119,11 @@ impl RewritePattern for PowerOfTwo {
         if !bits.is_power_of_two() || bits == 1 {
             return false; // `x * 1` and the like are the folders' job
         }
-        let amount = if self.to == "arith.andi" { bits - 1 } else { bits.trailing_zeros().into() };
-        // New ops go before `op`; every change goes through the rewriter.
-        let loc = body.op_loc(op);
-        let amount = rw.constant(loc, ctx.integer_attr(amount as i128, ty));
-        let new = rw.build(self.to, loc, &[x, amount], &[ty], &[]);
-        rw.replace_op(op, &[rw.body().result(new, 0)]);
+        let amount = if self.rewrite.mask { bits - 1 } else { bits.trailing_zeros().into() };
+        // New ops go before `op`, at its location; every change goes through the rewriter.
+        let amount = ArithConstantOp::int(rw, amount as i128, ty);
+        let new = (self.rewrite.to)(rw, x, amount);
+        rw.replace_op(op, &[new]);
         true
     }
 }
