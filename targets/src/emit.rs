@@ -12,8 +12,8 @@ use lf_dialects::affine::{
     AffineApplyOp, AffineForOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
 };
 use lf_dialects::arith::{
-    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithCeildivsiOp, ArithCmpfOp, ArithCmpiOp, ArithConstantOp, ArithDivfOp,
-    ArithDivsiOp, ArithDivuiOp, ArithExtfOp, ArithExtsiOp, ArithExtuiOp, ArithFloordivsiOp, ArithFptosiOp,
+    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithBitcastOp, ArithCeildivsiOp, ArithCmpfOp, ArithCmpiOp, ArithConstantOp,
+    ArithDivfOp, ArithDivsiOp, ArithDivuiOp, ArithExtfOp, ArithExtsiOp, ArithExtuiOp, ArithFloordivsiOp, ArithFptosiOp,
     ArithFptouiOp, ArithIndexCastOp, ArithIndexCastuiOp, ArithMaximumfOp, ArithMaxnumfOp, ArithMaxsiOp, ArithMaxuiOp,
     ArithMinimumfOp, ArithMinnumfOp, ArithMinsiOp, ArithMinuiOp, ArithMulfOp, ArithMuliOp, ArithNegfOp, ArithOriOp,
     ArithRemfOp, ArithRemsiOp, ArithRemuiOp, ArithSelectOp, ArithShliOp, ArithShrsiOp, ArithShruiOp, ArithSitofpOp,
@@ -423,6 +423,8 @@ impl<'a> Emitter<'a> {
             let u = ctypes::unsigned(self.ctx, src, self.flavor).unwrap_or("unsigned int");
             let s = format!("({t})({u}){}", paren(&e(self, 0)));
             self.define(op, r, s);
+        } else if let Some(c) = ArithBitcastOp::cast(&ir, op) {
+            self.bitcast(c);
         } else if let Some(base) = find(MATH_FUNCTIONS) {
             let f = self.math_fn(base, self.body.value_type(ops[0]));
             let args: Vec<String> = (0..ops.len()).map(|i| e(self, i)).collect();
@@ -694,6 +696,79 @@ impl<'a> Emitter<'a> {
         self.define(c.op(), c.result(&ir), s);
     }
 
+    /// `arith.bitcast` between scalars of one bit width. Between integer
+    /// types (one C type per width) the value is used as it is; between an
+    /// integer and a float the bits are reinterpreted: through CUDA's
+    /// `__float_as_int` family in CUDA kernels, OpenCL C's `as_<type>()` in
+    /// OpenCL kernels, `memcpy` in CUDA host code (C++) and a union in
+    /// OpenCL host code (C99).
+    fn bitcast(&mut self, c: ArithBitcastOp) {
+        let (op, ir) = (c.op(), self.ir());
+        let (input, out) = (c.in_(&ir), c.out(&ir));
+        let (from, to) = (self.body.value_type(input), self.body.value_type(out));
+        let errors = self.errors.len();
+        let (ft, tt) = (self.cty(op, from), self.cty(op, to));
+        let bits = match (scalar_bits(self.ctx, from), scalar_bits(self.ctx, to)) {
+            _ if self.errors.len() > errors => return,
+            (Some(f), Some(t)) if f == t => f,
+            (Some(_), Some(_)) => return self.bad_bitcast(c, "the types must have the same bit width"),
+            _ => return self.bad_bitcast(c, "only integers and floats can be bitcast"),
+        };
+        let x = self.expr(input);
+        if ft == tt {
+            self.inline(out, x);
+            return;
+        }
+        match self.flavor {
+            Flavor::CudaDevice => {
+                let f = match (ctypes::is_float(self.ctx, from), bits) {
+                    (true, 32) => "__float_as_int",
+                    (false, 32) => "__int_as_float",
+                    (true, 64) => "__double_as_longlong",
+                    (false, 64) => "__longlong_as_double",
+                    _ => return self.bad_bitcast(c, "CUDA reinterprets 32- and 64-bit values only"),
+                };
+                self.define(op, out, format!("{f}({x})"));
+            }
+            Flavor::OclDevice => self.define(op, out, format!("as_{tt}({x})")),
+            Flavor::OclHost => {
+                let s = format!("((union {{ {ft} from; {tt} to; }}){{{x}}}).to");
+                self.define(op, out, s);
+            }
+            Flavor::CudaHost => {
+                if !self.body.has_uses(out) {
+                    return;
+                }
+                let n = self.names.get(out);
+                self.line(&format!("{tt} {n};"));
+                // memcpy needs an object to copy from: a local is one, an
+                // inlined expression (a constant) gets a temporary.
+                let is_local = matches!(self.vals.get(&input), Some(Val::Expr(e)) if *e == self.names.get(input));
+                if is_local {
+                    self.line(&format!("memcpy(&{n}, &{x}, sizeof {n});"));
+                } else {
+                    self.line(&format!(
+                        "{{ const {ft} lf_bits = {x}; memcpy(&{n}, &lf_bits, sizeof {n}); }}"
+                    ));
+                }
+                self.vals.insert(out, Val::Expr(n));
+            }
+        }
+    }
+
+    /// Reports the `arith.bitcast` `c` as not supported, saying `why`.
+    fn bad_bitcast(&mut self, c: ArithBitcastOp, why: &str) {
+        let ir = self.ir();
+        let show = |v| lf_ir::printer::type_to_string(self.ctx, self.body.value_type(v));
+        let msg = format!(
+            "'{}' from '{}' to '{}' is not supported by the emitter: {why}",
+            ArithBitcastOp::def().name,
+            show(c.in_(&ir)),
+            show(c.out(&ir))
+        );
+        self.err(c.op(), msg);
+    }
+
     /// The C expressions of `values`.
     fn exprs(&self, values: &[Value]) -> Vec<String> {
         values.iter().map(|v| self.expr(*v)).collect()
@@ -886,6 +961,15 @@ struct CountedLoop {
     block: BlockId,
     iv: Value,
     iter_args: ValueList,
+}
+
+/// The bit width of a scalar integer or float type.
+fn scalar_bits(ctx: &Context, t: Type) -> Option<u32> {
+    match ctx.type_data(t) {
+        TypeData::Integer { width, .. } => Some(*width),
+        TypeData::Float(k) => Some(k.width()),
+        _ => None,
+    }
 }
 
 /// Which id a `gpu` id op reads.
