@@ -2,7 +2,10 @@
 
 use crate::GpuBackend;
 use lf_diag::SourceMgr;
+use lf_dialects::builtin::BuiltinModuleOp;
+use lf_dialects::gpu::{GpuFuncOp, GpuModuleOp};
 use lf_interp::device::KernelSource;
+use lf_ir::view::{IrRef, OpView};
 use lf_ir::{Body, Context, OpId};
 use rustc_hash::FxHashMap;
 
@@ -10,30 +13,27 @@ use rustc_hash::FxHashMap;
 fn gpu_funcs<'a>(ctx: &'a Context, body: &'a Body, op: OpId) -> Vec<(&'a str, lf_targets::module::FuncRef<'a>)> {
     let name = |b: &Body, o: OpId| lf_ir::symbols::symbol_name(ctx, b, o).map_or("", |i| ctx.ident_str(i));
     let mut out = Vec::new();
-    if ctx.op_name_str(body.op_name(op)) != "builtin.module" {
+    let Some(module) = BuiltinModuleOp::cast(&IrRef::new(ctx, body), op) else {
         return out;
-    }
+    };
     let rb = body.regions_body(op);
-    for &r in body.regions(op) {
-        for blk in rb.region_blocks(r) {
-            for m in rb.block_ops(blk) {
-                if ctx.op_name_str(rb.op_name(m)) != "gpu.module" {
-                    continue;
-                }
-                let mname = name(rb, m);
-                let mb = rb.regions_body(m);
-                for &mr in rb.regions(m) {
-                    for mblk in mb.region_blocks(mr) {
-                        for k in mb.block_ops(mblk) {
-                            if ctx.op_name_str(mb.op_name(k)) == "gpu.func" {
-                                let fref = lf_targets::module::FuncRef {
-                                    body: mb,
-                                    op: k,
-                                    name: name(mb, k),
-                                };
-                                out.push((mname, fref));
-                            }
-                        }
+    let top = IrRef::new(ctx, rb);
+    for blk in rb.region_blocks(module.body_region(&IrRef::new(ctx, body))) {
+        for m in rb.block_ops(blk) {
+            let Some(gpu_module) = GpuModuleOp::cast(&top, m) else {
+                continue;
+            };
+            let mname = name(rb, m);
+            let mb = rb.regions_body(m);
+            for mblk in mb.region_blocks(gpu_module.body_region(&top)) {
+                for k in mb.block_ops(mblk) {
+                    if GpuFuncOp::isa(&IrRef::new(ctx, mb), k) {
+                        let fref = lf_targets::module::FuncRef {
+                            body: mb,
+                            op: k,
+                            name: name(mb, k),
+                        };
+                        out.push((mname, fref));
                     }
                 }
             }

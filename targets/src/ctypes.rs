@@ -93,3 +93,8 @@ pub fn byte_size(ctx: &Context, t: Type) -> Option<u64> {
 pub fn is_f64(ctx: &Context, t: Type) -> bool {
     matches!(ctx.type_data(t), TypeData::Float(FloatKind::F64))
 }
+
+/// Whether `t` is a float type.
+pub fn is_float(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_data(t), TypeData::Float(_))
+}

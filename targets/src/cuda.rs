@@ -7,9 +7,12 @@ use crate::ctypes::Flavor;
 use crate::emit::{Emitter, MemView, Space, Val};
 use crate::host;
 use crate::kernel::emit_kernel;
-use crate::module::{FuncRef, Program};
+use crate::module::{op_label, FuncRef, Program};
 use crate::{expr, runtime, Emit};
 use lf_diag::Diagnostic;
+use lf_dialects::func::FuncCallOp;
+use lf_dialects::gpu::{GpuAllocOp, GpuDeallocOp, GpuLaunchFuncOp, GpuMemcpyOp, GpuMemsetOp, GpuWaitOp};
+use lf_ir::view::{IrRef, OpView};
 use lf_ir::{Context, OpId};
 
 const PRELUDE: &str = r#"#include <cuda_runtime.h>
@@ -88,113 +91,105 @@ pub fn emit_program(ctx: &Context, program: &Program<'_>, emit: Emit) -> Result<
 
 /// Host ops of the gpu dialect (and calls) in CUDA C++.
 pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
-    let ctx = em.ctx;
-    let name = ctx.op_name_str(em.body.op_name(op));
-    let ops: Vec<lf_ir::Value> = em.body.operands(op).collect();
-    match name {
-        "func.call" => host::call_op(em, op),
-        "gpu.alloc" => {
-            let Some(r) = em.body.results(op).next() else { return };
-            if !lf_ir::ods::operand_group(ctx, em.body, op, "dynamicSizes").is_empty() {
-                em.error(op, "gpu.alloc with dynamic sizes is not supported by the emitter");
-                return;
-            }
-            let n = em.names.get(r);
-            let ty = em.body.value_type(r);
-            if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
-                let t = em.cty(op, m.elem);
-                em.stmt(&format!("{t}* {n} = NULL;"));
-                em.stmt(&format!(
-                    "LF_CUDA_CHECK(cudaMalloc((void**)&{n}, {}));",
-                    host::bytes(&m, t)
-                ));
-                em.vals.insert(r, Val::Mem(m));
-            }
-            // An async token result needs nothing: all work goes to the default stream.
+    let ir = IrRef::new(em.ctx, em.body);
+    if let Some(call) = FuncCallOp::cast(&ir, op) {
+        host::call_op(em, call);
+    } else if let Some(alloc) = GpuAllocOp::cast(&ir, op) {
+        if !alloc.dynamic_sizes(&ir).is_empty() {
+            em.error(
+                op,
+                format!(
+                    "{} with dynamic sizes is not supported by the emitter",
+                    GpuAllocOp::def().name
+                ),
+            );
+            return;
         }
-        "gpu.dealloc" => {
-            let bufs = lf_ir::ods::operand_group(ctx, em.body, op, "memref");
-            if let Some(m) = bufs.first().and_then(|v| em.mem(op, *v)) {
-                em.stmt(&format!("LF_CUDA_CHECK(cudaFree({}));", m.ptr));
-            }
-        }
-        "gpu.memcpy" => {
-            let vals = lf_ir::ods::operand_group(ctx, em.body, op, "dst");
-            let src = lf_ir::ods::operand_group(ctx, em.body, op, "src");
-            let (Some(d), Some(s)) = (vals.first(), src.first()) else {
-                em.error(op, "memcpy without operands");
-                return;
-            };
-            let (Some(d), Some(s)) = (em.mem(op, *d), em.mem(op, *s)) else {
-                return;
-            };
-            let kind = match (d.space, s.space) {
-                (Space::Device, Space::Host) => "cudaMemcpyHostToDevice",
-                (Space::Host, Space::Device) => "cudaMemcpyDeviceToHost",
-                (Space::Device, Space::Device) => "cudaMemcpyDeviceToDevice",
-                _ => "cudaMemcpyHostToHost",
-            };
-            let t = em.cty(op, d.elem);
-            em.stmt(&format!(
-                "LF_CUDA_CHECK(cudaMemcpy({}, {}, {}, {kind}));",
-                d.ptr,
-                s.ptr,
-                host::bytes(&d, t)
-            ));
-        }
-        "gpu.memset" => {
-            let dst = lf_ir::ods::operand_group(ctx, em.body, op, "dst");
-            let val = lf_ir::ods::operand_group(ctx, em.body, op, "value");
-            let (Some(d), Some(v)) = (dst.first(), val.first()) else {
-                return;
-            };
-            let Some(m) = em.mem(op, *d) else { return };
-            let ve = em.expr(*v);
-            if ve != "0" && ve != "0.0f" && ve != "0.0" {
-                em.error(op, "gpu.memset is supported only with a zero value");
-                return;
-            }
+        let r = alloc.memref(&ir);
+        let n = em.names.get(r);
+        let ty = em.body.value_type(r);
+        if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
             let t = em.cty(op, m.elem);
+            em.stmt(&format!("{t}* {n} = NULL;"));
             em.stmt(&format!(
-                "LF_CUDA_CHECK(cudaMemset({}, 0, {}));",
-                m.ptr,
+                "LF_CUDA_CHECK(cudaMalloc((void**)&{n}, {}));",
                 host::bytes(&m, t)
             ));
+            em.vals.insert(r, Val::Mem(m));
         }
-        "gpu.wait" => em.stmt("LF_CUDA_CHECK(cudaDeviceSynchronize());"),
-        "gpu.launch_func" => {
-            let Some(l) = host::launch(em, op) else { return };
-            let mut args = Vec::new();
-            for v in &l.args {
-                match em.vals.get(v).cloned() {
-                    Some(Val::Mem(MemView { ptr, space, .. })) => {
-                        if space != Space::Device {
-                            em.error(
-                                op,
-                                "kernel operand is host memory: allocate it with gpu.alloc and copy it with gpu.memcpy",
-                            );
-                        }
-                        args.push(ptr)
+        // An async token result needs nothing: all work goes to the default stream.
+    } else if let Some(dealloc) = GpuDeallocOp::cast(&ir, op) {
+        if let Some(m) = em.mem(op, dealloc.memref(&ir)) {
+            em.stmt(&format!("LF_CUDA_CHECK(cudaFree({}));", m.ptr));
+        }
+    } else if let Some(copy) = GpuMemcpyOp::cast(&ir, op) {
+        let (Some(d), Some(s)) = (em.mem(op, copy.dst(&ir)), em.mem(op, copy.src(&ir))) else {
+            return;
+        };
+        let kind = match (d.space, s.space) {
+            (Space::Device, Space::Host) => "cudaMemcpyHostToDevice",
+            (Space::Host, Space::Device) => "cudaMemcpyDeviceToHost",
+            (Space::Device, Space::Device) => "cudaMemcpyDeviceToDevice",
+            _ => "cudaMemcpyHostToHost",
+        };
+        let t = em.cty(op, d.elem);
+        em.stmt(&format!(
+            "LF_CUDA_CHECK(cudaMemcpy({}, {}, {}, {kind}));",
+            d.ptr,
+            s.ptr,
+            host::bytes(&d, t)
+        ));
+    } else if let Some(set) = GpuMemsetOp::cast(&ir, op) {
+        let Some(m) = em.mem(op, set.dst(&ir)) else { return };
+        let ve = em.expr(set.value(&ir));
+        if ve != "0" && ve != "0.0f" && ve != "0.0" {
+            em.error(
+                op,
+                format!("{} is supported only with a zero value", GpuMemsetOp::def().name),
+            );
+            return;
+        }
+        let t = em.cty(op, m.elem);
+        em.stmt(&format!(
+            "LF_CUDA_CHECK(cudaMemset({}, 0, {}));",
+            m.ptr,
+            host::bytes(&m, t)
+        ));
+    } else if GpuWaitOp::isa(&ir, op) {
+        em.stmt("LF_CUDA_CHECK(cudaDeviceSynchronize());");
+    } else if let Some(launch) = GpuLaunchFuncOp::cast(&ir, op) {
+        let Some(l) = host::launch(em, launch) else { return };
+        let mut args = Vec::new();
+        for v in &l.args {
+            match em.vals.get(v).cloned() {
+                Some(Val::Mem(MemView { ptr, space, .. })) => {
+                    if space != Space::Device {
+                        em.error(
+                            op,
+                            "kernel operand is host memory: allocate it with gpu.alloc and copy it with gpu.memcpy",
+                        );
                     }
-                    _ => args.push(em.expr(*v)),
+                    args.push(ptr)
                 }
+                _ => args.push(em.expr(*v)),
             }
-            let _ = ops;
-            let shared = l.shared.clone().unwrap_or_else(|| "0".into());
-            em.stmt(&format!(
-                "{}<<<dim3({}, {}, {}), dim3({}, {}, {}), {shared}>>>({});",
-                l.kernel,
-                l.grid[0],
-                l.grid[1],
-                l.grid[2],
-                l.block[0],
-                l.block[1],
-                l.block[2],
-                args.join(", ")
-            ));
-            em.stmt("LF_CUDA_CHECK(cudaPeekAtLastError());");
         }
-        _ => em.error(op, format!("'{name}' is not supported by the CUDA emitter")),
+        let shared = l.shared.clone().unwrap_or_else(|| "0".into());
+        em.stmt(&format!(
+            "{}<<<dim3({}, {}, {}), dim3({}, {}, {}), {shared}>>>({});",
+            l.kernel,
+            l.grid[0],
+            l.grid[1],
+            l.grid[2],
+            l.block[0],
+            l.block[1],
+            l.block[2],
+            args.join(", ")
+        ));
+        em.stmt("LF_CUDA_CHECK(cudaPeekAtLastError());");
+    } else {
+        let name = op_label(em.ctx, em.body, op);
+        em.error(op, format!("'{name}' is not supported by the CUDA emitter"));
     }
 }
 

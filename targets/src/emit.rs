@@ -5,10 +5,34 @@
 
 use crate::ctypes::{self, Flavor};
 use crate::expr::{self, paren};
-use crate::module::{op_error, Program};
+use crate::module::{op_error, op_label, Program};
 use crate::names::ValueNames;
 use lf_diag::Diagnostic;
-use lf_ir::{AttrData, BlockId, Body, Context, OpId, RegionId, Type, TypeData, Value, DYNAMIC};
+use lf_dialects::affine::{
+    AffineApplyOp, AffineForOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
+};
+use lf_dialects::arith::{
+    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithBitcastOp, ArithCeildivsiOp, ArithCmpfOp, ArithCmpiOp, ArithConstantOp,
+    ArithDivfOp, ArithDivsiOp, ArithDivuiOp, ArithExtfOp, ArithExtsiOp, ArithExtuiOp, ArithFloordivsiOp, ArithFptosiOp,
+    ArithFptouiOp, ArithIndexCastOp, ArithIndexCastuiOp, ArithMaximumfOp, ArithMaxnumfOp, ArithMaxsiOp, ArithMaxuiOp,
+    ArithMinimumfOp, ArithMinnumfOp, ArithMinsiOp, ArithMinuiOp, ArithMulfOp, ArithMuliOp, ArithNegfOp, ArithOriOp,
+    ArithRemfOp, ArithRemsiOp, ArithRemuiOp, ArithSelectOp, ArithShliOp, ArithShrsiOp, ArithShruiOp, ArithSitofpOp,
+    ArithSubfOp, ArithSubiOp, ArithTruncfOp, ArithTrunciOp, ArithUitofpOp, ArithXoriOp, CmpFPredicate, CmpIPredicate,
+};
+use lf_dialects::func::{FuncCallOp, FuncReturnOp};
+use lf_dialects::gpu::{
+    AddressSpace, Dimension, GpuAllocOp, GpuBarrierOp, GpuBlockDimOp, GpuBlockIdOp, GpuDeallocOp, GpuGlobalIdOp,
+    GpuGridDimOp, GpuLaunchFuncOp, GpuMemcpyOp, GpuMemsetOp, GpuReturnOp, GpuThreadIdOp, GpuWaitOp,
+};
+use lf_dialects::math::{
+    MathAbsfOp, MathAbsiOp, MathCeilOp, MathCosOp, MathExp2Op, MathExpOp, MathFloorOp, MathFmaOp, MathLog2Op,
+    MathLogOp, MathPowfOp, MathRsqrtOp, MathSinOp, MathSqrtOp, MathTanhOp,
+};
+use lf_dialects::memref::{MemrefAllocOp, MemrefAllocaOp, MemrefCastOp, MemrefDeallocOp, MemrefLoadOp, MemrefStoreOp};
+use lf_dialects::scf::{ScfForOp, ScfIfOp, ScfYieldOp};
+use lf_ir::affine::AffineMap;
+use lf_ir::view::{IrRef, OpView, ValueList};
+use lf_ir::{AttrData, BlockId, Body, Context, OpDef, OpId, Type, TypeData, Value, DYNAMIC};
 use rustc_hash::FxHashMap;
 
 /// Where a memref lives.
@@ -88,15 +112,12 @@ pub struct Emitter<'a> {
     pub at_func: bool,
 }
 
-/// Whether a memref type's memory space is `#gpu.address_space<NAME>`.
-pub fn has_space(ctx: &Context, t: Type, name: &str) -> bool {
+/// Whether a memref type's memory space is `#gpu.address_space<space>`.
+pub fn has_space(ctx: &Context, t: Type, space: AddressSpace) -> bool {
     match ctx.type_data(t) {
         TypeData::MemRef {
             memory_space: Some(s), ..
-        } => match ctx.attr_data(*s) {
-            AttrData::Dialect { body, .. } => body.contains(name),
-            _ => false,
-        },
+        } => AddressSpace::from_attr(ctx, *s) == Some(space),
         _ => false,
     }
 }
@@ -136,8 +157,9 @@ impl<'a> Emitter<'a> {
         self.out.push('\n');
     }
 
-    fn opname(&self, op: OpId) -> &'a str {
-        self.ctx.op_name_str(self.body.op_name(op))
+    /// The context and the body being emitted, for the op views.
+    fn ir(&self) -> IrRef<'a, 'a> {
+        IrRef::new(self.ctx, self.body)
     }
 
     /// The C type of a scalar, or an error at `op`.
@@ -322,7 +344,7 @@ impl<'a> Emitter<'a> {
 
     /// Emits one op.
     pub fn op(&mut self, op: OpId) {
-        let name = self.opname(op);
+        let ir = self.ir();
         let ops = self.operands(op);
         let e = |s: &Self, i: usize| s.expr(ops[i]);
         let res = if self.body.num_results(op) > 0 {
@@ -333,250 +355,210 @@ impl<'a> Emitter<'a> {
         let is_index = |s: &Self, v: Option<Value>| {
             v.is_some_and(|v| matches!(s.ctx.type_data(s.body.value_type(v)), TypeData::Index))
         };
-        match name {
-            "arith.constant" => self.constant(op),
-            "arith.addi" | "arith.subi" | "arith.muli" if is_index(self, res) => {
-                let sym = match name {
-                    "arith.addi" => "+",
-                    "arith.subi" => "-",
-                    _ => "*",
-                };
-                let (a, b) = (e(self, 0), e(self, 1));
-                let s = if sym == "*" {
-                    format!("{} * {}", paren_mul(&a), paren_mul(&b))
-                } else if sym == "-" {
-                    format!("{a} - {}", paren_mul(&b))
-                } else {
-                    format!("{a} + {}", paren_mul(&b))
-                };
-                self.inline(res.unwrap(), s);
-            }
-            "arith.addi" | "arith.addf" => self.binop(op, "+"),
-            "arith.subi" | "arith.subf" => self.binop(op, "-"),
-            "arith.muli" | "arith.mulf" => self.binop(op, "*"),
-            "arith.divsi" | "arith.divf" => self.binop(op, "/"),
-            "arith.remsi" => self.binop(op, "%"),
-            "arith.andi" => self.binop(op, "&"),
-            "arith.ori" => self.binop(op, "|"),
-            "arith.xori" => self.binop(op, "^"),
-            "arith.shli" => self.binop(op, "<<"),
-            "arith.shrsi" => self.binop(op, ">>"),
-            "arith.divui" | "arith.remui" | "arith.shrui" => {
-                let sym = match name {
-                    "arith.divui" => "/",
-                    "arith.remui" => "%",
-                    _ => ">>",
-                };
-                let ty = self.body.value_type(ops[0]);
-                let t = self.cty(op, ty);
-                let u = ctypes::unsigned(self.ctx, ty, self.flavor).unwrap_or("unsigned int");
-                let s = format!("({t})(({u}){} {sym} ({u}){})", paren(&e(self, 0)), paren(&e(self, 1)));
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.floordivsi" | "arith.ceildivsi" => {
-                let f = if name == "arith.floordivsi" {
-                    "lf_floordiv"
-                } else {
-                    "lf_ceildiv"
-                };
-                let sfx = if self.flavor.is_device() { "" } else { "64" };
-                let s = format!("{f}{sfx}({}, {})", e(self, 0), e(self, 1));
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
-                let cmp = if name.contains("max") { ">" } else { "<" };
-                let (a, b) = (paren(&e(self, 0)), paren(&e(self, 1)));
-                let s = format!("{a} {cmp} {b} ? {a} : {b}");
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.maximumf" | "arith.maxnumf" | "arith.minimumf" | "arith.minnumf" => {
-                let base = if name.contains("max") { "fmax" } else { "fmin" };
-                let f = self.math_fn(base, self.body.value_type(ops[0]));
-                let s = format!("{f}({}, {})", e(self, 0), e(self, 1));
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.remf" => {
-                let f = self.math_fn("fmod", self.body.value_type(ops[0]));
-                let s = format!("{f}({}, {})", e(self, 0), e(self, 1));
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.negf" => {
-                let s = format!("-{}", paren(&e(self, 0)));
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.cmpi" | "arith.cmpf" => self.compare(op),
-            "arith.select" => {
-                let s = format!(
-                    "{} ? {} : {}",
-                    paren(&e(self, 0)),
-                    paren(&e(self, 1)),
-                    paren(&e(self, 2))
-                );
-                self.define(op, res.unwrap(), s);
-            }
-            "arith.index_cast" | "arith.extsi" | "arith.trunci" | "arith.sitofp" | "arith.fptosi" | "arith.extf"
-            | "arith.truncf" | "arith.fptoui" => {
-                let r = res.unwrap();
-                let t = self.cty(op, self.body.value_type(r));
-                let s = format!("({t}){}", paren(&e(self, 0)));
-                if name == "arith.index_cast" && self.flavor.is_device() {
-                    // index is `int` in kernels: the cast is free.
-                    let src = self.cty(op, self.body.value_type(ops[0]));
-                    if src == t {
-                        self.inline(r, e(self, 0));
-                        return;
-                    }
-                }
-                self.define(op, r, s);
-            }
-            "arith.uitofp" | "arith.extui" | "arith.index_castui" => {
-                let r = res.unwrap();
-                let t = self.cty(op, self.body.value_type(r));
-                let src = self.body.value_type(ops[0]);
-                let u = ctypes::unsigned(self.ctx, src, self.flavor).unwrap_or("unsigned int");
-                let s = format!("({t})({u}){}", paren(&e(self, 0)));
-                self.define(op, r, s);
-            }
-            "math.sqrt" | "math.exp" | "math.exp2" | "math.log" | "math.log2" | "math.sin" | "math.cos"
-            | "math.tanh" | "math.absf" | "math.floor" | "math.ceil" | "math.powf" | "math.fma" => {
-                let base = match name {
-                    "math.absf" => "fabs",
-                    "math.powf" => "pow",
-                    other => &other[5..],
-                };
-                let f = self.math_fn(base, self.body.value_type(ops[0]));
-                let args: Vec<String> = (0..ops.len()).map(|i| e(self, i)).collect();
-                let s = format!("{f}({})", args.join(", "));
-                self.define(op, res.unwrap(), s);
-            }
-            "math.rsqrt" => {
-                let ty = self.body.value_type(ops[0]);
-                let s = match self.flavor {
-                    Flavor::OclDevice => format!("rsqrt({})", e(self, 0)),
-                    Flavor::CudaDevice if !ctypes::is_f64(self.ctx, ty) => format!("rsqrtf({})", e(self, 0)),
-                    _ => {
-                        let one = expr::float_literal(1.0, !ctypes::is_f64(self.ctx, ty));
-                        format!("{one} / {}({})", self.math_fn("sqrt", ty), e(self, 0))
-                    }
-                };
-                self.define(op, res.unwrap(), s);
-            }
-            "math.absi" => {
-                let a = paren(&e(self, 0));
-                self.define(op, res.unwrap(), format!("{a} < 0 ? -{a} : {a}"));
-            }
-            "memref.load" => {
-                if let Some(m) = self.mem(op, ops[0]) {
-                    self.check_access(op, &m);
-                    let idx: Vec<String> = ops[1..].iter().map(|v| self.expr(*v)).collect();
-                    let s = self.element(&m, &idx);
-                    self.define(op, res.unwrap(), s);
+        let def = self.ctx.op_def(self.body.op_name(op));
+        let find = |table: &[(Def, &'static str)]| lookup(def, table);
+        let any = |set: &[Def]| one_of(def, set);
+        if let Some(c) = ArithConstantOp::cast(&ir, op) {
+            self.constant(c);
+        } else if let Some(sym) = find(INDEX_OPS).filter(|_| is_index(self, res)) {
+            let (a, b) = (e(self, 0), e(self, 1));
+            let s = if sym == "*" {
+                format!("{} * {}", paren_mul(&a), paren_mul(&b))
+            } else {
+                format!("{a} {sym} {}", paren_mul(&b))
+            };
+            self.inline(res.unwrap(), s);
+        } else if let Some(sym) = find(BINARY_OPS) {
+            self.binop(op, sym);
+        } else if let Some(sym) = find(UNSIGNED_OPS) {
+            let ty = self.body.value_type(ops[0]);
+            let t = self.cty(op, ty);
+            let u = ctypes::unsigned(self.ctx, ty, self.flavor).unwrap_or("unsigned int");
+            let s = format!("({t})(({u}){} {sym} ({u}){})", paren(&e(self, 0)), paren(&e(self, 1)));
+            self.define(op, res.unwrap(), s);
+        } else if let Some(f) = find(DIVISION_HELPERS) {
+            let sfx = if self.flavor.is_device() { "" } else { "64" };
+            let s = format!("{f}{sfx}({}, {})", e(self, 0), e(self, 1));
+            self.define(op, res.unwrap(), s);
+        } else if let Some(cmp) = find(INTEGER_MIN_MAX) {
+            let (a, b) = (paren(&e(self, 0)), paren(&e(self, 1)));
+            let s = format!("{a} {cmp} {b} ? {a} : {b}");
+            self.define(op, res.unwrap(), s);
+        } else if let Some(base) = find(FLOAT_BINARY_FUNCTIONS) {
+            let f = self.math_fn(base, self.body.value_type(ops[0]));
+            let s = format!("{f}({}, {})", e(self, 0), e(self, 1));
+            self.define(op, res.unwrap(), s);
+        } else if ArithNegfOp::isa(&ir, op) {
+            let s = format!("-{}", paren(&e(self, 0)));
+            self.define(op, res.unwrap(), s);
+        } else if let Some(c) = ArithCmpiOp::cast(&ir, op) {
+            self.compare_int(c);
+        } else if let Some(c) = ArithCmpfOp::cast(&ir, op) {
+            self.compare_float(c);
+        } else if ArithSelectOp::isa(&ir, op) {
+            let s = format!(
+                "{} ? {} : {}",
+                paren(&e(self, 0)),
+                paren(&e(self, 1)),
+                paren(&e(self, 2))
+            );
+            self.define(op, res.unwrap(), s);
+        } else if any(CASTS) {
+            let r = res.unwrap();
+            let t = self.cty(op, self.body.value_type(r));
+            let s = format!("({t}){}", paren(&e(self, 0)));
+            if ArithIndexCastOp::isa(&ir, op) && self.flavor.is_device() {
+                // index is `int` in kernels: the cast is free.
+                let src = self.cty(op, self.body.value_type(ops[0]));
+                if src == t {
+                    self.inline(r, e(self, 0));
+                    return;
                 }
             }
-            "memref.store" => {
-                if let Some(m) = self.mem(op, ops[1]) {
-                    self.check_access(op, &m);
-                    let idx: Vec<String> = ops[2..].iter().map(|v| self.expr(*v)).collect();
-                    let s = format!("{} = {};", self.element(&m, &idx), e(self, 0));
-                    self.line(&s);
+            self.define(op, r, s);
+        } else if any(UNSIGNED_CASTS) {
+            let r = res.unwrap();
+            let t = self.cty(op, self.body.value_type(r));
+            let src = self.body.value_type(ops[0]);
+            let u = ctypes::unsigned(self.ctx, src, self.flavor).unwrap_or("unsigned int");
+            let s = format!("({t})({u}){}", paren(&e(self, 0)));
+            self.define(op, r, s);
+        } else if let Some(c) = ArithBitcastOp::cast(&ir, op) {
+            self.bitcast(c);
+        } else if let Some(base) = find(MATH_FUNCTIONS) {
+            let f = self.math_fn(base, self.body.value_type(ops[0]));
+            let args: Vec<String> = (0..ops.len()).map(|i| e(self, i)).collect();
+            let s = format!("{f}({})", args.join(", "));
+            self.define(op, res.unwrap(), s);
+        } else if MathRsqrtOp::isa(&ir, op) {
+            let ty = self.body.value_type(ops[0]);
+            let s = match self.flavor {
+                Flavor::OclDevice => format!("rsqrt({})", e(self, 0)),
+                Flavor::CudaDevice if !ctypes::is_f64(self.ctx, ty) => format!("rsqrtf({})", e(self, 0)),
+                _ => {
+                    let one = expr::float_literal(1.0, !ctypes::is_f64(self.ctx, ty));
+                    format!("{one} / {}({})", self.math_fn("sqrt", ty), e(self, 0))
                 }
+            };
+            self.define(op, res.unwrap(), s);
+        } else if MathAbsiOp::isa(&ir, op) {
+            let a = paren(&e(self, 0));
+            self.define(op, res.unwrap(), format!("{a} < 0 ? -{a} : {a}"));
+        } else if let Some(load) = MemrefLoadOp::cast(&ir, op) {
+            if let Some(m) = self.mem(op, load.memref(&ir)) {
+                self.check_access(op, &m);
+                let idx: Vec<String> = load.indices(&ir).iter().map(|v| self.expr(*v)).collect();
+                let s = self.element(&m, &idx);
+                self.define(op, load.result(&ir), s);
             }
-            "affine.load" | "affine.store" => self.affine_access(op),
-            "affine.apply" => {
-                if let Some((map, args)) = self.map_operands(op, "map", &ops) {
-                    let s = self.map_result(&map, 0, &args);
-                    // Plain sums and products are inlined into their uses;
-                    // divisions and modulos get a named local.
-                    if s.contains("lf_") {
-                        self.define(op, res.unwrap(), s);
-                    } else {
-                        self.inline(res.unwrap(), s);
-                    }
-                }
+        } else if let Some(store) = MemrefStoreOp::cast(&ir, op) {
+            if let Some(m) = self.mem(op, store.memref(&ir)) {
+                self.check_access(op, &m);
+                let idx: Vec<String> = store.indices(&ir).iter().map(|v| self.expr(*v)).collect();
+                let s = format!("{} = {};", self.element(&m, &idx), self.expr(store.value(&ir)));
+                self.line(&s);
             }
-            "affine.min" | "affine.max" => {
-                if let Some((map, args)) = self.map_operands(op, "map", &ops) {
-                    let cmp = if name == "affine.min" { "<" } else { ">" };
-                    let s = self.fold_minmax(&map, &args, cmp);
-                    self.define(op, res.unwrap(), s);
-                }
+        } else if let Some(load) = AffineLoadOp::cast(&ir, op) {
+            let (memref, map, indices) = (load.memref(&ir), load.map(&ir), load.indices(&ir));
+            if let Some(el) = self.affine_element(op, memref, map, &indices) {
+                self.define(op, load.result(&ir), el);
             }
-            "scf.for" => self.scf_for(op),
-            "affine.for" => self.affine_for(op),
-            "scf.if" => self.scf_if(op),
-            "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" | "gpu.global_id" => self.gpu_id(op),
-            "gpu.barrier" => {
-                match self.flavor {
-                    Flavor::CudaDevice => self.line("__syncthreads();"),
-                    Flavor::OclDevice => self.line("barrier(CLK_LOCAL_MEM_FENCE);"),
-                    _ => self.err(op, "'gpu.barrier' outside a kernel"),
-                };
+        } else if let Some(store) = AffineStoreOp::cast(&ir, op) {
+            let (memref, map, indices) = (store.memref(&ir), store.map(&ir), store.indices(&ir));
+            if let Some(el) = self.affine_element(op, memref, map, &indices) {
+                let v = self.expr(store.value(&ir));
+                self.line(&format!("{el} = {v};"));
             }
-            "gpu.return" | "func.return" => {
-                if ops.is_empty() {
-                    self.line("return;");
-                } else {
-                    let s = format!("return {};", e(self, 0));
-                    self.line(&s);
-                }
+        } else if let Some(apply) = AffineApplyOp::cast(&ir, op) {
+            let args = self.exprs(&apply.map_operands(&ir));
+            let s = self.map_result(apply.map(&ir), 0, &args);
+            // Plain sums and products are inlined into their uses;
+            // divisions and modulos get a named local.
+            if s.contains("lf_") {
+                self.define(op, apply.result(&ir), s);
+            } else {
+                self.inline(apply.result(&ir), s);
             }
-            "memref.alloca" if self.flavor.is_device() => {
-                let r = res.unwrap();
-                let name = self.names.get(r);
-                let ty = self.body.value_type(r);
-                if let Some(m) = self.view_of_type(op, ty, name.clone(), Space::Private) {
-                    let t = self.cty(op, m.elem);
-                    let n = m.count();
-                    self.line(&format!("{t} {name}[{n}];"));
-                    self.vals.insert(r, Val::Mem(m));
-                }
+        } else if let Some(min) = AffineMinOp::cast(&ir, op) {
+            let args = self.exprs(&min.map_operands(&ir));
+            let s = self.fold_minmax(min.map(&ir), &args, "<");
+            self.define(op, min.result(&ir), s);
+        } else if let Some(max) = AffineMaxOp::cast(&ir, op) {
+            let args = self.exprs(&max.map_operands(&ir));
+            let s = self.fold_minmax(max.map(&ir), &args, ">");
+            self.define(op, max.result(&ir), s);
+        } else if let Some(f) = ScfForOp::cast(&ir, op) {
+            self.scf_for(f);
+        } else if let Some(f) = AffineForOp::cast(&ir, op) {
+            self.affine_for(f);
+        } else if let Some(i) = ScfIfOp::cast(&ir, op) {
+            self.scf_if(i);
+        } else if let Some((id, dim)) = gpu_id(&ir, op) {
+            self.gpu_id(op, id, dim);
+        } else if GpuBarrierOp::isa(&ir, op) {
+            match self.flavor {
+                Flavor::CudaDevice => self.line("__syncthreads();"),
+                Flavor::OclDevice => self.line("barrier(CLK_LOCAL_MEM_FENCE);"),
+                _ => self.err(op, format!("'{}' outside a kernel", GpuBarrierOp::def().name)),
+            };
+        } else if GpuReturnOp::isa(&ir, op) || FuncReturnOp::isa(&ir, op) {
+            if ops.is_empty() {
+                self.line("return;");
+            } else {
+                let s = format!("return {};", e(self, 0));
+                self.line(&s);
             }
-            "memref.alloc" | "memref.alloca" if !self.flavor.is_device() => {
-                let r = res.unwrap();
-                let name = self.names.get(r);
-                let ty = self.body.value_type(r);
-                if let Some(m) = self.view_of_type(op, ty, name.clone(), Space::Host) {
-                    let t = self.cty(op, m.elem);
-                    let n = m.count();
-                    self.line(&format!(
-                        "{t}* {name} = ({t}*)lf_host_alloc((size_t)({n}) * sizeof({t}));"
-                    ));
-                    self.vals.insert(r, Val::Mem(m));
-                }
+        } else if let Some(alloca) = MemrefAllocaOp::cast(&ir, op).filter(|_| self.flavor.is_device()) {
+            let r = alloca.memref(&ir);
+            let name = self.names.get(r);
+            let ty = self.body.value_type(r);
+            if let Some(m) = self.view_of_type(op, ty, name.clone(), Space::Private) {
+                let t = self.cty(op, m.elem);
+                let n = m.count();
+                self.line(&format!("{t} {name}[{n}];"));
+                self.vals.insert(r, Val::Mem(m));
             }
-            "memref.dealloc" if !self.flavor.is_device() => {
-                if let Some(m) = self.mem(op, ops[0]) {
-                    self.line(&format!("free({});", m.ptr));
-                }
+        } else if (MemrefAllocOp::isa(&ir, op) || MemrefAllocaOp::isa(&ir, op)) && !self.flavor.is_device() {
+            let r = res.unwrap();
+            let name = self.names.get(r);
+            let ty = self.body.value_type(r);
+            if let Some(m) = self.view_of_type(op, ty, name.clone(), Space::Host) {
+                let t = self.cty(op, m.elem);
+                let n = m.count();
+                self.line(&format!(
+                    "{t}* {name} = ({t}*)lf_host_alloc((size_t)({n}) * sizeof({t}));"
+                ));
+                self.vals.insert(r, Val::Mem(m));
             }
-            "memref.cast" => {
-                if let Some(mut m) = self.mem(op, ops[0]) {
-                    let r = res.unwrap();
-                    if let TypeData::MemRef { shape, .. } = self.ctx.type_data(self.body.value_type(r)) {
-                        for (d, &s) in m.dims.iter_mut().zip(shape.iter()) {
-                            if s != DYNAMIC {
-                                *d = s.to_string();
-                            }
+        } else if let Some(dealloc) = MemrefDeallocOp::cast(&ir, op).filter(|_| !self.flavor.is_device()) {
+            if let Some(m) = self.mem(op, dealloc.memref(&ir)) {
+                self.line(&format!("free({});", m.ptr));
+            }
+        } else if let Some(cast) = MemrefCastOp::cast(&ir, op) {
+            if let Some(mut m) = self.mem(op, cast.source(&ir)) {
+                let r = cast.dest(&ir);
+                if let TypeData::MemRef { shape, .. } = self.ctx.type_data(self.body.value_type(r)) {
+                    for (d, &s) in m.dims.iter_mut().zip(shape.iter()) {
+                        if s != DYNAMIC {
+                            *d = s.to_string();
                         }
                     }
-                    self.vals.insert(r, Val::Mem(m));
                 }
+                self.vals.insert(r, Val::Mem(m));
             }
-            "gpu.alloc" | "gpu.dealloc" | "gpu.memcpy" | "gpu.wait" | "gpu.launch_func" | "func.call"
-            | "gpu.memset"
-                if !self.flavor.is_device() =>
-            {
-                self.host_op(op)
-            }
-            "scf.yield" | "affine.yield" => self.err(op, format!("'{name}' in an unexpected place")),
-            _ => {
-                let hint = if self.flavor.is_device() {
-                    " in a kernel"
-                } else {
-                    " in host code"
-                };
-                self.err(op, format!("'{name}' is not supported by the emitter{hint}"));
-            }
+        } else if any(HOST_OPS) && !self.flavor.is_device() {
+            self.host_op(op)
+        } else if ScfYieldOp::isa(&ir, op) || AffineYieldOp::isa(&ir, op) {
+            let name = op_label(self.ctx, self.body, op);
+            self.err(op, format!("'{name}' in an unexpected place"));
+        } else {
+            let hint = if self.flavor.is_device() {
+                " in a kernel"
+            } else {
+                " in host code"
+            };
+            let name = op_label(self.ctx, self.body, op);
+            self.err(op, format!("'{name}' is not supported by the emitter{hint}"));
         }
     }
 
@@ -618,13 +600,10 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn constant(&mut self, op: OpId) {
-        let r = self.body.result(op, 0);
-        let Some(a) = lf_ir::ods::prop(self.ctx, self.body, op, "value") else {
-            self.err(op, "constant without a value");
-            return;
-        };
-        let s = match self.ctx.attr_data(a) {
+    fn constant(&mut self, c: ArithConstantOp) {
+        let (op, ir) = (c.op(), self.ir());
+        let r = c.result(&ir);
+        let s = match self.ctx.attr_data(c.value(&ir)) {
             AttrData::Integer { value, ty } => {
                 if matches!(self.ctx.type_data(*ty), TypeData::Integer { width: 1, .. }) {
                     if *value != 0 { "1" } else { "0" }.to_string()
@@ -666,69 +645,141 @@ impl<'a> Emitter<'a> {
         self.define(op, r, s);
     }
 
-    fn compare(&mut self, op: OpId) {
-        let ops = self.operands(op);
-        let pred = lf_ir::ods::prop(self.ctx, self.body, op, "predicate")
-            .and_then(|a| lf_ir::ods::constraints::int_value(self.ctx, a))
-            .unwrap_or(0);
-        let (a, b) = (paren(&self.expr(ops[0])), paren(&self.expr(ops[1])));
-        let s = if self.opname(op) == "arith.cmpi" {
-            let ty = self.body.value_type(ops[0]);
-            let u = ctypes::unsigned(self.ctx, ty, self.flavor).unwrap_or("unsigned int");
-            let (ua, ub) = (format!("({u}){a}"), format!("({u}){b}"));
-            match pred {
-                0 => format!("{a} == {b}"),
-                1 => format!("{a} != {b}"),
-                2 => format!("{a} < {b}"),
-                3 => format!("{a} <= {b}"),
-                4 => format!("{a} > {b}"),
-                5 => format!("{a} >= {b}"),
-                6 => format!("{ua} < {ub}"),
-                7 => format!("{ua} <= {ub}"),
-                8 => format!("{ua} > {ub}"),
-                _ => format!("{ua} >= {ub}"),
-            }
-        } else {
-            match pred {
-                0 => "0".into(),
-                1 => format!("{a} == {b}"),
-                2 => format!("{a} > {b}"),
-                3 => format!("{a} >= {b}"),
-                4 => format!("{a} < {b}"),
-                5 => format!("{a} <= {b}"),
-                6 => format!("{a} < {b} || {a} > {b}"),
-                7 => format!("{a} == {a} && {b} == {b}"),
-                8 => format!("!({a} < {b} || {a} > {b})"),
-                9 => format!("!({a} <= {b})"),
-                10 => format!("!({a} < {b})"),
-                11 => format!("!({a} >= {b})"),
-                12 => format!("!({a} > {b})"),
-                13 => format!("{a} != {b}"),
-                14 => format!("{a} != {a} || {b} != {b}"),
-                _ => "1".into(),
-            }
+    /// `arith.cmpi`: signed predicates compare the operands as they are,
+    /// unsigned ones through casts to the unsigned type of their width.
+    fn compare_int(&mut self, c: ArithCmpiOp) {
+        let ir = self.ir();
+        let (lhs, rhs) = (c.lhs(&ir), c.rhs(&ir));
+        let (a, b) = (paren(&self.expr(lhs)), paren(&self.expr(rhs)));
+        let ty = self.body.value_type(lhs);
+        let u = ctypes::unsigned(self.ctx, ty, self.flavor).unwrap_or("unsigned int");
+        let (ua, ub) = (format!("({u}){a}"), format!("({u}){b}"));
+        let s = match c.predicate(&ir) {
+            CmpIPredicate::Eq => format!("{a} == {b}"),
+            CmpIPredicate::Ne => format!("{a} != {b}"),
+            CmpIPredicate::Slt => format!("{a} < {b}"),
+            CmpIPredicate::Sle => format!("{a} <= {b}"),
+            CmpIPredicate::Sgt => format!("{a} > {b}"),
+            CmpIPredicate::Sge => format!("{a} >= {b}"),
+            CmpIPredicate::Ult => format!("{ua} < {ub}"),
+            CmpIPredicate::Ule => format!("{ua} <= {ub}"),
+            CmpIPredicate::Ugt => format!("{ua} > {ub}"),
+            CmpIPredicate::Uge => format!("{ua} >= {ub}"),
         };
-        let r = self.body.result(op, 0);
-        self.define(op, r, s);
+        self.define(c.op(), c.result(&ir), s);
     }
 
-    fn map_operands(&mut self, op: OpId, attr: &str, ops: &[Value]) -> Option<(lf_ir::affine::AffineMap, Vec<String>)> {
-        let a = lf_ir::ods::prop(self.ctx, self.body, op, attr)?;
-        match self.ctx.attr_data(a) {
-            AttrData::AffineMap(m) => Some((m.clone(), ops.iter().map(|v| self.expr(*v)).collect())),
-            _ => {
-                self.err(op, format!("'{attr}' is not an affine map"));
-                None
+    /// `arith.cmpf`: C's relational operators are false when an operand is
+    /// NaN, so ordered predicates are written as they are and unordered ones
+    /// as the negation of the opposite ordered comparison.
+    fn compare_float(&mut self, c: ArithCmpfOp) {
+        let ir = self.ir();
+        let (a, b) = (paren(&self.expr(c.lhs(&ir))), paren(&self.expr(c.rhs(&ir))));
+        let s = match c.predicate(&ir) {
+            CmpFPredicate::False => "0".into(),
+            CmpFPredicate::Oeq => format!("{a} == {b}"),
+            CmpFPredicate::Ogt => format!("{a} > {b}"),
+            CmpFPredicate::Oge => format!("{a} >= {b}"),
+            CmpFPredicate::Olt => format!("{a} < {b}"),
+            CmpFPredicate::Ole => format!("{a} <= {b}"),
+            CmpFPredicate::One => format!("{a} < {b} || {a} > {b}"),
+            CmpFPredicate::Ord => format!("{a} == {a} && {b} == {b}"),
+            CmpFPredicate::Ueq => format!("!({a} < {b} || {a} > {b})"),
+            CmpFPredicate::Ugt => format!("!({a} <= {b})"),
+            CmpFPredicate::Uge => format!("!({a} < {b})"),
+            CmpFPredicate::Ult => format!("!({a} >= {b})"),
+            CmpFPredicate::Ule => format!("!({a} > {b})"),
+            CmpFPredicate::Une => format!("{a} != {b}"),
+            CmpFPredicate::Uno => format!("{a} != {a} || {b} != {b}"),
+            CmpFPredicate::True => "1".into(),
+        };
+        self.define(c.op(), c.result(&ir), s);
+    }
+
+    /// `arith.bitcast` between scalars of one bit width. Between integer
+    /// types (one C type per width) the value is used as it is; between an
+    /// integer and a float the bits are reinterpreted: through CUDA's
+    /// `__float_as_int` family in CUDA kernels, OpenCL C's `as_<type>()` in
+    /// OpenCL kernels, `memcpy` in CUDA host code (C++) and a union in
+    /// OpenCL host code (C99).
+    fn bitcast(&mut self, c: ArithBitcastOp) {
+        let (op, ir) = (c.op(), self.ir());
+        let (input, out) = (c.in_(&ir), c.out(&ir));
+        let (from, to) = (self.body.value_type(input), self.body.value_type(out));
+        let errors = self.errors.len();
+        let (ft, tt) = (self.cty(op, from), self.cty(op, to));
+        let bits = match (scalar_bits(self.ctx, from), scalar_bits(self.ctx, to)) {
+            _ if self.errors.len() > errors => return,
+            (Some(f), Some(t)) if f == t => f,
+            (Some(_), Some(_)) => return self.bad_bitcast(c, "the types must have the same bit width"),
+            _ => return self.bad_bitcast(c, "only integers and floats can be bitcast"),
+        };
+        let x = self.expr(input);
+        if ft == tt {
+            self.inline(out, x);
+            return;
+        }
+        match self.flavor {
+            Flavor::CudaDevice => {
+                let f = match (ctypes::is_float(self.ctx, from), bits) {
+                    (true, 32) => "__float_as_int",
+                    (false, 32) => "__int_as_float",
+                    (true, 64) => "__double_as_longlong",
+                    (false, 64) => "__longlong_as_double",
+                    _ => return self.bad_bitcast(c, "CUDA reinterprets 32- and 64-bit values only"),
+                };
+                self.define(op, out, format!("{f}({x})"));
+            }
+            Flavor::OclDevice => self.define(op, out, format!("as_{tt}({x})")),
+            Flavor::OclHost => {
+                let s = format!("((union {{ {ft} from; {tt} to; }}){{{x}}}).to");
+                self.define(op, out, s);
+            }
+            Flavor::CudaHost => {
+                if !self.body.has_uses(out) {
+                    return;
+                }
+                let n = self.names.get(out);
+                self.line(&format!("{tt} {n};"));
+                // memcpy needs an object to copy from: a local is one, an
+                // inlined expression (a constant) gets a temporary.
+                let is_local = matches!(self.vals.get(&input), Some(Val::Expr(e)) if *e == self.names.get(input));
+                if is_local {
+                    self.line(&format!("memcpy(&{n}, &{x}, sizeof {n});"));
+                } else {
+                    self.line(&format!(
+                        "{{ const {ft} lf_bits = {x}; memcpy(&{n}, &lf_bits, sizeof {n}); }}"
+                    ));
+                }
+                self.vals.insert(out, Val::Expr(n));
             }
         }
     }
 
-    fn map_result(&self, map: &lf_ir::affine::AffineMap, i: usize, args: &[String]) -> String {
+    /// Reports the `arith.bitcast` `c` as not supported, saying `why`.
+    fn bad_bitcast(&mut self, c: ArithBitcastOp, why: &str) {
+        let ir = self.ir();
+        let show = |v| lf_ir::printer::type_to_string(self.ctx, self.body.value_type(v));
+        let msg = format!(
+            "'{}' from '{}' to '{}' is not supported by the emitter: {why}",
+            ArithBitcastOp::def().name,
+            show(c.in_(&ir)),
+            show(c.out(&ir))
+        );
+        self.err(c.op(), msg);
+    }
+
+    /// The C expressions of `values`.
+    fn exprs(&self, values: &[Value]) -> Vec<String> {
+        values.iter().map(|v| self.expr(*v)).collect()
+    }
+
+    fn map_result(&self, map: &AffineMap, i: usize, args: &[String]) -> String {
         let nd = map.num_dims() as usize;
         expr::affine(map.result(i), &args[..nd], &args[nd..], !self.flavor.is_device())
     }
 
-    fn fold_minmax(&self, map: &lf_ir::affine::AffineMap, args: &[String], cmp: &str) -> String {
+    fn fold_minmax(&self, map: &AffineMap, args: &[String], cmp: &str) -> String {
         let mut acc = self.map_result(map, 0, args);
         for i in 1..map.num_results() {
             let r = self.map_result(map, i, args);
@@ -738,50 +789,34 @@ impl<'a> Emitter<'a> {
         acc
     }
 
-    fn affine_access(&mut self, op: OpId) {
-        let ops = self.operands(op);
-        let store = self.opname(op) == "affine.store";
-        let mi = usize::from(store);
-        let Some(m) = self.mem(op, ops[mi]) else { return };
+    /// The element of `memref` that `affine.load`/`affine.store` `op`
+    /// accesses through `map` applied to `indices`.
+    fn affine_element(&mut self, op: OpId, memref: Value, map: &AffineMap, indices: &[Value]) -> Option<String> {
+        let m = self.mem(op, memref)?;
         self.check_access(op, &m);
-        let Some((map, args)) = self.map_operands(op, "map", &ops[mi + 1..]) else {
-            return;
-        };
-        let idx: Vec<String> = (0..map.num_results())
-            .map(|i| self.map_result(&map, i, &args))
-            .collect();
-        let el = self.element(&m, &idx);
-        if store {
-            let v = self.expr(ops[0]);
-            self.line(&format!("{el} = {v};"));
-        } else {
-            let r = self.body.result(op, 0);
-            self.define(op, r, el);
-        }
+        let args = self.exprs(indices);
+        let idx: Vec<String> = (0..map.num_results()).map(|i| self.map_result(map, i, &args)).collect();
+        Some(self.element(&m, &idx))
     }
 
-    fn gpu_id(&mut self, op: OpId) {
-        let name = self.opname(op);
-        let dim = lf_ir::ods::prop(self.ctx, self.body, op, "dimension")
-            .map(|a| match self.ctx.attr_data(a) {
-                AttrData::Dialect { body, .. } if body.contains('y') => 1,
-                AttrData::Dialect { body, .. } if body.contains('z') => 2,
-                _ => 0,
-            })
-            .unwrap_or(0);
-        let xyz = ["x", "y", "z"][dim];
-        let s = match (self.flavor, name) {
-            (Flavor::CudaDevice, "gpu.thread_id") => format!("(int)threadIdx.{xyz}"),
-            (Flavor::CudaDevice, "gpu.block_id") => format!("(int)blockIdx.{xyz}"),
-            (Flavor::CudaDevice, "gpu.block_dim") => format!("(int)blockDim.{xyz}"),
-            (Flavor::CudaDevice, "gpu.grid_dim") => format!("(int)gridDim.{xyz}"),
-            (Flavor::CudaDevice, _) => format!("(int)(blockIdx.{xyz} * blockDim.{xyz} + threadIdx.{xyz})"),
-            (Flavor::OclDevice, "gpu.thread_id") => format!("(int)get_local_id({dim})"),
-            (Flavor::OclDevice, "gpu.block_id") => format!("(int)get_group_id({dim})"),
-            (Flavor::OclDevice, "gpu.block_dim") => format!("(int)get_local_size({dim})"),
-            (Flavor::OclDevice, "gpu.grid_dim") => format!("(int)get_num_groups({dim})"),
-            (Flavor::OclDevice, _) => format!("(int)get_global_id({dim})"),
+    /// A `gpu` id op (`id` in dimension `dim`) as a `const int` local.
+    fn gpu_id(&mut self, op: OpId, id: GpuId, dim: Dimension) {
+        let (xyz, d) = (dim.keyword(), dim.index());
+        let s = match (self.flavor, id) {
+            (Flavor::CudaDevice, GpuId::Thread) => format!("(int)threadIdx.{xyz}"),
+            (Flavor::CudaDevice, GpuId::Block) => format!("(int)blockIdx.{xyz}"),
+            (Flavor::CudaDevice, GpuId::BlockDim) => format!("(int)blockDim.{xyz}"),
+            (Flavor::CudaDevice, GpuId::GridDim) => format!("(int)gridDim.{xyz}"),
+            (Flavor::CudaDevice, GpuId::Global) => {
+                format!("(int)(blockIdx.{xyz} * blockDim.{xyz} + threadIdx.{xyz})")
+            }
+            (Flavor::OclDevice, GpuId::Thread) => format!("(int)get_local_id({d})"),
+            (Flavor::OclDevice, GpuId::Block) => format!("(int)get_group_id({d})"),
+            (Flavor::OclDevice, GpuId::BlockDim) => format!("(int)get_local_size({d})"),
+            (Flavor::OclDevice, GpuId::GridDim) => format!("(int)get_num_groups({d})"),
+            (Flavor::OclDevice, GpuId::Global) => format!("(int)get_global_id({d})"),
             _ => {
+                let name = op_label(self.ctx, self.body, op);
                 self.err(op, format!("'{name}' outside a kernel"));
                 return;
             }
@@ -793,11 +828,6 @@ impl<'a> Emitter<'a> {
         }
         self.line(&format!("const int {n} = {s};"));
         self.vals.insert(r, Val::Expr(n));
-    }
-
-    fn region_entry(&self, op: OpId, i: usize) -> Option<(RegionId, BlockId)> {
-        let r = self.body.region(op, i);
-        self.body.entry_block(r).map(|b| (r, b))
     }
 
     /// Declares the loop/if results, initialised or not.
@@ -855,72 +885,66 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn scf_for(&mut self, op: OpId) {
-        let ops = self.operands(op);
-        let (lb, ub, step) = (self.expr(ops[0]), self.expr(ops[1]), self.expr(ops[2]));
-        let carried = self.declare_results(op, Some(&ops[3..]));
-        self.counted_loop(op, &lb, &ub, &step, &carried);
+    fn scf_for(&mut self, f: ScfForOp) {
+        let ir = self.ir();
+        let (lb, ub, step) = (
+            self.expr(f.lower_bound(&ir)),
+            self.expr(f.upper_bound(&ir)),
+            self.expr(f.step(&ir)),
+        );
+        let carried = self.declare_results(f.op(), Some(&f.init_args(&ir)));
+        let lp = CountedLoop {
+            block: f.region_block(&ir),
+            iv: f.iv(&ir),
+            iter_args: f.region_iter_args(&ir),
+        };
+        self.counted_loop(&lp, &lb, &ub, &step, &carried);
     }
 
-    /// `for (T iv = lb; iv < ub; iv += step) { body }` for the loop `op`
+    /// `for (T iv = lb; iv < ub; iv += step) { body }` for the loop `lp`
     /// whose results are `carried`; `ub` is used as written.
-    fn counted_loop(&mut self, op: OpId, lb: &str, ub: &str, step: &str, carried: &[String]) {
-        let Some((_, entry)) = self.region_entry(op, 0) else {
-            return;
-        };
-        let args = self.body.block_args(entry).to_vec();
-        let iv = self.names.get(args[0]);
-        let t = self.cty_value(args[0]);
-        self.vals.insert(args[0], Val::Expr(iv.clone()));
+    fn counted_loop(&mut self, lp: &CountedLoop, lb: &str, ub: &str, step: &str, carried: &[String]) {
+        let iv = self.names.get(lp.iv);
+        let t = self.cty_value(lp.iv);
+        self.vals.insert(lp.iv, Val::Expr(iv.clone()));
         let inc = if step == "1" {
             format!("{iv}++")
         } else {
             format!("{iv} += {step}")
         };
         self.line(&format!("for ({t} {iv} = {lb}; {iv} < {ub}; {inc}) {{"));
-        self.loop_body(entry, &args[1..], carried);
+        self.loop_body(lp.block, &lp.iter_args, carried);
         self.line("}");
     }
 
-    fn affine_for(&mut self, op: OpId) {
-        let ops = self.operands(op);
-        let lmap = lf_ir::ods::prop(self.ctx, self.body, op, "lowerBoundMap");
-        let umap = lf_ir::ods::prop(self.ctx, self.body, op, "upperBoundMap");
-        let step = lf_ir::ods::prop(self.ctx, self.body, op, "step")
-            .and_then(|a| lf_ir::ods::constraints::int_value(self.ctx, a))
-            .unwrap_or(1);
-        let (Some(lmap), Some(umap)) = (lmap, umap) else {
-            self.err(op, "affine.for without bound maps");
-            return;
-        };
-        let (AttrData::AffineMap(lm), AttrData::AffineMap(um)) =
-            (self.ctx.attr_data(lmap).clone(), self.ctx.attr_data(umap).clone())
-        else {
-            return;
-        };
-        let nl = (lm.num_dims() + lm.num_symbols()) as usize;
-        let nu = (um.num_dims() + um.num_symbols()) as usize;
-        let largs: Vec<String> = ops[..nl].iter().map(|v| self.expr(*v)).collect();
-        let uargs: Vec<String> = ops[nl..nl + nu].iter().map(|v| self.expr(*v)).collect();
-        let lb = self.fold_minmax(&lm, &largs, ">");
-        let ub = self.fold_minmax(&um, &uargs, "<");
-        let carried = self.declare_results(op, Some(&ops[nl + nu..]));
+    fn affine_for(&mut self, f: AffineForOp) {
+        let ir = self.ir();
+        let (lower, upper) = (f.lower_bound(&ir), f.upper_bound(&ir));
+        let largs = self.exprs(&lower.operands);
+        let uargs = self.exprs(&upper.operands);
+        let lb = self.fold_minmax(&lower.map, &largs, ">");
+        let ub = self.fold_minmax(&upper.map, &uargs, "<");
+        let carried = self.declare_results(f.op(), Some(&f.inits(&ir)));
         let ub = if expr::is_atom(&ub) { ub } else { format!("({ub})") };
-        self.counted_loop(op, &lb, &ub, &step.to_string(), &carried);
+        let lp = CountedLoop {
+            block: f.region_block(&ir),
+            iv: f.iv(&ir),
+            iter_args: f.region_iter_args(&ir),
+        };
+        self.counted_loop(&lp, &lb, &ub, &f.step(&ir).to_string(), &carried);
     }
 
-    fn scf_if(&mut self, op: OpId) {
-        let ops = self.operands(op);
-        let cond = self.expr(ops[0]);
-        let targets = self.declare_results(op, None);
+    fn scf_if(&mut self, i: ScfIfOp) {
+        let ir = self.ir();
+        let cond = self.expr(i.condition(&ir));
+        let targets = self.declare_results(i.op(), None);
         self.line(&format!("if ({cond}) {{"));
-        if let Some((_, b)) = self.region_entry(op, 0) {
-            self.indent += 1;
-            self.block(b, true);
-            self.yield_to(b, &targets);
-            self.indent -= 1;
-        }
-        if let Some((_, b)) = self.region_entry(op, 1) {
+        let then = i.then_region_block(&ir);
+        self.indent += 1;
+        self.block(then, true);
+        self.yield_to(then, &targets);
+        self.indent -= 1;
+        if let Some(b) = i.else_region_block(&ir) {
             self.line("} else {");
             self.indent += 1;
             self.block(b, true);
@@ -930,6 +954,168 @@ impl<'a> Emitter<'a> {
         self.line("}");
     }
 }
+
+/// The block of a counted loop (`scf.for`, `affine.for`): its induction
+/// variable and the block arguments of its loop-carried values.
+struct CountedLoop {
+    block: BlockId,
+    iv: Value,
+    iter_args: ValueList,
+}
+
+/// The bit width of a scalar integer or float type.
+fn scalar_bits(ctx: &Context, t: Type) -> Option<u32> {
+    match ctx.type_data(t) {
+        TypeData::Integer { width, .. } => Some(*width),
+        TypeData::Float(k) => Some(k.width()),
+        _ => None,
+    }
+}
+
+/// Which id a `gpu` id op reads.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum GpuId {
+    /// `gpu.thread_id`.
+    Thread,
+    /// `gpu.block_id`.
+    Block,
+    /// `gpu.block_dim`.
+    BlockDim,
+    /// `gpu.grid_dim`.
+    GridDim,
+    /// `gpu.global_id`.
+    Global,
+}
+
+/// The id and dimension `op` reads, if it is a `gpu` id op.
+fn gpu_id(ir: &IrRef<'_, '_>, op: OpId) -> Option<(GpuId, Dimension)> {
+    if let Some(x) = GpuThreadIdOp::cast(ir, op) {
+        return Some((GpuId::Thread, x.dimension(ir)));
+    }
+    if let Some(x) = GpuBlockIdOp::cast(ir, op) {
+        return Some((GpuId::Block, x.dimension(ir)));
+    }
+    if let Some(x) = GpuBlockDimOp::cast(ir, op) {
+        return Some((GpuId::BlockDim, x.dimension(ir)));
+    }
+    if let Some(x) = GpuGridDimOp::cast(ir, op) {
+        return Some((GpuId::GridDim, x.dimension(ir)));
+    }
+    GpuGlobalIdOp::cast(ir, op).map(|x| (GpuId::Global, x.dimension(ir)))
+}
+
+/// An op kind in a table: its view's declaration.
+type Def = fn() -> &'static OpDef;
+
+/// The entry of `table` for the op declared by `def`.
+fn lookup<T: Copy>(def: Option<&'static OpDef>, table: &[(Def, T)]) -> Option<T> {
+    let def = def?;
+    table.iter().find(|(d, _)| std::ptr::eq(d(), def)).map(|&(_, v)| v)
+}
+
+/// Whether `def` declares one of the ops of `set`.
+fn one_of(def: Option<&'static OpDef>, set: &[Def]) -> bool {
+    def.is_some_and(|def| set.iter().any(|d| std::ptr::eq(d(), def)))
+}
+
+/// `index` arithmetic, inlined into its uses (see [`paren_mul`]).
+const INDEX_OPS: &[(Def, &str)] = &[
+    (ArithAddiOp::def, "+"),
+    (ArithSubiOp::def, "-"),
+    (ArithMuliOp::def, "*"),
+];
+
+/// Binary ops that are one C operator.
+const BINARY_OPS: &[(Def, &str)] = &[
+    (ArithAddiOp::def, "+"),
+    (ArithAddfOp::def, "+"),
+    (ArithSubiOp::def, "-"),
+    (ArithSubfOp::def, "-"),
+    (ArithMuliOp::def, "*"),
+    (ArithMulfOp::def, "*"),
+    (ArithDivsiOp::def, "/"),
+    (ArithDivfOp::def, "/"),
+    (ArithRemsiOp::def, "%"),
+    (ArithAndiOp::def, "&"),
+    (ArithOriOp::def, "|"),
+    (ArithXoriOp::def, "^"),
+    (ArithShliOp::def, "<<"),
+    (ArithShrsiOp::def, ">>"),
+];
+
+/// Integer ops that are one C operator on the unsigned type of their width.
+const UNSIGNED_OPS: &[(Def, &str)] = &[
+    (ArithDivuiOp::def, "/"),
+    (ArithRemuiOp::def, "%"),
+    (ArithShruiOp::def, ">>"),
+];
+
+/// Rounding divisions, through the helpers of [`expr::affine_helpers`].
+const DIVISION_HELPERS: &[(Def, &str)] = &[
+    (ArithFloordivsiOp::def, "lf_floordiv"),
+    (ArithCeildivsiOp::def, "lf_ceildiv"),
+];
+
+/// Integer minimum and maximum, as `a CMP b ? a : b`.
+const INTEGER_MIN_MAX: &[(Def, &str)] = &[
+    (ArithMaxsiOp::def, ">"),
+    (ArithMinsiOp::def, "<"),
+    (ArithMaxuiOp::def, ">"),
+    (ArithMinuiOp::def, "<"),
+];
+
+/// Float ops of two operands that are a C math function.
+const FLOAT_BINARY_FUNCTIONS: &[(Def, &str)] = &[
+    (ArithMaximumfOp::def, "fmax"),
+    (ArithMaxnumfOp::def, "fmax"),
+    (ArithMinimumfOp::def, "fmin"),
+    (ArithMinnumfOp::def, "fmin"),
+    (ArithRemfOp::def, "fmod"),
+];
+
+/// `math` ops that are the C math function of the same name (`f` suffixed
+/// for `f32` outside OpenCL C).
+const MATH_FUNCTIONS: &[(Def, &str)] = &[
+    (MathSqrtOp::def, "sqrt"),
+    (MathExpOp::def, "exp"),
+    (MathExp2Op::def, "exp2"),
+    (MathLogOp::def, "log"),
+    (MathLog2Op::def, "log2"),
+    (MathSinOp::def, "sin"),
+    (MathCosOp::def, "cos"),
+    (MathTanhOp::def, "tanh"),
+    (MathAbsfOp::def, "fabs"),
+    (MathFloorOp::def, "floor"),
+    (MathCeilOp::def, "ceil"),
+    (MathPowfOp::def, "pow"),
+    (MathFmaOp::def, "fma"),
+];
+
+/// Conversions that are a C cast to the result type.
+const CASTS: &[Def] = &[
+    ArithIndexCastOp::def,
+    ArithExtsiOp::def,
+    ArithTrunciOp::def,
+    ArithSitofpOp::def,
+    ArithFptosiOp::def,
+    ArithExtfOp::def,
+    ArithTruncfOp::def,
+    ArithFptouiOp::def,
+];
+
+/// Conversions that read their operand as unsigned.
+const UNSIGNED_CASTS: &[Def] = &[ArithUitofpOp::def, ArithExtuiOp::def, ArithIndexCastuiOp::def];
+
+/// Host ops written by the target (allocation, copies, launches, calls).
+const HOST_OPS: &[Def] = &[
+    GpuAllocOp::def,
+    GpuDeallocOp::def,
+    GpuMemcpyOp::def,
+    GpuWaitOp::def,
+    GpuLaunchFuncOp::def,
+    FuncCallOp::def,
+    GpuMemsetOp::def,
+];
 
 /// Parenthesizes an operand of `*` unless it is an atom or already a product.
 fn paren_mul(e: &str) -> String {

@@ -7,7 +7,10 @@ use crate::emit::{Emitter, MemView, Space, Val};
 use crate::module::{op_error, FuncRef, Program};
 use crate::runtime;
 use lf_diag::Diagnostic;
-use lf_ir::{AttrData, Context, OpId, TypeData};
+use lf_dialects::func::{FuncCallOp, FuncFuncOp};
+use lf_dialects::gpu::GpuLaunchFuncOp;
+use lf_ir::view::{IrRef, OpView};
+use lf_ir::{AttrData, Context, TypeData};
 
 /// The C name of host function `name` (`main` becomes `lf_main`).
 pub fn c_name(name: &str) -> String {
@@ -58,13 +61,16 @@ pub fn emit_function(
     let mut em = Emitter::new(ctx, f.body, f.op, flavor);
     em.at_func = true;
     em.program = Some(program);
-    let (inputs, results) = match lf_ir::ods::prop(ctx, f.body, f.op, "function_type").map(|a| ctx.attr_data(a)) {
-        Some(AttrData::Type(t)) => match ctx.type_data(*t) {
-            TypeData::Function { inputs, results } => (inputs.to_vec(), results.to_vec()),
-            _ => (Vec::new(), Vec::new()),
-        },
-        _ => (Vec::new(), Vec::new()),
+    let ir = IrRef::new(ctx, f.body);
+    let Some(func) = FuncFuncOp::cast(&ir, f.op) else {
+        return Err(vec![op_error(
+            ctx,
+            f.body,
+            f.op,
+            format!("host functions must be '{}' ops", FuncFuncOp::def().name),
+        )]);
     };
+    let (inputs, results) = (func.input_types(&ir), func.result_types(&ir));
     if results.len() > 1 {
         return Err(vec![op_error(
             ctx,
@@ -78,11 +84,10 @@ pub fn emit_function(
         None => "void",
     };
     let rb = f.body.regions_body(f.op);
-    let entry = f.body.regions(f.op).first().and_then(|&r| rb.entry_block(r));
-    let Some(entry) = entry else {
+    let Some(entry) = func.entry_block(&ir) else {
         return Err(vec![op_error(ctx, f.body, f.op, "function without a body")]);
     };
-    if rb.region_blocks(f.body.region(f.op, 0)).count() > 1 {
+    if rb.region_blocks(func.body(&ir)).count() > 1 {
         return Err(vec![op_error(
             ctx,
             f.body,
@@ -121,17 +126,11 @@ pub fn emit_function(
 }
 
 /// `func.call`: another host function, or a runner-utils print function.
-pub fn call_op(em: &mut Emitter<'_>, op: OpId) {
-    let ctx = em.ctx;
-    let callee = lf_ir::ods::prop(ctx, em.body, op, "callee").and_then(|a| match ctx.attr_data(a) {
-        AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
-        _ => None,
-    });
-    let Some(callee) = callee else {
-        em.error(op, "call without a callee");
-        return;
-    };
-    let args: Vec<lf_ir::Value> = em.body.operands(op).collect();
+pub fn call_op(em: &mut Emitter<'_>, call: FuncCallOp) {
+    let ir = IrRef::new(em.ctx, em.body);
+    let op = call.op();
+    let callee = call.callee(&ir).to_string();
+    let args = call.operands(&ir);
     if let Some(elem) = runtime::runtime_function(&callee) {
         match elem {
             Some(_) => {
@@ -186,15 +185,15 @@ pub fn call_op(em: &mut Emitter<'_>, op: OpId) {
             _ => a.push(em.expr(*v)),
         }
     }
-    let call = format!("{}({})", c_name(&callee), a.join(", "));
-    match em.body.results(op).next() {
+    let text = format!("{}({})", c_name(&callee), a.join(", "));
+    match call.results(&ir).first().copied() {
         Some(r) => {
             let t = em.cty(op, em.body.value_type(r));
             let n = em.names.get(r);
-            em.stmt(&format!("{t} {n} = {call};"));
+            em.stmt(&format!("{t} {n} = {text};"));
             em.vals.insert(r, Val::Expr(n));
         }
-        None => em.stmt(&format!("{call};")),
+        None => em.stmt(&format!("{text};")),
     }
 }
 
@@ -213,31 +212,41 @@ pub struct Launch {
     pub args: Vec<lf_ir::Value>,
 }
 
+/// The `(module, kernel)` names of the kernel a `gpu.launch_func` launches,
+/// if it names one as `@module::@kernel`.
+pub fn launched_kernel<'c>(
+    ctx: &'c Context,
+    body: &lf_ir::Body,
+    launch: GpuLaunchFuncOp,
+) -> Option<(&'c str, &'c str)> {
+    let ir = IrRef::new(ctx, body);
+    match ctx.attr_data(launch.kernel(&ir)) {
+        AttrData::SymbolRef { nested, .. } if nested.len() == 1 => {
+            Some((launch.kernel_module(&ir), launch.kernel_name(&ir)))
+        }
+        _ => None,
+    }
+}
+
 /// Reads a `gpu.launch_func`.
-pub fn launch(em: &mut Emitter<'_>, op: OpId) -> Option<Launch> {
-    let ctx = em.ctx;
-    let body = em.body;
-    let (_module, kernel) = match lf_ir::ods::prop(ctx, body, op, "kernel").map(|a| ctx.attr_data(a)) {
-        Some(AttrData::SymbolRef { root, nested }) if nested.len() == 1 => {
-            (ctx.ident_str(*root).to_string(), ctx.ident_str(nested[0]).to_string())
-        }
-        _ => {
-            em.error(op, "launch without a '@module::@kernel' reference");
-            return None;
-        }
+pub fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) -> Option<Launch> {
+    let ir = IrRef::new(em.ctx, em.body);
+    let op = launch.op();
+    let Some((_module, kernel)) = launched_kernel(em.ctx, em.body, launch) else {
+        em.error(op, "launch without a '@module::@kernel' reference");
+        return None;
     };
-    let g = |n: &str| lf_ir::ods::operand_group(ctx, body, op, n);
-    let one = |em: &Emitter<'_>, n: &str| g(n).first().map(|v| em.expr(*v)).unwrap_or_else(|| "1".into());
-    if !g("clusterSizeX").is_empty() {
+    if launch.cluster_size_x(&ir).is_some() {
         em.error(op, "thread-block clusters are not supported by the emitter");
         return None;
     }
+    let exprs = |vs: [lf_ir::Value; 3]| vs.map(|v| em.expr(v));
     Some(Launch {
-        kernel,
-        grid: [one(em, "gridSizeX"), one(em, "gridSizeY"), one(em, "gridSizeZ")],
-        block: [one(em, "blockSizeX"), one(em, "blockSizeY"), one(em, "blockSizeZ")],
-        shared: g("dynamicSharedMemorySize").first().map(|v| em.expr(*v)),
-        args: g("kernelOperands"),
+        kernel: kernel.to_string(),
+        grid: exprs(launch.grid_size(&ir)),
+        block: exprs(launch.block_size(&ir)),
+        shared: launch.dynamic_shared_memory_size(&ir).map(|v| em.expr(v)),
+        args: launch.kernel_operands(&ir).to_vec(),
     })
 }
 

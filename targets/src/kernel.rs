@@ -5,37 +5,35 @@ use crate::ctypes::Flavor;
 use crate::emit::{has_space, Emitter, Space, Val};
 use crate::module::{op_error, FuncRef};
 use lf_diag::Diagnostic;
+use lf_dialects::gpu::{AddressSpace, GpuFuncOp};
+use lf_ir::view::OpView;
 use lf_ir::{AttrData, Context, TypeData};
+
+/// The argument attribute that puts a kernel's memref argument in constant
+/// memory (`__constant` in OpenCL C, `const __restrict__` in CUDA).
+pub const CONSTANT_ARG_ATTR: &str = "lf.constant";
+
+/// The `gpu.func` view of `f`, if it is one.
+fn gpu_func(ctx: &Context, f: FuncRef<'_>) -> Option<GpuFuncOp> {
+    GpuFuncOp::cast(&(ctx, f.body), f.op)
+}
 
 /// Whether kernel argument `i` of `f` carries the `lf.constant` argument attribute.
 pub fn is_constant_arg(ctx: &Context, f: FuncRef<'_>, i: usize) -> bool {
-    let Some(a) = lf_ir::ods::prop(ctx, f.body, f.op, "arg_attrs") else {
+    let Some(a) = gpu_func(ctx, f).and_then(|g| g.arg_attrs(&(ctx, f.body))) else {
         return false;
     };
     match ctx.attr_data(a) {
         AttrData::Array(dicts) => dicts
             .get(i)
-            .is_some_and(|d| lf_ir::ods::dict_get(ctx, Some(*d), "lf.constant").is_some()),
+            .is_some_and(|d| lf_ir::ods::dict_get(ctx, Some(*d), CONSTANT_ARG_ATTR).is_some()),
         _ => false,
     }
 }
 
-/// Number of workgroup attributions of a `gpu.func`.
-pub fn workgroup_count(ctx: &Context, f: FuncRef<'_>) -> usize {
-    lf_ir::ods::discardable_attr(ctx, f.body, f.op, "workgroup_attributions")
-        .and_then(|a| lf_ir::ods::constraints::int_value(ctx, a))
-        .unwrap_or(0) as usize
-}
-
 /// The number of function arguments of a `gpu.func` (from its type).
 pub fn arg_count(ctx: &Context, f: FuncRef<'_>) -> usize {
-    match lf_ir::ods::prop(ctx, f.body, f.op, "function_type").map(|a| ctx.attr_data(a)) {
-        Some(AttrData::Type(t)) => match ctx.type_data(*t) {
-            TypeData::Function { inputs, .. } => inputs.len(),
-            _ => 0,
-        },
-        _ => 0,
-    }
+    gpu_func(ctx, f).map_or(0, |g| g.num_inputs(&(ctx, f.body)))
 }
 
 /// C and OpenCL C keywords and the OpenCL C 1.1 built-in functions a kernel
@@ -105,17 +103,19 @@ pub fn append_kernels(
 
 /// Emits the kernel `f` for a device flavor.
 pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<String, Vec<Diagnostic>> {
-    if lf_ir::ods::discardable_attr(ctx, f.body, f.op, "gpu.kernel").is_none() {
+    let ir = (ctx, f.body);
+    let Some(g) = gpu_func(ctx, f).filter(|g| g.is_kernel(&ir)) else {
         return Err(vec![op_error(
             ctx,
             f.body,
             f.op,
             format!(
-                "'gpu.func' @{} is not a kernel: device functions are not supported by the emitter",
+                "'{}' @{} is not a kernel: device functions are not supported by the emitter",
+                GpuFuncOp::def().name,
                 f.name
             ),
         )]);
-    }
+    };
     if let Some(why) = clashing_kernel_name(f.name, flavor) {
         return Err(vec![op_error(
             ctx,
@@ -127,10 +127,10 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
     let mut em = Emitter::new(ctx, f.body, f.op, flavor);
     em.at_func = true;
     let rb = f.body.regions_body(f.op);
-    let Some(entry) = f.body.regions(f.op).first().and_then(|&r| rb.entry_block(r)) else {
+    let Some(entry) = rb.entry_block(g.body(&ir)) else {
         return Err(vec![op_error(ctx, f.body, f.op, "kernel without a body")]);
     };
-    if rb.region_blocks(f.body.region(f.op, 0)).count() > 1 {
+    if rb.region_blocks(g.body(&ir)).count() > 1 {
         return Err(vec![op_error(
             ctx,
             f.body,
@@ -138,8 +138,8 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
             "kernels with several blocks are not supported (use scf ops)",
         )]);
     }
-    let nargs = arg_count(ctx, f);
-    let nwg = workgroup_count(ctx, f);
+    let nargs = g.num_inputs(&ir);
+    let nwg = g.num_workgroup_attributions(&ir);
     let args = rb.block_args(entry).to_vec();
     let mut params = Vec::new();
     let mut locals = Vec::new();
@@ -170,7 +170,7 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
             // Attributions: workgroup first, then private.
             let workgroup = i < nargs + nwg;
             let space = if workgroup { Space::Shared } else { Space::Private };
-            if workgroup && !has_space(ctx, t, "workgroup") {
+            if workgroup && !has_space(ctx, t, AddressSpace::Workgroup) {
                 em.error(f.op, "workgroup attribution without the workgroup address space");
             }
             if let Some(m) = em.view_of_type(f.op, t, n.clone(), space) {

@@ -3,8 +3,12 @@
 //! outlined first).
 
 use lf_diag::Diagnostic;
+use lf_dialects::builtin::BuiltinModuleOp;
+use lf_dialects::func::FuncFuncOp;
+use lf_dialects::gpu::{GpuFuncOp, GpuLaunchOp, GpuModuleOp};
+use lf_ir::view::{IrRef, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
-use lf_ir::{Body, Context, OpId};
+use lf_ir::{Body, Context, OpId, RegionId};
 
 /// A function to emit: the body that stores the op, and the op.
 #[derive(Copy, Clone)]
@@ -37,6 +41,23 @@ pub fn op_error(ctx: &Context, body: &Body, op: OpId, msg: impl Into<String>) ->
     Diagnostic::error(op_pos(ctx, body, op), msg.into())
 }
 
+/// The name of `op` (`dialect.op`) as diagnostics quote it. The emitters
+/// recognize ops by their views; the name is for messages, and for the one
+/// rule about ops that are never registered (RV770's no atomics, see
+/// [`crate::rv770`]).
+pub fn op_label<'a>(ctx: &'a Context, body: &Body, op: OpId) -> &'a str {
+    ctx.op_name_str(body.op_name(op))
+}
+
+/// The ops of region `region` of the isolated op `op` (stored in `body`),
+/// each with the body that stores it.
+fn region_ops(body: &Body, op: OpId, region: RegionId) -> Vec<(&Body, OpId)> {
+    let rb = body.regions_body(op);
+    rb.region_blocks(region)
+        .flat_map(|blk| rb.block_ops(blk).map(move |o| (rb, o)))
+        .collect()
+}
+
 fn name_of<'a>(ctx: &'a Context, body: &Body, op: OpId) -> &'a str {
     lf_ir::symbols::symbol_name(ctx, body, op).map_or("", |i| ctx.ident_str(i))
 }
@@ -47,13 +68,16 @@ impl<'a> Program<'a> {
     pub fn collect(ctx: &'a Context, body: &'a Body, op: OpId) -> Result<Program<'a>, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         walk(body, op, WalkOrder::PreOrder, &mut |b, o| {
-            if ctx.op_name_str(b.op_name(o)) == "gpu.launch" {
+            if GpuLaunchOp::isa(&IrRef::new(ctx, b), o) {
                 errors.push(op_error(
                     ctx,
                     b,
                     o,
-                    "inline 'gpu.launch' cannot be translated: outline the kernel first \
-                     (run lf-opt --pass-pipeline='builtin.module(gpu-kernel-outlining)')",
+                    format!(
+                        "inline '{}' cannot be translated: outline the kernel first \
+                         (run lf-opt --pass-pipeline='builtin.module(gpu-kernel-outlining)')",
+                        GpuLaunchOp::def().name
+                    ),
                 ));
             }
             WalkControl::Advance
@@ -66,66 +90,53 @@ impl<'a> Program<'a> {
             host_funcs: Vec::new(),
             declarations: Vec::new(),
         };
-        let top = if ctx.op_name_str(body.op_name(op)) == "builtin.module" {
-            let rb = body.regions_body(op);
-            let mut ops = Vec::new();
-            for &r in body.regions(op) {
-                for blk in rb.region_blocks(r) {
-                    ops.extend(rb.block_ops(blk).map(|o| (rb, o)));
-                }
-            }
-            ops
-        } else {
-            vec![(body, op)]
+        let top = match BuiltinModuleOp::cast(&IrRef::new(ctx, body), op) {
+            Some(m) => region_ops(body, m.op(), m.body_region(&IrRef::new(ctx, body))),
+            None => vec![(body, op)],
         };
         for (b, o) in top {
-            match ctx.op_name_str(b.op_name(o)) {
-                "gpu.module" => {
-                    let mname = name_of(ctx, b, o);
-                    let mb = b.regions_body(o);
-                    for &r in b.regions(o) {
-                        for blk in mb.region_blocks(r) {
-                            for k in mb.block_ops(blk) {
-                                match ctx.op_name_str(mb.op_name(k)) {
-                                    "gpu.func" => p.kernels.push((
-                                        mname,
-                                        FuncRef {
-                                            body: mb,
-                                            op: k,
-                                            name: name_of(ctx, mb, k),
-                                        },
-                                    )),
-                                    "gpu.module_end" => {}
-                                    other => errors.push(op_error(
-                                        ctx,
-                                        mb,
-                                        k,
-                                        format!("'{other}' in a gpu.module is not supported by the emitters"),
-                                    )),
-                                }
-                            }
-                        }
-                    }
-                }
-                "func.func" => {
-                    let f = FuncRef {
-                        body: b,
-                        op: o,
-                        name: name_of(ctx, b, o),
-                    };
-                    let rb = b.regions_body(o);
-                    if b.regions(o).iter().all(|&r| rb.region_is_empty(r)) {
-                        p.declarations.push(f);
+            let ir = IrRef::new(ctx, b);
+            if let Some(m) = GpuModuleOp::cast(&ir, o) {
+                let mname = name_of(ctx, b, o);
+                for (mb, k) in region_ops(b, o, m.body_region(&ir)) {
+                    if GpuFuncOp::isa(&IrRef::new(ctx, mb), k) {
+                        p.kernels.push((
+                            mname,
+                            FuncRef {
+                                body: mb,
+                                op: k,
+                                name: name_of(ctx, mb, k),
+                            },
+                        ));
                     } else {
-                        p.host_funcs.push(f);
+                        let other = op_label(ctx, mb, k);
+                        errors.push(op_error(
+                            ctx,
+                            mb,
+                            k,
+                            format!("'{other}' in a gpu.module is not supported by the emitters"),
+                        ));
                     }
                 }
-                other => errors.push(op_error(
+            } else if let Some(func) = FuncFuncOp::cast(&ir, o) {
+                let f = FuncRef {
+                    body: b,
+                    op: o,
+                    name: name_of(ctx, b, o),
+                };
+                if func.is_external(&ir) {
+                    p.declarations.push(f);
+                } else {
+                    p.host_funcs.push(f);
+                }
+            } else {
+                let other = op_label(ctx, b, o);
+                errors.push(op_error(
                     ctx,
                     b,
                     o,
                     format!("'{other}' at module level is not supported by the emitters"),
-                )),
+                ));
             }
         }
         let mut seen = rustc_hash::FxHashSet::default();

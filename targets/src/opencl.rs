@@ -7,9 +7,12 @@ use crate::ctypes::Flavor;
 use crate::emit::{Emitter, MemView, Space, Val};
 use crate::host;
 use crate::kernel::emit_kernel;
-use crate::module::{FuncRef, Program};
+use crate::module::{op_label, FuncRef, Program};
 use crate::{expr, runtime, rv770, Emit, OpenClProfile, Options};
 use lf_diag::Diagnostic;
+use lf_dialects::func::FuncCallOp;
+use lf_dialects::gpu::{GpuAllocOp, GpuDeallocOp, GpuLaunchFuncOp, GpuMemcpyOp, GpuWaitOp};
+use lf_ir::view::{IrRef, OpView};
 use lf_ir::{Context, OpId};
 
 const HOST_PRELUDE: &str = r#"#define CL_TARGET_OPENCL_VERSION 110
@@ -158,13 +161,14 @@ pub fn emit_program(ctx: &Context, program: &Program<'_>, opts: &Options) -> Res
     }
 }
 
-/// Whether a host function uses any `gpu` op.
+/// Whether a host function uses any op of the `gpu` dialect.
 fn uses_gpu_ops(ctx: &Context, program: &Program<'_>) -> bool {
     use lf_ir::walk::{walk, WalkControl, WalkOrder};
     let mut found = false;
     for f in &program.host_funcs {
         walk(f.body, f.op, WalkOrder::PreOrder, &mut |b, o| {
-            if ctx.op_name_str(b.op_name(o)).starts_with("gpu.") {
+            let def = ctx.op_def(b.op_name(o));
+            if def.is_some_and(|d| lf_dialects::gpu::OPS.iter().any(|g| std::ptr::eq(*g, d))) {
                 found = true;
                 return WalkControl::Interrupt;
             }
@@ -176,72 +180,75 @@ fn uses_gpu_ops(ctx: &Context, program: &Program<'_>) -> bool {
 
 /// Host ops of the gpu dialect (and calls) in C against the OpenCL API.
 pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
-    let ctx = em.ctx;
-    let name = ctx.op_name_str(em.body.op_name(op));
-    let group = |em: &Emitter<'_>, n: &str| lf_ir::ods::operand_group(ctx, em.body, op, n);
-    match name {
-        "func.call" => host::call_op(em, op),
-        "gpu.alloc" => {
-            let Some(r) = em.body.results(op).next() else { return };
-            if !group(em, "dynamicSizes").is_empty() {
-                em.error(op, "gpu.alloc with dynamic sizes is not supported by the emitter");
+    let ir = IrRef::new(em.ctx, em.body);
+    if let Some(call) = FuncCallOp::cast(&ir, op) {
+        host::call_op(em, call);
+    } else if let Some(alloc) = GpuAllocOp::cast(&ir, op) {
+        if !alloc.dynamic_sizes(&ir).is_empty() {
+            em.error(
+                op,
+                format!(
+                    "{} with dynamic sizes is not supported by the emitter",
+                    GpuAllocOp::def().name
+                ),
+            );
+            return;
+        }
+        let r = alloc.memref(&ir);
+        let n = em.names.get(r);
+        let ty = em.body.value_type(r);
+        if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
+            let t = em.cty(op, m.elem);
+            em.stmt(&format!("cl_int {n}_err;"));
+            em.stmt(&format!(
+                "cl_mem {n} = clCreateBuffer(lf_cl_context, CL_MEM_READ_WRITE, {}, NULL, &{n}_err);",
+                host::bytes(&m, t)
+            ));
+            em.stmt(&format!("LF_CL_CHECK({n}_err);"));
+            em.vals.insert(r, Val::Mem(m));
+        }
+    } else if let Some(dealloc) = GpuDeallocOp::cast(&ir, op) {
+        if let Some(m) = em.mem(op, dealloc.memref(&ir)) {
+            em.stmt(&format!("LF_CL_CHECK(clReleaseMemObject({}));", m.ptr));
+        }
+    } else if let Some(copy) = GpuMemcpyOp::cast(&ir, op) {
+        let (Some(d), Some(s)) = (em.mem(op, copy.dst(&ir)), em.mem(op, copy.src(&ir))) else {
+            return;
+        };
+        let t = em.cty(op, d.elem);
+        let bytes = host::bytes(&d, t);
+        let call = match (d.space, s.space) {
+            (Space::Device, Space::Host) => format!(
+                "clEnqueueWriteBuffer(lf_cl_queue, {}, CL_TRUE, 0, {bytes}, {}, 0, NULL, NULL)",
+                d.ptr, s.ptr
+            ),
+            (Space::Host, Space::Device) => format!(
+                "clEnqueueReadBuffer(lf_cl_queue, {}, CL_TRUE, 0, {bytes}, {}, 0, NULL, NULL)",
+                s.ptr, d.ptr
+            ),
+            (Space::Device, Space::Device) => format!(
+                "clEnqueueCopyBuffer(lf_cl_queue, {}, {}, 0, 0, {bytes}, 0, NULL, NULL)",
+                s.ptr, d.ptr
+            ),
+            _ => {
+                em.stmt(&format!("memcpy({}, {}, {bytes});", d.ptr, s.ptr));
                 return;
             }
-            let n = em.names.get(r);
-            let ty = em.body.value_type(r);
-            if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
-                let t = em.cty(op, m.elem);
-                em.stmt(&format!("cl_int {n}_err;"));
-                em.stmt(&format!(
-                    "cl_mem {n} = clCreateBuffer(lf_cl_context, CL_MEM_READ_WRITE, {}, NULL, &{n}_err);",
-                    host::bytes(&m, t)
-                ));
-                em.stmt(&format!("LF_CL_CHECK({n}_err);"));
-                em.vals.insert(r, Val::Mem(m));
-            }
-        }
-        "gpu.dealloc" => {
-            if let Some(m) = group(em, "memref").first().and_then(|v| em.mem(op, *v)) {
-                em.stmt(&format!("LF_CL_CHECK(clReleaseMemObject({}));", m.ptr));
-            }
-        }
-        "gpu.memcpy" => {
-            let (Some(d), Some(s)) = (group(em, "dst").first().copied(), group(em, "src").first().copied()) else {
-                return;
-            };
-            let (Some(d), Some(s)) = (em.mem(op, d), em.mem(op, s)) else {
-                return;
-            };
-            let t = em.cty(op, d.elem);
-            let bytes = host::bytes(&d, t);
-            let call = match (d.space, s.space) {
-                (Space::Device, Space::Host) => format!(
-                    "clEnqueueWriteBuffer(lf_cl_queue, {}, CL_TRUE, 0, {bytes}, {}, 0, NULL, NULL)",
-                    d.ptr, s.ptr
-                ),
-                (Space::Host, Space::Device) => format!(
-                    "clEnqueueReadBuffer(lf_cl_queue, {}, CL_TRUE, 0, {bytes}, {}, 0, NULL, NULL)",
-                    s.ptr, d.ptr
-                ),
-                (Space::Device, Space::Device) => format!(
-                    "clEnqueueCopyBuffer(lf_cl_queue, {}, {}, 0, 0, {bytes}, 0, NULL, NULL)",
-                    s.ptr, d.ptr
-                ),
-                _ => {
-                    em.stmt(&format!("memcpy({}, {}, {bytes});", d.ptr, s.ptr));
-                    return;
-                }
-            };
-            em.stmt(&format!("LF_CL_CHECK({call});"));
-        }
-        "gpu.wait" => em.stmt("LF_CL_CHECK(clFinish(lf_cl_queue));"),
-        "gpu.launch_func" => launch(em, op),
-        _ => em.error(op, format!("'{name}' is not supported by the OpenCL emitter")),
+        };
+        em.stmt(&format!("LF_CL_CHECK({call});"));
+    } else if GpuWaitOp::isa(&ir, op) {
+        em.stmt("LF_CL_CHECK(clFinish(lf_cl_queue));");
+    } else if let Some(l) = GpuLaunchFuncOp::cast(&ir, op) {
+        launch(em, l);
+    } else {
+        let name = op_label(em.ctx, em.body, op);
+        em.error(op, format!("'{name}' is not supported by the OpenCL emitter"));
     }
 }
 
-fn launch(em: &mut Emitter<'_>, op: OpId) {
-    let Some(l) = host::launch(em, op) else { return };
+fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) {
+    let op = launch.op();
+    let Some(l) = host::launch(em, launch) else { return };
     if l.shared.is_some() {
         em.error(
             op,

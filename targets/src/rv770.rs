@@ -13,10 +13,16 @@
 //! | `at most 8 constant arguments` | kernels with more than 8 `lf.constant` arguments |
 //! | `constant memory <= 64 KB` | `lf.constant` arguments larger than 64 KB in total |
 
+use crate::host::launched_kernel;
 use crate::kernel::{arg_count, is_constant_arg};
-use crate::module::{op_error, FuncRef, Program};
+use crate::module::{op_error, op_label, FuncRef, Program};
 use crate::{ctypes, Options};
 use lf_diag::Diagnostic;
+use lf_dialects::affine::AffineStoreOp;
+use lf_dialects::arith::ArithConstantOp;
+use lf_dialects::gpu::{GpuBarrierOp, GpuLaunchFuncOp};
+use lf_dialects::memref::MemrefStoreOp;
+use lf_ir::view::{IrRef, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{AttrData, Body, Context, OpId, Type, TypeData};
 
@@ -30,7 +36,7 @@ pub const MAX_CONSTANT_ARGS: usize = 8;
 pub const CONSTANT_MEMORY: i64 = 64 * 1024;
 
 fn rule(ctx: &Context, body: &Body, op: OpId, rule: &str, detail: String) -> Diagnostic {
-    let name = ctx.op_name_str(body.op_name(op));
+    let name = op_label(ctx, body, op);
     op_error(
         ctx,
         body,
@@ -57,7 +63,7 @@ fn is_image(ctx: &Context, t: Type) -> bool {
 pub fn uses_barrier(ctx: &Context, f: FuncRef<'_>) -> bool {
     let mut found = false;
     walk(f.body, f.op, WalkOrder::PreOrder, &mut |b, o| {
-        if ctx.op_name_str(b.op_name(o)) == "gpu.barrier" {
+        if GpuBarrierOp::isa(&IrRef::new(ctx, b), o) {
             found = true;
             return WalkControl::Interrupt;
         }
@@ -122,8 +128,10 @@ pub fn check_kernel(ctx: &Context, f: FuncRef<'_>, opts: &Options) -> Vec<Diagno
         ));
     }
     walk(f.body, f.op, WalkOrder::PreOrder, &mut |b, o| {
-        let name = ctx.op_name_str(b.op_name(o));
-        if name.contains("atomic") {
+        let ir = IrRef::new(ctx, b);
+        // No atomic op is registered: an atomic is an op of another
+        // dialect (allowed as unregistered), known only by its name.
+        if op_label(ctx, b, o).contains("atomic") {
             errs.push(rule(
                 ctx,
                 b,
@@ -132,8 +140,10 @@ pub fn check_kernel(ctx: &Context, f: FuncRef<'_>, opts: &Options) -> Vec<Diagno
                 "RV770 has no global or local atomics".into(),
             ));
         }
-        if name == "memref.store" || name == "affine.store" {
-            let v = b.operand(o, 0);
+        let stored = MemrefStoreOp::cast(&ir, o)
+            .map(|st| st.value(&ir))
+            .or_else(|| AffineStoreOp::cast(&ir, o).map(|st| st.value(&ir)));
+        if let Some(v) = stored {
             let t = b.value_type(v);
             let narrow = match ctx.type_data(t) {
                 TypeData::Integer { width, .. } => *width < 32,
@@ -166,12 +176,9 @@ pub fn check_kernel(ctx: &Context, f: FuncRef<'_>, opts: &Options) -> Vec<Diagno
 }
 
 fn constant_index(ctx: &Context, body: &Body, v: lf_ir::Value) -> Option<i64> {
-    let d = body.defining_op(v)?;
-    if ctx.op_name_str(body.op_name(d)) != "arith.constant" {
-        return None;
-    }
-    let a = lf_ir::ods::prop(ctx, body, d, "value")?;
-    match ctx.attr_data(a) {
+    let ir = IrRef::new(ctx, body);
+    let c = ArithConstantOp::defining(&ir, v)?;
+    match ctx.attr_data(c.value(&ir)) {
         AttrData::Integer { value, .. } => i64::try_from(*value).ok(),
         _ => None,
     }
@@ -182,16 +189,14 @@ pub fn check_launches(ctx: &Context, program: &Program<'_>) -> Vec<Diagnostic> {
     let mut errs = Vec::new();
     for f in &program.host_funcs {
         walk(f.body, f.op, WalkOrder::PreOrder, &mut |b, o| {
-            if ctx.op_name_str(b.op_name(o)) != "gpu.launch_func" {
+            let ir = IrRef::new(ctx, b);
+            let Some(launch) = GpuLaunchFuncOp::cast(&ir, o) else {
                 return WalkControl::Advance;
-            }
-            let sizes: Vec<Option<i64>> = ["blockSizeX", "blockSizeY", "blockSizeZ"]
+            };
+            let sizes: Vec<Option<i64>> = launch
+                .block_size(&ir)
                 .iter()
-                .map(|n| {
-                    lf_ir::ods::operand_group(ctx, b, o, n)
-                        .first()
-                        .and_then(|v| constant_index(ctx, b, *v))
-                })
+                .map(|v| constant_index(ctx, b, *v))
                 .collect();
             if sizes.iter().any(|s| s.is_none()) {
                 errs.push(rule(
@@ -199,18 +204,16 @@ pub fn check_launches(ctx: &Context, program: &Program<'_>) -> Vec<Diagnostic> {
                     b,
                     o,
                     "work-group size <= 256",
-                    "the block sizes must be arith.constant values so that the limit can be checked".into(),
+                    format!(
+                        "the block sizes must be {} values so that the limit can be checked",
+                        ArithConstantOp::def().name
+                    ),
                 ));
                 return WalkControl::Advance;
             }
             let s: Vec<i64> = sizes.into_iter().flatten().collect();
             let total = s[0] * s[1] * s[2];
-            let kernel = match lf_ir::ods::prop(ctx, b, o, "kernel").map(|a| ctx.attr_data(a)) {
-                Some(AttrData::SymbolRef { root, nested }) if nested.len() == 1 => {
-                    program.kernel(ctx.ident_str(*root), ctx.ident_str(nested[0]))
-                }
-                _ => None,
-            };
+            let kernel = launched_kernel(ctx, b, launch).and_then(|(m, k)| program.kernel(m, k));
             let barrier = kernel.is_some_and(|k| uses_barrier(ctx, k));
             let shape = format!("{}x{}x{} = {total} threads", s[0], s[1], s[2]);
             if total > MAX_WORKGROUP {
@@ -222,7 +225,10 @@ pub fn check_launches(ctx: &Context, program: &Program<'_>) -> Vec<Diagnostic> {
                     b,
                     o,
                     "work-group size <= 64 with barrier()",
-                    format!("kernel @{k} calls gpu.barrier and is launched with a block of {shape}"),
+                    format!(
+                        "kernel @{k} calls {} and is launched with a block of {shape}",
+                        GpuBarrierOp::def().name
+                    ),
                 ));
             }
             WalkControl::Advance

@@ -69,3 +69,52 @@ fn profile_rules_apply_per_kernel() {
         assert!(cl.contains("__global short* arg0"));
     });
 }
+
+/// Bitcasts the verifier refuses, given to the emitters as they are (the
+/// library does not require verified IR): diagnostics at the op, no code.
+const BAD_BITCASTS: &str = r#"
+module {
+  func.func @widths(%x: i32) -> f64 {
+    %f = arith.bitcast %x : i32 to f64
+    return %f : f64
+  }
+  func.func @index(%i: index) -> i64 {
+    %b = arith.bitcast %i : index to i64
+    return %b : i64
+  }
+}
+"#;
+
+#[test]
+fn bitcasts_the_emitters_cannot_write_are_diagnostics() {
+    let ctx = lf_ir::Context::new();
+    lf_dialects::register_all(&ctx);
+    let owned = lf_ir::parse_source(&ctx, BAD_BITCASTS, "bad.lfir").unwrap();
+    assert!(
+        lf_ir::verify(&ctx, &owned.body, owned.op).is_err(),
+        "the verifier refuses these"
+    );
+    for target in [Target::Cuda, Target::OpenCl] {
+        let errs = lf_targets::translate(&ctx, &owned.body, owned.op, &Options::new(target)).unwrap_err();
+        let found: Vec<(u32, &str)> = errs
+            .iter()
+            .map(|d| (d.pos.as_ref().unwrap().line, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    4,
+                    "'arith.bitcast' from 'i32' to 'f64' is not supported by the emitter: \
+                     the types must have the same bit width"
+                ),
+                (
+                    8,
+                    "'arith.bitcast' from 'index' to 'i64' is not supported by the emitter: \
+                     only integers and floats can be bitcast"
+                ),
+            ],
+            "{target:?}"
+        );
+    }
+}

@@ -8,6 +8,11 @@
 //!   device (PoCL in CI) and print what mlir-runner prints for the CPU
 //!   version (`NAME.expected`).
 //!
+//! - the programs that use `arith.bitcast` (`targets/tests/programs/bitcast.lfir`,
+//!   kernels and host code, and `test/Target/bitcast.lfir`, host code) run on
+//!   PoCL as OpenCL programs and print what lf-run prints for them, compile
+//!   with nvcc as CUDA, and their kernels pass the RV770 front end.
+//!
 //! A missing tool prints a loud `SKIPPED` line and passes, unless
 //! `LF_REQUIRE_TOOLS=1`. nvcc is found as `$NVCC`, on `PATH`, or in the
 //! `nvidia-cuda-nvcc` pip package.
@@ -308,4 +313,159 @@ fn cpu_examples_as_host_c_match_mlir_runner() {
             "{name}: differs from mlir-runner"
         );
     }
+}
+
+/// The programs that use `arith.bitcast`: kernels and host code, then host
+/// code alone (also a lit test, which checks the shape of the code).
+fn bitcast_programs() -> [PathBuf; 2] {
+    [
+        root().join("targets/tests/programs/bitcast.lfir"),
+        root().join("test/Target/bitcast.lfir"),
+    ]
+}
+
+/// What `lf-run FILE` prints for `path` (kernels in the simulator).
+fn lf_run(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let loaded = lf_interp::load(&path.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"));
+    let opts = lf_interp::Options {
+        entry: "main".into(),
+        ..lf_interp::Options::default()
+    };
+    let out = lf_interp::run_loaded(&loaded, &opts);
+    assert_eq!(out.code, 0, "lf-run {}: {}", path.display(), out.stderr);
+    normalize(&String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn bitcast_program_runs_under_lf_run_as_expected() {
+    // The reference the emitted programs are compared with: lf-run prints
+    // bitcast.expected, whose values come from Python's struct module.
+    let program = root().join("targets/tests/programs/bitcast.lfir");
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(
+        lf_run(&program),
+        expected,
+        "lf-run output differs from bitcast.expected"
+    );
+}
+
+#[test]
+fn bitcast_programs_run_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "bitcast_programs_run_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for input in bitcast_programs() {
+        let name = stem(&input);
+        let c = translate(&input, &Options::new(Target::OpenCl)).unwrap_or_else(|| panic!("{name} does not translate"));
+        assert!(c.contains("union {"), "{name}: no host bitcast in the OpenCL program");
+        let file = dir.path().join(format!("{name}.c"));
+        std::fs::write(&file, &c).unwrap();
+        let exe = dir.path().join(&name);
+        run(
+            Command::new("gcc")
+                .args([
+                    "-std=c99",
+                    "-O1",
+                    "-Wall",
+                    "-Wextra",
+                    "-pedantic",
+                    "-Werror",
+                    "-Wno-unused-function",
+                ])
+                .args(["-Wno-unused-parameter", "-Wno-overlength-strings", "-o"])
+                .arg(&exe)
+                .arg(&file)
+                .args(["-lOpenCL", "-lm"]),
+            &format!("gcc {name}.c"),
+        );
+        let out = run(&mut Command::new(&exe), &format!("running {name} on OpenCL"));
+        assert_eq!(
+            normalize(&String::from_utf8_lossy(&out.stdout)),
+            lf_run(&input),
+            "{name}: the OpenCL program's output differs from lf-run's"
+        );
+    }
+}
+
+#[test]
+fn bitcast_programs_compile_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "bitcast_programs_compile_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for input in bitcast_programs() {
+        let name = stem(&input);
+        let cu = translate(&input, &Options::new(Target::Cuda)).unwrap_or_else(|| panic!("{name} does not translate"));
+        assert!(cu.contains("memcpy(&"), "{name}: no host bitcast in the CUDA program");
+        let file = dir.path().join(format!("{name}.cu"));
+        std::fs::write(&file, &cu).unwrap();
+        run(
+            Command::new(&nvcc)
+                .args(["-arch=sm_90", "-cubin", "-Werror", "all-warnings", "-o"])
+                .arg(dir.path().join(format!("{name}.cubin")))
+                .arg(&file),
+            &format!("nvcc -cubin {name}.cu"),
+        );
+        run(
+            Command::new(&nvcc)
+                .args([
+                    "-arch=sm_90",
+                    "-Werror",
+                    "all-warnings",
+                    "-Xcompiler",
+                    "-Wall,-Wextra,-Werror",
+                    "-o",
+                ])
+                .arg(dir.path().join(&name))
+                .arg(&file),
+            &format!("nvcc (host link) {name}.cu"),
+        );
+    }
+}
+
+#[test]
+fn bitcast_kernels_pass_the_rv770_front_end() {
+    let Some(clang) = on_path("clang-15") else {
+        return skip_or_fail(
+            "bitcast_kernels_pass_the_rv770_front_end",
+            "clang-15",
+            "apt-get install clang-15",
+        );
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let input = root().join("targets/tests/programs/bitcast.lfir");
+    let mut opts = Options::new(Target::OpenCl);
+    opts.emit = Emit::Kernels;
+    let cl = translate(&input, &opts).unwrap();
+    assert!(
+        cl.contains("as_int(") && cl.contains("as_float("),
+        "no bitcast in the kernel"
+    );
+    let file = dir.path().join("bitcast.cl");
+    std::fs::write(&file, &cl).unwrap();
+    run(
+        Command::new(&clang)
+            .args([
+                "-cl-std=CL1.1",
+                "-Xclang",
+                "-finclude-default-header",
+                "-target",
+                "r600--",
+                "-mcpu=rv770",
+                "-Werror",
+                "-fsyntax-only",
+            ])
+            .arg(&file),
+        "clang-15 (r600, rv770) bitcast.cl",
+    );
 }
