@@ -113,7 +113,8 @@ fn lookups(text: &str, ops: &[String]) -> Vec<String> {
     let mut found = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let code = code_of(line);
-        if code.trim().is_empty() || code.contains("Anchor::Op(") || code.contains("pipeline_from_flags(") {
+        let anchors = ["Anchor::Op(", "pipeline_from_flags(", "OpPassManager::new("];
+        if code.trim().is_empty() || anchors.iter().any(|a| code.contains(a)) {
             continue;
         }
         let lits = literals(code);
