@@ -9,6 +9,7 @@
 
 use crate::program::*;
 use lf_affine::{AffineExpr, AffineMap, BinaryOp, ExprView};
+use lf_dialects::arith::{CmpFPredicate, CmpIPredicate};
 use lf_ir::ods::{operand_group, prop};
 use lf_ir::{AttrData, Attribute, BlockId, Body, Context, DenseValues, Location, OpId, Type, TypeData, Value};
 use rustc_hash::FxHashMap;
@@ -951,19 +952,30 @@ impl<'a> FnDecoder<'a> {
             "cmpi" | "cmpf" => {
                 let o = self.operands(op);
                 let s = scalar(self.ctx, self.body.value_type(o[0]))?;
-                let pred = self.int_prop(op, "predicate").ok_or("missing predicate")? as u8;
+                let pred = self.int_prop(op, "predicate").ok_or("missing predicate")?;
                 let (a, b) = (self.reg(o[0]), self.reg(o[1]));
                 let dst = self.res(op, 0);
+                let fpred = || CmpFPredicate::from_value(pred).ok_or("unknown predicate");
                 self.emit(match (short, s) {
                     ("cmpi", _) => Inst::CmpI {
-                        pred,
+                        pred: CmpIPredicate::from_value(pred).ok_or("unknown predicate")?,
                         shift: s.shift(),
                         dst,
                         a,
                         b,
                     },
-                    (_, Scalar::F32) => Inst::CmpF32 { pred, dst, a, b },
-                    (_, Scalar::F64) => Inst::CmpF64 { pred, dst, a, b },
+                    (_, Scalar::F32) => Inst::CmpF32 {
+                        pred: fpred()?,
+                        dst,
+                        a,
+                        b,
+                    },
+                    (_, Scalar::F64) => Inst::CmpF64 {
+                        pred: fpred()?,
+                        dst,
+                        a,
+                        b,
+                    },
                     _ => return Err("cmpf on a non-float type".into()),
                 });
                 Ok(())
@@ -1218,7 +1230,11 @@ impl<'a> FnDecoder<'a> {
                 for (i, c) in set.constraints().iter().enumerate() {
                     let e = self.expr(c, dims, syms)?;
                     let t = self.new_reg();
-                    let pred = if set.eq_flags()[i] { 0 } else { 5 };
+                    let pred = if set.eq_flags()[i] {
+                        CmpIPredicate::Eq
+                    } else {
+                        CmpIPredicate::Sge
+                    };
                     self.emit(Inst::CmpI {
                         pred,
                         shift: 0,
