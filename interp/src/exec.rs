@@ -5,6 +5,9 @@ use crate::memory::{Access, Desc, Memory, Shadow};
 use crate::print::{fmt_g, print_memref};
 use crate::program::*;
 use lf_dialects::arith::{CmpFPredicate, CmpIPredicate};
+use lf_dialects::gpu::GpuBarrierOp;
+use lf_dialects::memref::MemrefDimOp;
+use lf_ir::view::OpView;
 use rustc_hash::FxHashMap;
 use std::io::Write;
 
@@ -192,6 +195,12 @@ fn fault(func: u32, pc: u32, msg: impl Into<String>) -> Fault {
     }
 }
 
+/// A `gpu.barrier` reached outside a kernel.
+#[cold]
+fn barrier_outside_kernel(func: u32, pc: u32) -> Fault {
+    fault(func, pc, format!("{} outside a kernel", GpuBarrierOp::def().name))
+}
+
 enum Next {
     Call(u32, List),
     Ret(List),
@@ -253,7 +262,7 @@ impl<'p> Machine<'p> {
         let mut stack = vec![self.frame(func, args)];
         match self.run(&mut stack)? {
             Stop::Return(v) => Ok(v),
-            Stop::Barrier(f, pc, _) => Err(fault(f, pc, "gpu.barrier outside a kernel")),
+            Stop::Barrier(f, pc, _) => Err(barrier_outside_kernel(f, pc)),
             Stop::End => Err(fault(func, 0, "kernel terminator outside a kernel")),
         }
     }
@@ -512,7 +521,11 @@ impl<'p> Machine<'p> {
                         return Err(fault(
                             fid,
                             here,
-                            format!("memref.dim index {i} out of range for rank {}", d.sizes.len()),
+                            format!(
+                                "{} index {i} out of range for rank {}",
+                                MemrefDimOp::def().name,
+                                d.sizes.len()
+                            ),
                         ));
                     }
                     r!(dst) = d.sizes[i as usize] as u64;
@@ -573,7 +586,7 @@ impl<'p> Machine<'p> {
                 }
                 Inst::Barrier => {
                     if self.gpu.is_none() {
-                        return Err(fault(fid, here, "gpu.barrier outside a kernel"));
+                        return Err(barrier_outside_kernel(fid, here));
                     }
                     fr.pc = pc as u32;
                     return Ok(Next::Barrier);
