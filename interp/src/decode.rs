@@ -6,12 +6,52 @@
 //! constants live in the frame's initial registers and cost nothing at run
 //! time. An op the interpreter cannot run becomes a `Trap` that fails only if
 //! it is reached.
+//!
+//! Ops are read through their typed views (`lf_dialects::<dialect>::*Op`):
+//! each op's decoder is found from its declaration by one hash lookup
+//! (`handlers`), and reads its operands, attributes and regions through
+//! the view's getters.
 
 use crate::program::*;
 use lf_affine::{AffineExpr, AffineMap, BinaryOp, ExprView};
-use lf_ir::ods::{operand_group, prop};
-use lf_ir::{AttrData, Attribute, BlockId, Body, Context, DenseValues, Location, OpId, Type, TypeData, Value};
+use lf_dialects::affine::{
+    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineParallelOp, AffineStoreOp,
+    AffineYieldOp,
+};
+use lf_dialects::arith::{
+    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithBitcastOp, ArithCeildivsiOp, ArithCeildivuiOp, ArithCmpfOp,
+    ArithCmpiOp, ArithConstantOp, ArithDivfOp, ArithDivsiOp, ArithDivuiOp, ArithExtfOp, ArithExtsiOp, ArithExtuiOp,
+    ArithFloordivsiOp, ArithFptosiOp, ArithFptouiOp, ArithIndexCastOp, ArithIndexCastuiOp, ArithMaximumfOp,
+    ArithMaxnumfOp, ArithMaxsiOp, ArithMaxuiOp, ArithMinimumfOp, ArithMinnumfOp, ArithMinsiOp, ArithMinuiOp,
+    ArithMulfOp, ArithMuliOp, ArithNegfOp, ArithOriOp, ArithRemfOp, ArithRemsiOp, ArithRemuiOp, ArithSelectOp,
+    ArithShliOp, ArithShrsiOp, ArithShruiOp, ArithSitofpOp, ArithSubfOp, ArithSubiOp, ArithTruncfOp, ArithTrunciOp,
+    ArithUitofpOp, ArithXoriOp, CmpIPredicate,
+};
+use lf_dialects::builtin::{BuiltinModuleOp, BuiltinUnrealizedConversionCastOp};
+use lf_dialects::func::{FuncCallOp, FuncFuncOp, FuncReturnOp};
+use lf_dialects::gpu::{
+    Dimension, GpuAllocOp, GpuBarrierOp, GpuBlockDimOp, GpuBlockIdOp, GpuDeallocOp, GpuFuncOp, GpuGlobalIdOp,
+    GpuGridDimOp, GpuLaneIdOp, GpuLaunchFuncOp, GpuLaunchOp, GpuMemcpyOp, GpuMemsetOp, GpuModuleOp, GpuReturnOp,
+    GpuTerminatorOp, GpuThreadIdOp, GpuWaitOp, GpuYieldOp,
+};
+use lf_dialects::math::{
+    MathAbsfOp, MathAbsiOp, MathCeilOp, MathCosOp, MathExp2Op, MathExpOp, MathFloorOp, MathFmaOp, MathLog2Op,
+    MathLogOp, MathPowfOp, MathRsqrtOp, MathSinOp, MathSqrtOp, MathTanhOp,
+};
+use lf_dialects::memref::{
+    MemrefAllocOp, MemrefAllocaOp, MemrefCastOp, MemrefCopyOp, MemrefDeallocOp, MemrefDimOp, MemrefGetGlobalOp,
+    MemrefGlobalOp, MemrefLoadOp, MemrefReinterpretCastOp, MemrefStoreOp, MemrefSubviewOp,
+};
+use lf_dialects::scf::{
+    ScfConditionOp, ScfExecuteRegionOp, ScfForOp, ScfIfOp, ScfParallelOp, ScfReduceOp, ScfReduceReturnOp, ScfWhileOp,
+    ScfYieldOp,
+};
+use lf_ir::view::{OpView, ValueList};
+use lf_ir::{
+    AttrData, Attribute, BlockId, Body, Context, DenseValues, Location, OpDef, OpId, RegionId, Type, TypeData, Value,
+};
 use rustc_hash::FxHashMap;
+use std::sync::OnceLock;
 
 /// Decodes the module `op` of `body`.
 pub fn decode_module(ctx: &Context, body: &Body, op: OpId) -> Program {
@@ -67,9 +107,8 @@ pub fn decode_module(ctx: &Context, body: &Body, op: OpId) -> Program {
             yields: Vec::new(),
             loc: b.op_loc(*f),
         };
-        let is_gpu_func = ctx.op_name_str(b.op_name(*f)) == "gpu.func";
         let mut func = std::mem::take(&mut d.prog.funcs[i]);
-        d.decode_func(*f, b, is_gpu_func, &mut func);
+        d.decode_func(*f, b, &mut func);
         d.prog.funcs[i] = func;
     }
     prog
@@ -85,42 +124,35 @@ fn collect<'b>(
     prog: &mut Program,
 ) {
     let rb = body.regions_body(op);
+    let ir = (ctx, rb);
     for &r in body.regions(op) {
         for b in rb.region_blocks(r) {
             for inner in rb.block_ops(b) {
-                let name = ctx.op_name_str(rb.op_name(inner));
                 let sym = lf_ir::symbols::symbol_name(ctx, rb, inner).map(|s| ctx.ident_str(s).to_string());
-                match name {
-                    "func.func" | "gpu.func" => {
-                        if let Some(s) = sym {
-                            items.push((rb, inner, format!("{prefix}{s}")));
-                        }
+                if FuncFuncOp::isa(&ir, inner) || GpuFuncOp::isa(&ir, inner) {
+                    if let Some(s) = sym {
+                        items.push((rb, inner, format!("{prefix}{s}")));
                     }
-                    "gpu.module" | "builtin.module" => {
-                        let p = match &sym {
-                            Some(s) => format!("{prefix}{s}::"),
-                            None => prefix.to_string(),
-                        };
-                        collect(ctx, rb, inner, &p, items, prog);
+                } else if GpuModuleOp::isa(&ir, inner) || BuiltinModuleOp::isa(&ir, inner) {
+                    let p = match &sym {
+                        Some(s) => format!("{prefix}{s}::"),
+                        None => prefix.to_string(),
+                    };
+                    collect(ctx, rb, inner, &p, items, prog);
+                } else if let Some(global) = MemrefGlobalOp::cast(&ir, inner) {
+                    if let Some(g) = decode_global(ctx, rb, global, sym) {
+                        prog.globals.push(g);
                     }
-                    "memref.global" => {
-                        if let Some(g) = decode_global(ctx, rb, inner, sym) {
-                            prog.globals.push(g);
-                        }
-                    }
-                    _ => {}
                 }
             }
         }
     }
 }
 
-fn decode_global(ctx: &Context, body: &Body, op: OpId, sym: Option<String>) -> Option<Global> {
-    let ty = match prop(ctx, body, op, "type").map(|a| ctx.attr_data(a)) {
-        Some(AttrData::Type(t)) => mem_type(ctx, *t).ok()?,
-        _ => return None,
-    };
-    let init = prop(ctx, body, op, "initial_value").and_then(|a| match ctx.attr_data(a) {
+fn decode_global(ctx: &Context, body: &Body, op: MemrefGlobalOp, sym: Option<String>) -> Option<Global> {
+    let ir = (ctx, body);
+    let ty = mem_type(ctx, op.type_(&ir)).ok()?;
+    let init = op.initial_value(&ir).and_then(|a| match ctx.attr_data(a) {
         AttrData::DenseElements { values, .. } => Some(dense_bits(values, ty.elem)),
         _ => None,
     });
@@ -255,7 +287,12 @@ fn reduction(kind: i64, s: Scalar) -> Result<(u64, Combine), String> {
         13 => (1, iop!(IOp::Mul)),
         14 => (0, iop!(IOp::Or)),
         15 => (0, iop!(IOp::Xor)),
-        _ => return Err("this affine.parallel reduction is not supported by lf-run".into()),
+        _ => {
+            return Err(format!(
+                "this {} reduction is not supported by lf-run",
+                AffineParallelOp::def().name
+            ))
+        }
     })
 }
 
@@ -279,14 +316,18 @@ struct FnDecoder<'a> {
 type R<T> = Result<T, String>;
 
 impl<'a> FnDecoder<'a> {
-    fn decode_func(&mut self, op: OpId, outer: &Body, is_gpu_func: bool, func: &mut Func) {
+    /// Decodes the `func.func` or `gpu.func` `op` of `outer` (whose body is `self.body`).
+    fn decode_func(&mut self, op: OpId, outer: &Body, func: &mut Func) {
         let fb = self.body;
+        let outer_ir = (self.ctx, outer);
+        let gpu_func = GpuFuncOp::cast(&outer_ir, op);
         let region = outer.regions(op)[0];
         let blocks: Vec<BlockId> = fb.region_blocks(region).collect();
-        let ftype = prop(self.ctx, outer, op, "function_type").and_then(|a| match self.ctx.attr_data(a) {
-            AttrData::Type(t) => Some(*t),
-            _ => None,
-        });
+        let ftype = match (FuncFuncOp::cast(&outer_ir, op), gpu_func) {
+            (Some(f), _) => Some(f.function_type(&outer_ir)),
+            (None, Some(f)) => Some(f.function_type(&outer_ir)),
+            (None, None) => None,
+        };
         let (inputs, results) = match ftype.map(|t| self.ctx.type_data(t)) {
             Some(TypeData::Function { inputs, results }) => (inputs.to_vec(), results.len()),
             _ => (Vec::new(), 0),
@@ -306,11 +347,8 @@ impl<'a> FnDecoder<'a> {
                 func.param_types.push(mem_type(self.ctx, t).ok());
                 func.param_kinds.push(scalar(self.ctx, t).unwrap_or(Scalar::Index));
             }
-            if is_gpu_func {
-                let nw = lf_ir::ods::discardable_attr(self.ctx, outer, op, "workgroup_attributions")
-                    .or_else(|| prop(self.ctx, outer, op, "workgroup_attributions"))
-                    .and_then(|a| lf_ir::ods::constraints::int_value(self.ctx, a))
-                    .unwrap_or(0) as usize;
+            if let Some(gpu_func) = gpu_func {
+                let nw = gpu_func.num_workgroup_attributions(&outer_ir);
                 for (k, &a) in args.iter().enumerate().skip(n) {
                     let r = self.reg(a);
                     match mem_type(self.ctx, fb.value_type(a)) {
@@ -423,38 +461,9 @@ impl<'a> FnDecoder<'a> {
         self.body.operands(op).collect()
     }
 
-    fn group(&mut self, op: OpId, name: &str) -> Vec<Reg> {
-        let vals = operand_group(self.ctx, self.body, op, name);
-        self.operand_regs(&vals)
-    }
-
-    fn prop(&self, op: OpId, name: &str) -> Option<&'a AttrData> {
-        let ctx: &'a Context = self.ctx;
-        prop(ctx, self.body, op, name).map(|a| ctx.attr_data(a))
-    }
-
-    fn int_prop(&self, op: OpId, name: &str) -> Option<i64> {
-        match self.prop(op, name)? {
-            AttrData::Integer { value, .. } => Some(*value as i64),
-            _ => None,
-        }
-    }
-
-    fn map_prop(&self, op: OpId, name: &str) -> R<AffineMap> {
-        match self.prop(op, name) {
-            Some(AttrData::AffineMap(m)) => Ok(m.clone()),
-            _ => Err(format!("missing affine map '{name}'")),
-        }
-    }
-
-    fn i64_array(&self, op: OpId, name: &str) -> Vec<i64> {
-        match self.prop(op, name) {
-            Some(AttrData::DenseArray {
-                values: DenseValues::Int(v),
-                ..
-            }) => v.iter().map(|&x| x as i64).collect(),
-            _ => Vec::new(),
-        }
+    /// What the views' getters read: the context and the function's body.
+    fn ir(&self) -> (&'a Context, &'a Body) {
+        (self.ctx, self.body)
     }
 
     fn result_type(&self, op: OpId, i: usize) -> Type {
@@ -485,8 +494,7 @@ impl<'a> FnDecoder<'a> {
     }
 
     /// Decodes a single-block region whose yield moves into `dsts`.
-    fn decode_region(&mut self, op: OpId, index: usize, dsts: Vec<Reg>) -> R<()> {
-        let r = self.body.region(op, index);
+    fn decode_region(&mut self, r: RegionId, dsts: Vec<Reg>) -> R<()> {
         let blocks: Vec<BlockId> = self.body.region_blocks(r).collect();
         match blocks.len() {
             0 => Ok(()),
@@ -500,8 +508,8 @@ impl<'a> FnDecoder<'a> {
         }
     }
 
-    fn region_block(&self, op: OpId, index: usize) -> R<BlockId> {
-        let r = self.body.region(op, index);
+    /// The entry block of a region.
+    fn entry(&self, r: RegionId) -> R<BlockId> {
         self.body.entry_block(r).ok_or_else(|| "empty region".to_string())
     }
 
@@ -570,9 +578,10 @@ impl<'a> FnDecoder<'a> {
         Ok(acc)
     }
 
-    /// A counted loop: `iv` from `lb` while `< ub` by `step`, carrying `iters`.
-    fn counted_loop(&mut self, op: OpId, lb: Reg, ub: Reg, step: Reg, inits: &[Reg]) -> R<()> {
-        let block = self.region_block(op, 0)?;
+    /// A counted loop `op` with body `region`: `iv` from `lb` while `< ub`
+    /// by `step`, carrying `iters`.
+    fn counted_loop(&mut self, op: OpId, region: RegionId, lb: Reg, ub: Reg, step: Reg, inits: &[Reg]) -> R<()> {
+        let block = self.entry(region)?;
         let args = self.body.block_args(block).to_vec();
         if args.is_empty() {
             return Err("loop without induction variable".into());
@@ -595,7 +604,7 @@ impl<'a> FnDecoder<'a> {
         let skip = self.emit(Inst::Jump { target: 0 });
         let body = self.pc();
         self.patch(enter, body);
-        self.decode_region(op, 0, iters)?;
+        self.decode_region(region, iters)?;
         self.emit(Inst::LoopNext {
             iv,
             step,
@@ -656,76 +665,51 @@ impl<'a> FnDecoder<'a> {
 
     /// `scf.parallel`: its iterations run in order, as a loop nest; `scf.reduce`
     /// combines each iteration's values into the results.
-    fn scf_parallel(&mut self, op: OpId) -> R<()> {
-        let lbs = self.group(op, "lowerBound");
-        let ubs = self.group(op, "upperBound");
-        let steps = self.group(op, "step");
-        let inits = self.group(op, "initVals");
-        let block = self.region_block(op, 0)?;
+    fn scf_parallel(&mut self, x: ScfParallelOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let lbs = self.operand_regs(&x.lower_bound(&ir));
+        let ubs = self.operand_regs(&x.upper_bound(&ir));
+        let steps = self.operand_regs(&x.step(&ir));
+        let inits = self.operand_regs(&x.init_vals(&ir));
+        let region = x.region(&ir);
+        let block = self.entry(region)?;
         let args = self.body.block_args(block).to_vec();
         let ivs = self.operand_regs(&args);
         if ivs.len() != lbs.len() || ubs.len() != lbs.len() || steps.len() != lbs.len() {
-            return Err("scf.parallel bounds do not match its induction variables".into());
+            return Err(format!(
+                "{} bounds do not match its induction variables",
+                ScfParallelOp::def().name
+            ));
         }
         let accs: Vec<Reg> = (0..self.body.num_results(op)).map(|i| self.res(op, i)).collect();
         self.par_move(&accs, &inits);
-        self.nest(&ivs, &lbs, &ubs, &steps, |d| d.decode_region(op, 0, accs.clone()))
+        self.nest(&ivs, &lbs, &ubs, &steps, |d| d.decode_region(region, accs.clone()))
     }
 
     /// `affine.parallel`: a loop nest; each result starts at its reduction's
     /// identity and combines the value `affine.yield` gives in every iteration.
-    fn affine_parallel(&mut self, op: OpId) -> R<()> {
-        let lbm = self.map_prop(op, "lowerBoundsMap")?;
-        let ubm = self.map_prop(op, "upperBoundsMap")?;
-        let groups = |d: &Self, name: &str| -> Vec<usize> {
-            match d.prop(op, name) {
-                Some(AttrData::DenseElements {
-                    values: DenseValues::Int(v),
-                    ty,
-                }) => {
-                    let n = d.ctx.type_data(*ty).shape().map_or(1, |s| s.iter().product::<i64>()) as usize;
-                    if v.len() == 1 {
-                        vec![v[0] as usize; n]
-                    } else {
-                        v.iter().map(|&x| x as usize).collect()
-                    }
-                }
-                _ => Vec::new(),
-            }
-        };
-        let (lg, ug) = (groups(self, "lowerBoundsGroups"), groups(self, "upperBoundsGroups"));
-        let steps: Vec<i64> = match self.prop(op, "steps") {
-            Some(AttrData::Array(items)) => items
-                .iter()
-                .map(|a| match self.ctx.attr_data(*a) {
-                    AttrData::Integer { value, .. } => *value as i64,
-                    _ => 1,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let kinds: Vec<i64> = match self.prop(op, "reductions") {
-            Some(AttrData::Array(items)) => items
-                .iter()
-                .map(|a| match self.ctx.attr_data(*a) {
-                    AttrData::Integer { value, .. } => *value as i64,
-                    _ => -1,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let ops = self.group(op, "mapOperands");
+    fn affine_parallel(&mut self, x: AffineParallelOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let name = AffineParallelOp::def().name;
+        let lbm = x.lower_bounds_map(&ir);
+        let ubm = x.upper_bounds_map(&ir);
+        let groups = |g: Vec<i64>| -> Vec<usize> { g.into_iter().map(|n| n as usize).collect() };
+        let (lg, ug) = (groups(x.lower_bound_groups(&ir)), groups(x.upper_bound_groups(&ir)));
+        let steps = x.step_values(&ir);
+        let kinds = x.reduction_kinds(&ir);
+        let ops = self.operand_regs(&x.map_operands(&ir));
         let nl = lbm.num_inputs() as usize;
         if ops.len() < nl {
-            return Err("affine.parallel operand count mismatch".into());
+            return Err(format!("{name} operand count mismatch"));
         }
-        let lres = self.map(&lbm, &ops[..nl])?;
-        let ures = self.map(&ubm, &ops[nl..])?;
-        let block = self.region_block(op, 0)?;
+        let lres = self.map(lbm, &ops[..nl])?;
+        let ures = self.map(ubm, &ops[nl..])?;
+        let region = x.region(&ir);
+        let block = self.entry(region)?;
         let args = self.body.block_args(block).to_vec();
         let ivs = self.operand_regs(&args);
         if lg.len() != ivs.len() || ug.len() != ivs.len() || steps.len() != ivs.len() {
-            return Err("affine.parallel bounds do not match its induction variables".into());
+            return Err(format!("{name} bounds do not match its induction variables"));
         }
         let bound = |d: &mut Self, res: &[Reg], groups: &[usize], op: IOp| -> R<Vec<Reg>> {
             let mut out = Vec::new();
@@ -733,7 +717,7 @@ impl<'a> FnDecoder<'a> {
             for &g in groups {
                 let part = res
                     .get(k..k + g)
-                    .ok_or("affine.parallel bound groups do not match the maps")?;
+                    .ok_or_else(|| format!("{name} bound groups do not match the maps"))?;
                 out.push(d.reduce(part.to_vec(), op)?);
                 k += g;
             }
@@ -747,7 +731,7 @@ impl<'a> FnDecoder<'a> {
         let mut combine = Vec::new();
         for i in 0..n {
             let s = scalar(self.ctx, self.result_type(op, i))?;
-            let kind = *kinds.get(i).ok_or("affine.parallel result without reduction")?;
+            let kind = *kinds.get(i).ok_or_else(|| format!("{name} result without reduction"))?;
             let (init, inst): (u64, Combine) = reduction(kind, s)?;
             let acc = self.res(op, i);
             let k = self.konst(init);
@@ -757,7 +741,7 @@ impl<'a> FnDecoder<'a> {
         }
         let tmps: Vec<Reg> = (0..n).map(|_| self.new_reg()).collect();
         self.nest(&ivs, &lbs, &ubs, &step_regs, |d| {
-            d.decode_region(op, 0, tmps.clone())?;
+            d.decode_region(region, tmps.clone())?;
             for (i, (inst, shift)) in combine.iter().enumerate() {
                 d.emit(inst(accs[i], accs[i], tmps[i], *shift));
             }
@@ -765,17 +749,17 @@ impl<'a> FnDecoder<'a> {
         })
     }
 
-    fn if_else(&mut self, op: OpId, cond: Reg) -> R<()> {
+    /// `scf.if` or `affine.if` `op`: `then` when `cond` is not zero, else `els`.
+    fn if_else(&mut self, op: OpId, cond: Reg, then: RegionId, els: RegionId) -> R<()> {
         let n = self.body.num_results(op);
         let dsts: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
         let jz = self.emit(Inst::JumpIfZero { cond, target: 0 });
-        self.decode_region(op, 0, dsts.clone())?;
-        let has_else = self.body.num_regions(op) > 1 && !self.body.region_is_empty(self.body.region(op, 1));
-        if has_else {
+        self.decode_region(then, dsts.clone())?;
+        if !self.body.region_is_empty(els) {
             let j = self.emit(Inst::Jump { target: 0 });
             let e = self.pc();
             self.patch(jz, e);
-            self.decode_region(op, 1, dsts)?;
+            self.decode_region(els, dsts)?;
             let end = self.pc();
             self.patch(j, end);
         } else {
@@ -785,15 +769,14 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
-    fn mem_access(&mut self, op: OpId, mem: Value, map_ops: &[Value]) -> R<(Reg, List)> {
+    /// The memref and index registers of a load or store: `indices`, or
+    /// the results of `map` (affine) on them.
+    fn mem_access(&mut self, mem: Value, indices: &[Value], map: Option<&AffineMap>) -> R<(Reg, List)> {
         let m = self.reg(mem);
-        let ops = self.operand_regs(map_ops);
-        let idx = match self.prop(op, "map") {
-            Some(AttrData::AffineMap(map)) => {
-                let map = map.clone();
-                self.map(&map, &ops)?
-            }
-            _ => ops,
+        let ops = self.operand_regs(indices);
+        let idx = match map {
+            Some(map) => self.map(map, &ops)?,
+            None => ops,
         };
         let l = self.list(&idx);
         Ok((m, l))
@@ -802,15 +785,16 @@ impl<'a> FnDecoder<'a> {
     // ------------------------------------------------------------ ops
 
     fn decode_op(&mut self, op: OpId) -> R<()> {
-        let name = self.ctx.op_name_str(self.body.op_name(op));
-        let (dialect, short) = name.split_once('.').unwrap_or(("", name));
-        match dialect {
-            "arith" => self.arith(op, short),
-            "math" => self.math(op, short),
-            _ => self.other(op, name),
+        let name = self.body.op_name(op);
+        match self.ctx.op_def(name).and_then(|def| handlers().get(&def_key(def))) {
+            Some(decode) => decode(self, op),
+            // The name of an op lf-run has no decoder for (perhaps of an
+            // unregistered dialect): message text, not a lookup.
+            None => Err(format!("'{}' is not supported by lf-run", self.ctx.op_name_str(name))),
         }
     }
 
+    /// `arith` integer binary op `op` (operands `lhs`, `rhs`).
     fn bin_int(&mut self, op: OpId, iop: IOp) -> R<()> {
         let o = self.operands(op);
         let s = scalar(self.ctx, self.result_type(op, 0))?;
@@ -826,6 +810,7 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
+    /// Float binary op `op` (operands `lhs`, `rhs`).
     fn bin_float(&mut self, op: OpId, fop: FOp) -> R<()> {
         let o = self.operands(op);
         let s = scalar(self.ctx, self.result_type(op, 0))?;
@@ -839,6 +824,7 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
+    /// Float unary op `op` (operand `operand`).
     fn un_float(&mut self, op: OpId, fun: FUn) -> R<()> {
         let o = self.operands(op);
         let s = scalar(self.ctx, self.result_type(op, 0))?;
@@ -852,29 +838,36 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
-    fn conv(&mut self, op: OpId, short: &str) -> R<()> {
+    /// An `arith` cast `x` (operand `in`, result `out`).
+    fn conv<V: OpView>(&mut self, x: V, cast: CastKind) -> R<()> {
+        let op = x.op();
         let o = self.operands(op);
         let src = scalar(self.ctx, self.body.value_type(o[0]))?;
         let dsts = scalar(self.ctx, self.result_type(op, 0))?;
-        let conv = match (short, src, dsts) {
-            ("extsi" | "trunci" | "index_cast", _, _) => Conv::IntS,
-            ("extui" | "index_castui", _, _) => Conv::IntU,
-            ("sitofp", _, Scalar::F32) => Conv::SiToF32,
-            ("sitofp", _, Scalar::F64) => Conv::SiToF64,
-            ("uitofp", _, Scalar::F32) => Conv::UiToF32,
-            ("uitofp", _, Scalar::F64) => Conv::UiToF64,
-            ("fptosi", Scalar::F32, _) => Conv::F32ToSi,
-            ("fptosi", Scalar::F64, _) => Conv::F64ToSi,
-            ("fptoui", Scalar::F32, _) => Conv::F32ToUi,
-            ("fptoui", Scalar::F64, _) => Conv::F64ToUi,
-            ("extf", Scalar::F32, Scalar::F64) => Conv::F32ToF64,
-            ("truncf", Scalar::F64, Scalar::F32) => Conv::F64ToF32,
-            ("extf" | "truncf", a, b) if a == b => Conv::Same,
-            ("bitcast", Scalar::F32, Scalar::Int(32)) => Conv::BitsF32ToI,
-            ("bitcast", Scalar::Int(32), Scalar::F32) => Conv::BitsIToF32,
-            ("bitcast", a, b) if a.width() == 64 && b.width() == 64 => Conv::Same,
-            ("bitcast", a, b) if a == b => Conv::Same,
-            _ => return Err(format!("arith.{short} between these types is not supported by lf-run")),
+        let conv = match (cast, src, dsts) {
+            (CastKind::ExtSI | CastKind::TruncI | CastKind::IndexCast, _, _) => Conv::IntS,
+            (CastKind::ExtUI | CastKind::IndexCastUI, _, _) => Conv::IntU,
+            (CastKind::SIToFP, _, Scalar::F32) => Conv::SiToF32,
+            (CastKind::SIToFP, _, Scalar::F64) => Conv::SiToF64,
+            (CastKind::UIToFP, _, Scalar::F32) => Conv::UiToF32,
+            (CastKind::UIToFP, _, Scalar::F64) => Conv::UiToF64,
+            (CastKind::FPToSI, Scalar::F32, _) => Conv::F32ToSi,
+            (CastKind::FPToSI, Scalar::F64, _) => Conv::F64ToSi,
+            (CastKind::FPToUI, Scalar::F32, _) => Conv::F32ToUi,
+            (CastKind::FPToUI, Scalar::F64, _) => Conv::F64ToUi,
+            (CastKind::ExtF, Scalar::F32, Scalar::F64) => Conv::F32ToF64,
+            (CastKind::TruncF, Scalar::F64, Scalar::F32) => Conv::F64ToF32,
+            (CastKind::ExtF | CastKind::TruncF, a, b) if a == b => Conv::Same,
+            (CastKind::Bitcast, Scalar::F32, Scalar::Int(32)) => Conv::BitsF32ToI,
+            (CastKind::Bitcast, Scalar::Int(32), Scalar::F32) => Conv::BitsIToF32,
+            (CastKind::Bitcast, a, b) if a.width() == 64 && b.width() == 64 => Conv::Same,
+            (CastKind::Bitcast, a, b) if a == b => Conv::Same,
+            _ => {
+                return Err(format!(
+                    "{} between these types is not supported by lf-run",
+                    V::def().name
+                ))
+            }
         };
         let a = self.reg(o[0]);
         let dst = self.res(op, 0);
@@ -888,145 +881,99 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
-    fn arith(&mut self, op: OpId, short: &str) -> R<()> {
-        let iop = match short {
-            "addi" => Some(IOp::Add),
-            "subi" => Some(IOp::Sub),
-            "muli" => Some(IOp::Mul),
-            "andi" => Some(IOp::And),
-            "ori" => Some(IOp::Or),
-            "xori" => Some(IOp::Xor),
-            "shli" => Some(IOp::Shl),
-            "shrsi" => Some(IOp::ShrS),
-            "shrui" => Some(IOp::ShrU),
-            "divsi" => Some(IOp::DivS),
-            "divui" => Some(IOp::DivU),
-            "remsi" => Some(IOp::RemS),
-            "remui" => Some(IOp::RemU),
-            "floordivsi" => Some(IOp::FloorDivS),
-            "ceildivsi" => Some(IOp::CeilDivS),
-            "ceildivui" => Some(IOp::CeilDivU),
-            "maxsi" => Some(IOp::MaxS),
-            "maxui" => Some(IOp::MaxU),
-            "minsi" => Some(IOp::MinS),
-            "minui" => Some(IOp::MinU),
-            _ => None,
+    fn constant(&mut self, x: ArithConstantOp) -> R<()> {
+        let bits = match self.ctx.attr_data(x.value(&self.ir())) {
+            AttrData::Integer { value, ty } => {
+                let s = scalar(self.ctx, *ty)?;
+                sext(*value as u64, s.shift())
+            }
+            AttrData::Float { bits, ty } => {
+                scalar(self.ctx, *ty)?;
+                *bits
+            }
+            _ => {
+                return Err(format!(
+                    "{} of this kind (vector, tensor) is not supported by lf-run",
+                    ArithConstantOp::def().name
+                ))
+            }
         };
-        if let Some(iop) = iop {
-            return self.bin_int(op, iop);
-        }
-        let fop = match short {
-            "addf" => Some(FOp::Add),
-            "subf" => Some(FOp::Sub),
-            "mulf" => Some(FOp::Mul),
-            "divf" => Some(FOp::Div),
-            "remf" => Some(FOp::Rem),
-            "maximumf" => Some(FOp::Maximum),
-            "minimumf" => Some(FOp::Minimum),
-            "maxnumf" => Some(FOp::MaxNum),
-            "minnumf" => Some(FOp::MinNum),
-            _ => None,
-        };
-        if let Some(fop) = fop {
-            return self.bin_float(op, fop);
-        }
-        match short {
-            "constant" => {
-                let bits = match self.prop(op, "value") {
-                    Some(AttrData::Integer { value, ty }) => {
-                        let s = scalar(self.ctx, *ty)?;
-                        sext(*value as u64, s.shift())
-                    }
-                    Some(AttrData::Float { bits, ty }) => {
-                        scalar(self.ctx, *ty)?;
-                        *bits
-                    }
-                    _ => return Err("arith.constant of this kind (vector, tensor) is not supported by lf-run".into()),
-                };
-                let r = self.konst(bits);
-                self.alias_result(op, 0, r);
-                Ok(())
-            }
-            "negf" => self.un_float(op, FUn::Neg),
-            "cmpi" | "cmpf" => {
-                let o = self.operands(op);
-                let s = scalar(self.ctx, self.body.value_type(o[0]))?;
-                let pred = self.int_prop(op, "predicate").ok_or("missing predicate")? as u8;
-                let (a, b) = (self.reg(o[0]), self.reg(o[1]));
-                let dst = self.res(op, 0);
-                self.emit(match (short, s) {
-                    ("cmpi", _) => Inst::CmpI {
-                        pred,
-                        shift: s.shift(),
-                        dst,
-                        a,
-                        b,
-                    },
-                    (_, Scalar::F32) => Inst::CmpF32 { pred, dst, a, b },
-                    (_, Scalar::F64) => Inst::CmpF64 { pred, dst, a, b },
-                    _ => return Err("cmpf on a non-float type".into()),
-                });
-                Ok(())
-            }
-            "select" => {
-                let o = self.operands(op);
-                let (c, a, b) = (self.reg(o[0]), self.reg(o[1]), self.reg(o[2]));
-                let dst = self.res(op, 0);
-                self.emit(Inst::Select { dst, c, a, b });
-                Ok(())
-            }
-            "extsi" | "extui" | "trunci" | "index_cast" | "index_castui" | "sitofp" | "uitofp" | "fptosi"
-            | "fptoui" | "extf" | "truncf" | "bitcast" => self.conv(op, short),
-            _ => Err(format!("'arith.{short}' is not supported by lf-run")),
-        }
+        let r = self.konst(bits);
+        self.alias_result(x.op(), 0, r);
+        Ok(())
     }
 
-    fn math(&mut self, op: OpId, short: &str) -> R<()> {
-        let fun = match short {
-            "absf" => FUn::Abs,
-            "ceil" => FUn::Ceil,
-            "floor" => FUn::Floor,
-            "sqrt" => FUn::Sqrt,
-            "rsqrt" => FUn::Rsqrt,
-            "exp" => FUn::Exp,
-            "exp2" => FUn::Exp2,
-            "log" => FUn::Log,
-            "log2" => FUn::Log2,
-            "sin" => FUn::Sin,
-            "cos" => FUn::Cos,
-            "tanh" => FUn::Tanh,
-            "powf" => return self.bin_float(op, FOp::Pow),
-            "absi" => {
-                let o = self.operands(op);
-                let s = scalar(self.ctx, self.result_type(op, 0))?;
-                let a = self.reg(o[0]);
-                let dst = self.res(op, 0);
-                self.emit(Inst::AbsI {
-                    shift: s.shift(),
-                    dst,
-                    a,
-                });
-                return Ok(());
-            }
-            "fma" => {
-                let o = self.operands(op);
-                let s = scalar(self.ctx, self.result_type(op, 0))?;
-                let (a, b, c) = (self.reg(o[0]), self.reg(o[1]), self.reg(o[2]));
-                let dst = self.res(op, 0);
-                self.emit(match s {
-                    Scalar::F32 => Inst::Fma32 { dst, a, b, c },
-                    _ => Inst::Fma64 { dst, a, b, c },
-                });
-                return Ok(());
-            }
-            _ => return Err(format!("'math.{short}' is not supported by lf-run")),
-        };
-        self.un_float(op, fun)
+    fn cmpi(&mut self, x: ArithCmpiOp) -> R<()> {
+        let ir = self.ir();
+        let (lhs, rhs) = (x.lhs(&ir), x.rhs(&ir));
+        let s = scalar(self.ctx, self.body.value_type(lhs))?;
+        let pred = x.predicate(&ir);
+        let (a, b) = (self.reg(lhs), self.reg(rhs));
+        let dst = self.res(x.op(), 0);
+        self.emit(Inst::CmpI {
+            pred,
+            shift: s.shift(),
+            dst,
+            a,
+            b,
+        });
+        Ok(())
     }
 
-    fn alloc(&mut self, op: OpId, stack: bool, dyn_group: &str) -> R<()> {
+    fn cmpf(&mut self, x: ArithCmpfOp) -> R<()> {
+        let ir = self.ir();
+        let (lhs, rhs) = (x.lhs(&ir), x.rhs(&ir));
+        let s = scalar(self.ctx, self.body.value_type(lhs))?;
+        let pred = x.predicate(&ir);
+        let (a, b) = (self.reg(lhs), self.reg(rhs));
+        let dst = self.res(x.op(), 0);
+        self.emit(match s {
+            Scalar::F32 => Inst::CmpF32 { pred, dst, a, b },
+            Scalar::F64 => Inst::CmpF64 { pred, dst, a, b },
+            _ => return Err("cmpf on a non-float type".into()),
+        });
+        Ok(())
+    }
+
+    fn select(&mut self, x: ArithSelectOp) -> R<()> {
+        let ir = self.ir();
+        let c = self.reg(x.condition(&ir));
+        let a = self.reg(x.true_value(&ir));
+        let b = self.reg(x.false_value(&ir));
+        let dst = self.res(x.op(), 0);
+        self.emit(Inst::Select { dst, c, a, b });
+        Ok(())
+    }
+
+    fn abs_i(&mut self, x: MathAbsiOp) -> R<()> {
+        let op = x.op();
+        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let a = self.reg(x.operand(&self.ir()));
+        let dst = self.res(op, 0);
+        self.emit(Inst::AbsI {
+            shift: s.shift(),
+            dst,
+            a,
+        });
+        Ok(())
+    }
+
+    fn fma(&mut self, x: MathFmaOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let (a, b, c) = (self.reg(x.a(&ir)), self.reg(x.b(&ir)), self.reg(x.c(&ir)));
+        let dst = self.res(op, 0);
+        self.emit(match s {
+            Scalar::F32 => Inst::Fma32 { dst, a, b, c },
+            _ => Inst::Fma64 { dst, a, b, c },
+        });
+        Ok(())
+    }
+
+    /// `memref.alloc`, `memref.alloca` (`stack`) or `gpu.alloc` `op`.
+    fn alloc(&mut self, op: OpId, stack: bool, dynamic_sizes: &[Value]) -> R<()> {
         let ty = mem_type(self.ctx, self.result_type(op, 0))?;
-        let dyns = self.group(op, dyn_group);
+        let dyns = self.operand_regs(dynamic_sizes);
         self.prog.types.push(ty);
         let t = (self.prog.types.len() - 1) as u32;
         let dyn_sizes = self.list(&dyns);
@@ -1038,6 +985,13 @@ impl<'a> FnDecoder<'a> {
             stack,
         });
         Ok(())
+    }
+
+    /// `memref.dealloc` or `gpu.dealloc` `op` of `memref`.
+    fn dealloc(&mut self, op: OpId, memref: Value) {
+        let mem = self.reg(memref);
+        self.emit(Inst::Dealloc { mem });
+        self.tokens(op);
     }
 
     /// Results that are async tokens get the value 0.
@@ -1053,24 +1007,9 @@ impl<'a> FnDecoder<'a> {
         }
     }
 
-    fn sym_ref(&self, op: OpId, name: &str) -> Option<String> {
-        let a = prop(self.ctx, self.body, op, name)?;
-        match self.ctx.attr_data(a) {
-            AttrData::SymbolRef { root, nested } => {
-                let mut s = self.ctx.ident_str(*root).to_string();
-                for n in nested.iter() {
-                    s.push_str("::");
-                    s.push_str(self.ctx.ident_str(*n));
-                }
-                Some(s)
-            }
-            _ => None,
-        }
-    }
-
-    fn view(&mut self, op: OpId, reinterpret: bool) -> R<()> {
-        let o = self.operands(op);
-        let src = self.reg(o[0]);
+    /// `op` (a `memref.subview`, or with `reinterpret` a `memref.reinterpret_cast`) of `v`.
+    fn view(&mut self, op: OpId, v: ViewOperands, reinterpret: bool) -> R<()> {
+        let src = self.reg(v.source);
         let operand = |stat: Vec<i64>, dynamic: Vec<Reg>| -> Vec<Operand> {
             let mut it = dynamic.into_iter();
             stat.into_iter()
@@ -1083,19 +1022,14 @@ impl<'a> FnDecoder<'a> {
                 })
                 .collect()
         };
-        let (so, ss, st) = (
-            self.i64_array(op, "static_offsets"),
-            self.i64_array(op, "static_sizes"),
-            self.i64_array(op, "static_strides"),
-        );
         let (go, gs, gt) = (
-            self.group(op, "offsets"),
-            self.group(op, "sizes"),
-            self.group(op, "strides"),
+            self.operand_regs(&v.offsets),
+            self.operand_regs(&v.sizes),
+            self.operand_regs(&v.strides),
         );
-        let offsets = operand(so, go);
-        let sizes = operand(ss, gs);
-        let strides = operand(st, gt);
+        let offsets = operand(v.static_offsets, go);
+        let sizes = operand(v.static_sizes, gs);
+        let strides = operand(v.static_strides, gt);
         let res_rank = match self.ctx.type_data(self.result_type(op, 0)) {
             TypeData::MemRef { shape, .. } => shape.len(),
             _ => return Err("expected a memref result".into()),
@@ -1130,313 +1064,279 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
-    fn other(&mut self, op: OpId, name: &str) -> R<()> {
-        match name {
-            "func.return" | "gpu.return" => {
-                let o = self.operands(op);
-                let r = self.operand_regs(&o);
-                let vals = self.list(&r);
-                self.emit(Inst::Return { vals });
+    /// `func.return` or `gpu.return` of `vals`.
+    fn ret(&mut self, vals: &[Value]) {
+        let r = self.operand_regs(vals);
+        let vals = self.list(&r);
+        self.emit(Inst::Return { vals });
+    }
+
+    /// A terminator that yields `vals` to the op holding its region.
+    fn yield_values(&mut self, vals: &[Value]) {
+        let srcs = self.operand_regs(vals);
+        let dsts = self.yields.last().cloned().unwrap_or_default();
+        self.par_move(&dsts, &srcs);
+    }
+
+    fn call(&mut self, x: FuncCallOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let callee = x.callee(&ir);
+        let &f = self
+            .names
+            .get(callee)
+            .ok_or_else(|| format!("call to unknown function '@{callee}'"))?;
+        let a = self.operand_regs(&x.operands(&ir));
+        let args = self.list(&a);
+        match self.prog.funcs[f as usize].external {
+            Some(Some(ext)) => {
+                self.emit(Inst::Ext { ext, args });
             }
-            "scf.yield" | "affine.yield" | "gpu.yield" | "scf.reduce.return" => {
-                let o = self.operands(op);
-                let srcs = self.operand_regs(&o);
-                let dsts = self.yields.last().cloned().unwrap_or_default();
-                self.par_move(&dsts, &srcs);
+            Some(None) => {
+                return Err(format!(
+                    "'@{callee}' is an external function that lf-run does not provide (it provides \
+                     the runner-utils print functions)"
+                ))
             }
-            "gpu.terminator" => {
-                self.emit(Inst::KernelEnd);
-            }
-            "func.call" => {
-                let callee = self.sym_ref(op, "callee").ok_or("call without callee")?;
-                let &f = self
-                    .names
-                    .get(&callee)
-                    .ok_or_else(|| format!("call to unknown function '@{callee}'"))?;
-                let o = self.operands(op);
-                let a = self.operand_regs(&o);
-                let args = self.list(&a);
-                match self.prog.funcs[f as usize].external {
-                    Some(Some(ext)) => {
-                        self.emit(Inst::Ext { ext, args });
-                    }
-                    Some(None) => {
-                        return Err(format!(
-                            "'@{callee}' is an external function that lf-run does not provide (it provides \
-                             the runner-utils print functions)"
-                        ))
-                    }
-                    None => {
-                        let n = self.body.num_results(op);
-                        let rr: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
-                        let rets = self.list(&rr);
-                        self.emit(Inst::Call { func: f, args, rets });
-                    }
-                }
-            }
-            "scf.for" => {
-                if self.prop(op, "unsignedCmp").is_some() {
-                    return Err("scf.for with unsigned comparison is not supported by lf-run".into());
-                }
-                let o = self.operands(op);
-                let r = self.operand_regs(&o);
-                self.counted_loop(op, r[0], r[1], r[2], &r[3..])?;
-            }
-            "affine.for" => {
-                let lbm = self.map_prop(op, "lowerBoundMap")?;
-                let ubm = self.map_prop(op, "upperBoundMap")?;
-                let lbo = self.group(op, "lowerBoundOperands");
-                let ubo = self.group(op, "upperBoundOperands");
-                let inits = self.group(op, "inits");
-                let step = self.int_prop(op, "step").unwrap_or(1);
-                let lbs = self.map(&lbm, &lbo)?;
-                let lb = self.reduce(lbs, IOp::MaxS)?;
-                let ubs = self.map(&ubm, &ubo)?;
-                let ub = self.reduce(ubs, IOp::MinS)?;
-                let step = self.konst(step as u64);
-                self.counted_loop(op, lb, ub, step, &inits)?;
-            }
-            "scf.if" => {
-                let o = self.operands(op);
-                let c = self.reg(o[0]);
-                self.if_else(op, c)?;
-            }
-            "affine.if" => {
-                let set = match self.prop(op, "condition") {
-                    Some(AttrData::IntegerSet(s)) => s.clone(),
-                    _ => return Err("affine.if without condition".into()),
-                };
-                let o = self.operands(op);
-                let ops = self.operand_regs(&o);
-                let nd = set.num_dims() as usize;
-                if ops.len() < nd {
-                    return Err("affine.if operand count mismatch".into());
-                }
-                let (dims, syms) = ops.split_at(nd);
-                let zero = self.konst(0);
-                let mut acc = self.konst(u64::MAX);
-                for (i, c) in set.constraints().iter().enumerate() {
-                    let e = self.expr(c, dims, syms)?;
-                    let t = self.new_reg();
-                    let pred = if set.eq_flags()[i] { 0 } else { 5 };
-                    self.emit(Inst::CmpI {
-                        pred,
-                        shift: 0,
-                        dst: t,
-                        a: e,
-                        b: zero,
-                    });
-                    let n = self.new_reg();
-                    self.emit(Inst::IBin {
-                        op: IOp::And,
-                        shift: 0,
-                        dst: n,
-                        a: acc,
-                        b: t,
-                    });
-                    acc = n;
-                }
-                self.if_else(op, acc)?;
-            }
-            "scf.while" => self.while_loop(op)?,
-            "scf.parallel" => self.scf_parallel(op)?,
-            "affine.parallel" => self.affine_parallel(op)?,
-            "scf.reduce" => {
-                let accs = self.yields.last().cloned().unwrap_or_default();
-                let o = self.operands(op);
-                for (i, &v) in o.iter().enumerate() {
-                    let acc = *accs.get(i).ok_or("scf.reduce operand without a result")?;
-                    let block = self.region_block(op, i)?;
-                    let args = self.body.block_args(block).to_vec();
-                    if args.len() != 2 {
-                        return Err("scf.reduce region needs two arguments".into());
-                    }
-                    let r = self.reg(v);
-                    self.regs.insert(args[0], acc);
-                    self.regs.insert(args[1], r);
-                    self.decode_region(op, i, vec![acc])?;
-                }
-            }
-            "scf.execute_region" => {
+            None => {
                 let n = self.body.num_results(op);
-                let dsts: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
-                self.decode_region(op, 0, dsts)?;
+                let rr: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
+                let rets = self.list(&rr);
+                self.emit(Inst::Call { func: f, args, rets });
             }
-            "affine.apply" | "affine.min" | "affine.max" => {
-                let m = self.map_prop(op, "map")?;
-                let o = self.operands(op);
-                let ops = self.operand_regs(&o);
-                let rs = self.map(&m, &ops)?;
-                let r = match name {
-                    "affine.min" => self.reduce(rs, IOp::MinS)?,
-                    "affine.max" => self.reduce(rs, IOp::MaxS)?,
-                    _ => *rs.first().ok_or("affine.apply without result")?,
-                };
-                self.alias_result(op, 0, r);
-            }
-            "affine.load" | "memref.load" => {
-                let o = self.operands(op);
-                let (mem, idx) = self.mem_access(op, o[0], &o[1..])?;
-                let dst = self.res(op, 0);
-                self.emit(Inst::Load { dst, mem, idx });
-            }
-            "affine.store" | "memref.store" => {
-                let o = self.operands(op);
-                let val = self.reg(o[0]);
-                let (mem, idx) = self.mem_access(op, o[1], &o[2..])?;
-                self.emit(Inst::Store { val, mem, idx });
-            }
-            "memref.alloc" => self.alloc(op, false, "dynamicSizes")?,
-            "memref.alloca" => self.alloc(op, true, "dynamicSizes")?,
-            "gpu.alloc" => {
-                self.alloc(op, false, "dynamicSizes")?;
-                self.tokens(op);
-            }
-            "memref.dealloc" | "gpu.dealloc" => {
-                let m = self.group(op, "memref");
-                let mem = *m.first().ok_or("dealloc without memref")?;
-                self.emit(Inst::Dealloc { mem });
-                self.tokens(op);
-            }
-            "memref.cast" => {
-                let o = self.operands(op);
-                let r = self.reg(o[0]);
-                self.alias_result(op, 0, r);
-            }
-            "memref.dim" => {
-                let o = self.operands(op);
-                let (mem, index) = (self.reg(o[0]), self.reg(o[1]));
-                let dst = self.res(op, 0);
-                self.emit(Inst::Dim { dst, mem, index });
-            }
-            "memref.copy" => {
-                let o = self.operands(op);
-                let (src, dst) = (self.reg(o[0]), self.reg(o[1]));
-                self.emit(Inst::Copy { src, dst });
-            }
-            "gpu.memcpy" => {
-                let d = self.group(op, "dst");
-                let s = self.group(op, "src");
-                self.emit(Inst::Copy { src: s[0], dst: d[0] });
-                self.tokens(op);
-            }
-            "gpu.memset" => {
-                let d = self.group(op, "dst");
-                let v = self.group(op, "value");
-                self.emit(Inst::Memset { dst: d[0], val: v[0] });
-                self.tokens(op);
-            }
-            "gpu.wait" => self.tokens(op),
-            "memref.subview" => self.view(op, false)?,
-            "memref.reinterpret_cast" => self.view(op, true)?,
-            "memref.get_global" => {
-                let g = self.sym_ref(op, "name").ok_or("get_global without name")?;
-                let &global = self
-                    .globals
-                    .get(&g)
-                    .ok_or_else(|| format!("unknown or unsupported memref.global '@{g}'"))?;
-                let dst = self.res(op, 0);
-                self.emit(Inst::GetGlobal { dst, global });
-            }
-            "gpu.thread_id" | "gpu.block_id" | "gpu.block_dim" | "gpu.grid_dim" | "gpu.global_id" => {
-                let id = match name {
-                    "gpu.thread_id" => GpuId::Thread,
-                    "gpu.block_id" => GpuId::Block,
-                    "gpu.block_dim" => GpuId::BlockDim,
-                    "gpu.grid_dim" => GpuId::GridDim,
-                    _ => GpuId::Global,
-                };
-                let dim = match self.prop(op, "dimension") {
-                    Some(AttrData::Dialect { body, .. }) if body.contains('y') => 1,
-                    Some(AttrData::Dialect { body, .. }) if body.contains('z') => 2,
-                    _ => 0,
-                };
-                let dst = self.res(op, 0);
-                self.emit(Inst::GpuId { id, dim, dst });
-            }
-            "gpu.lane_id" => {
-                let dst = self.res(op, 0);
-                self.emit(Inst::GpuId {
-                    id: GpuId::Lane,
-                    dim: 0,
-                    dst,
-                });
-            }
-            "gpu.barrier" => {
-                self.emit(Inst::Barrier);
-            }
-            "gpu.launch" => self.launch(op)?,
-            "gpu.launch_func" => {
-                let k = self.sym_ref(op, "kernel").ok_or("launch_func without kernel")?;
-                let &f = self
-                    .names
-                    .get(&k)
-                    .ok_or_else(|| format!("unknown kernel '@{}'", k.replace("::", "::@")))?;
-                let dims = self.launch_dims(op)?;
-                let a = self.group(op, "kernelOperands");
-                let args = self.list(&a);
-                self.prog.launches.push(LaunchInfo {
-                    dims,
-                    inline: None,
-                    kernel: Some((f, args)),
-                    workgroup: Vec::new(),
-                    private: Vec::new(),
-                });
-                let info = (self.prog.launches.len() - 1) as u32;
-                self.emit(Inst::Launch { info });
-                self.tokens(op);
-            }
-            "builtin.unrealized_conversion_cast" => {
-                let o = self.operands(op);
-                if o.len() == 1 && self.body.num_results(op) == 1 {
-                    let r = self.reg(o[0]);
-                    self.alias_result(op, 0, r);
-                } else {
-                    return Err("unrealized_conversion_cast with several values".into());
-                }
-            }
-            _ => return Err(format!("'{name}' is not supported by lf-run")),
         }
         Ok(())
     }
 
-    fn launch_dims(&mut self, op: OpId) -> R<[Reg; 6]> {
-        let mut dims = [0; 6];
-        for (i, g) in lf_dialects::gpu::LAUNCH_SIZE_OPERANDS.iter().enumerate() {
-            dims[i] = *self.group(op, g).first().ok_or("launch without sizes")?;
+    fn scf_for(&mut self, x: ScfForOp) -> R<()> {
+        let ir = self.ir();
+        if x.unsigned_cmp(&ir) {
+            return Err(format!(
+                "{} with unsigned comparison is not supported by lf-run",
+                ScfForOp::def().name
+            ));
         }
-        Ok(dims)
+        let lb = self.reg(x.lower_bound(&ir));
+        let ub = self.reg(x.upper_bound(&ir));
+        let step = self.reg(x.step(&ir));
+        let inits = self.operand_regs(&x.init_args(&ir));
+        self.counted_loop(x.op(), x.region(&ir), lb, ub, step, &inits)
     }
 
-    fn launch(&mut self, op: OpId) -> R<()> {
-        let dims = self.launch_dims(op)?;
-        if self.body.region_blocks(self.body.region(op, 0)).count() != 1 {
-            return Err("gpu.launch bodies with several blocks are not supported by lf-run".into());
+    fn affine_for(&mut self, x: AffineForOp) -> R<()> {
+        let ir = self.ir();
+        let lbo = self.operand_regs(&x.lower_bound_operands(&ir));
+        let ubo = self.operand_regs(&x.upper_bound_operands(&ir));
+        let inits = self.operand_regs(&x.inits(&ir));
+        let lbs = self.map(x.lower_bound_map(&ir), &lbo)?;
+        let lb = self.reduce(lbs, IOp::MaxS)?;
+        let ubs = self.map(x.upper_bound_map(&ir), &ubo)?;
+        let ub = self.reduce(ubs, IOp::MinS)?;
+        let step = self.konst(x.step(&ir) as u64);
+        self.counted_loop(x.op(), x.region(&ir), lb, ub, step, &inits)
+    }
+
+    fn scf_if(&mut self, x: ScfIfOp) -> R<()> {
+        let ir = self.ir();
+        let c = self.reg(x.condition(&ir));
+        self.if_else(x.op(), c, x.then_region(&ir), x.else_region(&ir))
+    }
+
+    /// `affine.if`: the conjunction of its set's constraints (`== 0` or `>= 0`).
+    fn affine_if(&mut self, x: AffineIfOp) -> R<()> {
+        let ir = self.ir();
+        let set = x.condition(&ir);
+        let ops = self.operand_regs(&x.operands(&ir));
+        let nd = set.num_dims() as usize;
+        if ops.len() < nd {
+            return Err(format!("{} operand count mismatch", AffineIfOp::def().name));
         }
-        let block = self.region_block(op, 0)?;
-        let args = self.body.block_args(block).to_vec();
-        if args.len() < 12 {
-            return Err("gpu.launch with clusters is not supported by lf-run".into());
-        }
-        if self.group(op, "clusterSizeX").len() == 1 {
-            return Err("gpu.launch with clusters is not supported by lf-run".into());
-        }
-        let mut ids = [0; 12];
-        for (i, a) in args.iter().take(12).enumerate() {
-            ids[i] = self.reg(*a);
-        }
-        let nw = lf_ir::ods::discardable_attr(self.ctx, self.body, op, "workgroup_attributions")
-            .or_else(|| prop(self.ctx, self.body, op, "workgroup_attributions"))
-            .and_then(|a| lf_ir::ods::constraints::int_value(self.ctx, a))
-            .unwrap_or(0) as usize;
-        let (mut workgroup, mut private) = (Vec::new(), Vec::new());
-        for (k, &a) in args.iter().enumerate().skip(12) {
-            let r = self.reg(a);
-            let t = mem_type(self.ctx, self.body.value_type(a))?;
-            if k - 12 < nw {
-                workgroup.push((r, t));
+        let (dims, syms) = ops.split_at(nd);
+        let zero = self.konst(0);
+        let mut acc = self.konst(u64::MAX);
+        for (i, c) in set.constraints().iter().enumerate() {
+            let e = self.expr(c, dims, syms)?;
+            let t = self.new_reg();
+            let pred = if set.eq_flags()[i] {
+                CmpIPredicate::Eq
             } else {
-                private.push((r, t));
+                CmpIPredicate::Sge
+            };
+            self.emit(Inst::CmpI {
+                pred,
+                shift: 0,
+                dst: t,
+                a: e,
+                b: zero,
+            });
+            let n = self.new_reg();
+            self.emit(Inst::IBin {
+                op: IOp::And,
+                shift: 0,
+                dst: n,
+                a: acc,
+                b: t,
+            });
+            acc = n;
+        }
+        self.if_else(x.op(), acc, x.then_region(&ir), x.else_region(&ir))
+    }
+
+    /// `scf.reduce`: each operand combined into its accumulator by its region.
+    fn scf_reduce(&mut self, x: ScfReduceOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let name = ScfReduceOp::def().name;
+        let accs = self.yields.last().cloned().unwrap_or_default();
+        for (i, &v) in x.operands(&ir).iter().enumerate() {
+            let acc = *accs.get(i).ok_or_else(|| format!("{name} operand without a result"))?;
+            // The regions are variadic, one per operand.
+            let region = self.body.region(op, i);
+            let block = self.entry(region)?;
+            let args = self.body.block_args(block).to_vec();
+            if args.len() != 2 {
+                return Err(format!("{name} region needs two arguments"));
+            }
+            let r = self.reg(v);
+            self.regs.insert(args[0], acc);
+            self.regs.insert(args[1], r);
+            self.decode_region(region, vec![acc])?;
+        }
+        Ok(())
+    }
+
+    fn execute_region(&mut self, x: ScfExecuteRegionOp) -> R<()> {
+        let op = x.op();
+        let n = self.body.num_results(op);
+        let dsts: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
+        self.decode_region(x.region(&self.ir()), dsts)
+    }
+
+    /// `affine.apply` (`combine` is `None`: the map's single result),
+    /// `affine.min` or `affine.max` (the results combined by `combine`).
+    fn affine_map_op(&mut self, op: OpId, map: &AffineMap, operands: &[Value], combine: Option<IOp>) -> R<()> {
+        let ops = self.operand_regs(operands);
+        let rs = self.map(map, &ops)?;
+        let r = match combine {
+            Some(iop) => self.reduce(rs, iop)?,
+            None => *rs
+                .first()
+                .ok_or_else(|| format!("{} without result", AffineApplyOp::def().name))?,
+        };
+        self.alias_result(op, 0, r);
+        Ok(())
+    }
+
+    /// `affine.load` (with its `map`) or `memref.load` `op`.
+    fn load(&mut self, op: OpId, memref: Value, indices: &[Value], map: Option<&AffineMap>) -> R<()> {
+        let (mem, idx) = self.mem_access(memref, indices, map)?;
+        let dst = self.res(op, 0);
+        self.emit(Inst::Load { dst, mem, idx });
+        Ok(())
+    }
+
+    /// `affine.store` (with its `map`) or `memref.store`.
+    fn store(&mut self, value: Value, memref: Value, indices: &[Value], map: Option<&AffineMap>) -> R<()> {
+        let val = self.reg(value);
+        let (mem, idx) = self.mem_access(memref, indices, map)?;
+        self.emit(Inst::Store { val, mem, idx });
+        Ok(())
+    }
+
+    fn get_global(&mut self, x: MemrefGetGlobalOp) -> R<()> {
+        let g = x.name(&self.ir());
+        let &global = self
+            .globals
+            .get(g)
+            .ok_or_else(|| format!("unknown or unsupported {} '@{g}'", MemrefGlobalOp::def().name))?;
+        let dst = self.res(x.op(), 0);
+        self.emit(Inst::GetGlobal { dst, global });
+        Ok(())
+    }
+
+    /// A GPU id op `op` reading `id` in `dim`.
+    fn gpu_id(&mut self, op: OpId, id: GpuId, dim: Dimension) {
+        let dst = self.res(op, 0);
+        self.emit(Inst::GpuId {
+            id,
+            dim: dim.index() as u8,
+            dst,
+        });
+    }
+
+    fn launch_func(&mut self, x: GpuLaunchFuncOp) -> R<()> {
+        let ir = self.ir();
+        let k = symbol_path(self.ctx, x.kernel(&ir))
+            .ok_or_else(|| format!("{} without kernel", GpuLaunchFuncOp::def().name))?;
+        let &f = self
+            .names
+            .get(&k)
+            .ok_or_else(|| format!("unknown kernel '@{}'", k.replace("::", "::@")))?;
+        let dims = self.launch_dims(x.grid_size(&ir), x.block_size(&ir));
+        let a = self.operand_regs(&x.kernel_operands(&ir));
+        let args = self.list(&a);
+        self.prog.launches.push(LaunchInfo {
+            dims,
+            inline: None,
+            kernel: Some((f, args)),
+            workgroup: Vec::new(),
+            private: Vec::new(),
+        });
+        let info = (self.prog.launches.len() - 1) as u32;
+        self.emit(Inst::Launch { info });
+        self.tokens(x.op());
+        Ok(())
+    }
+
+    fn unrealized_cast(&mut self, x: BuiltinUnrealizedConversionCastOp) -> R<()> {
+        let ir = self.ir();
+        let (inputs, outputs) = (x.inputs(&ir), x.outputs(&ir));
+        if inputs.len() == 1 && outputs.len() == 1 {
+            let r = self.reg(inputs[0]);
+            self.alias_result(x.op(), 0, r);
+            Ok(())
+        } else {
+            Err("unrealized_conversion_cast with several values".into())
+        }
+    }
+
+    /// The registers of a launch's grid and block sizes.
+    fn launch_dims(&mut self, grid: [Value; 3], block: [Value; 3]) -> [Reg; 6] {
+        let mut dims = [0; 6];
+        for (d, &v) in dims.iter_mut().zip(grid.iter().chain(&block)) {
+            *d = self.reg(v);
+        }
+        dims
+    }
+
+    fn launch(&mut self, x: GpuLaunchOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let name = GpuLaunchOp::def().name;
+        let dims = self.launch_dims(x.grid_size(&ir), x.block_size(&ir));
+        let region = x.body(&ir);
+        if self.body.region_blocks(region).count() != 1 {
+            return Err(format!("{name} bodies with several blocks are not supported by lf-run"));
+        }
+        let block = self.entry(region)?;
+        if self.body.block_args(block).len() < 12 || x.cluster_size_x(&ir).is_some() {
+            return Err(format!("{name} with clusters is not supported by lf-run"));
+        }
+        let id_args = [
+            x.block_ids(&ir),
+            x.thread_ids(&ir),
+            x.grid_size_args(&ir),
+            x.block_size_args(&ir),
+        ];
+        let mut ids = [0; 12];
+        for (r, &a) in ids.iter_mut().zip(id_args.iter().flatten()) {
+            *r = self.reg(a);
+        }
+        let (mut workgroup, mut private) = (Vec::new(), Vec::new());
+        for (attributions, out) in [
+            (x.workgroup_attributions(&ir), &mut workgroup),
+            (x.private_attributions(&ir), &mut private),
+        ] {
+            for a in attributions {
+                let r = self.reg(a);
+                out.push((r, mem_type(self.ctx, self.body.value_type(a))?));
             }
         }
         self.prog.launches.push(LaunchInfo {
@@ -1451,7 +1351,7 @@ impl<'a> FnDecoder<'a> {
         let skip = self.emit(Inst::Jump { target: 0 });
         let start = self.pc();
         self.prog.launches[info as usize].inline = Some((start, ids));
-        self.decode_region(op, 0, Vec::new())?;
+        self.decode_region(region, Vec::new())?;
         self.loc = self.body.op_loc(op);
         self.emit(Inst::KernelEnd);
         let end = self.pc();
@@ -1460,19 +1360,22 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
-    fn while_loop(&mut self, op: OpId) -> R<()> {
-        let before = self.region_block(op, 0)?;
-        let after = self.region_block(op, 1)?;
+    fn while_loop(&mut self, x: ScfWhileOp) -> R<()> {
+        let (ir, op) = (self.ir(), x.op());
+        let (before_region, after_region) = (x.before(&ir), x.after(&ir));
+        let before = self.entry(before_region)?;
+        let after = self.entry(after_region)?;
         let bargs = self.body.block_args(before).to_vec();
         let aargs = self.body.block_args(after).to_vec();
         let bregs = self.operand_regs(&bargs);
         let aregs = self.operand_regs(&aargs);
-        let o = self.operands(op);
-        let inits = self.operand_regs(&o);
+        let inits = self.operand_regs(&x.inits(&ir));
         self.par_move(&bregs, &inits);
         let head = self.pc();
         let ops: Vec<OpId> = self.body.block_ops(before).collect();
-        let (last, rest) = ops.split_last().ok_or("empty scf.while region")?;
+        let (last, rest) = ops
+            .split_last()
+            .ok_or_else(|| format!("empty {} region", ScfWhileOp::def().name))?;
         for &o in rest {
             self.loc = self.body.op_loc(o);
             if let Err(e) = self.decode_op(o) {
@@ -1480,13 +1383,18 @@ impl<'a> FnDecoder<'a> {
             }
         }
         self.loc = self.body.op_loc(*last);
-        let cops = self.operands(*last);
-        let cregs = self.operand_regs(&cops);
-        let (cond, fwd) = cregs.split_first().ok_or("scf.condition without condition")?;
-        let fwd = fwd.to_vec();
-        let jz = self.emit(Inst::JumpIfZero { cond: *cond, target: 0 });
+        let condition = ScfConditionOp::cast(&ir, *last).ok_or_else(|| {
+            format!(
+                "{} region not ended by {}",
+                ScfWhileOp::def().name,
+                ScfConditionOp::def().name
+            )
+        })?;
+        let cond = self.reg(condition.condition(&ir));
+        let fwd = self.operand_regs(&condition.args(&ir));
+        let jz = self.emit(Inst::JumpIfZero { cond, target: 0 });
         self.par_move(&aregs, &fwd);
-        self.decode_region(op, 1, bregs)?;
+        self.decode_region(after_region, bregs)?;
         self.emit(Inst::Jump { target: head });
         let exit = self.pc();
         self.patch(jz, exit);
@@ -1496,4 +1404,331 @@ impl<'a> FnDecoder<'a> {
         self.par_move(&res, &fwd);
         Ok(())
     }
+}
+
+/// The `arith` casts, for [`FnDecoder::conv`].
+#[derive(Copy, Clone)]
+enum CastKind {
+    ExtSI,
+    ExtUI,
+    TruncI,
+    IndexCast,
+    IndexCastUI,
+    SIToFP,
+    UIToFP,
+    FPToSI,
+    FPToUI,
+    ExtF,
+    TruncF,
+    Bitcast,
+}
+
+/// The operands of `memref.subview` and `memref.reinterpret_cast`.
+struct ViewOperands {
+    source: Value,
+    offsets: ValueList,
+    sizes: ValueList,
+    strides: ValueList,
+    static_offsets: Vec<i64>,
+    static_sizes: Vec<i64>,
+    static_strides: Vec<i64>,
+}
+
+impl ViewOperands {
+    /// The operands of a `memref.subview`.
+    fn subview(ir: &(&Context, &Body), x: MemrefSubviewOp) -> ViewOperands {
+        ViewOperands {
+            source: x.source(ir),
+            offsets: x.offsets(ir),
+            sizes: x.sizes(ir),
+            strides: x.strides(ir),
+            static_offsets: x.static_offsets(ir),
+            static_sizes: x.static_sizes(ir),
+            static_strides: x.static_strides(ir),
+        }
+    }
+
+    /// The operands of a `memref.reinterpret_cast`.
+    fn reinterpret_cast(ir: &(&Context, &Body), x: MemrefReinterpretCastOp) -> ViewOperands {
+        ViewOperands {
+            source: x.source(ir),
+            offsets: x.offsets(ir),
+            sizes: x.sizes(ir),
+            strides: x.strides(ir),
+            static_offsets: x.static_offsets(ir),
+            static_sizes: x.static_sizes(ir),
+            static_strides: x.static_strides(ir),
+        }
+    }
+}
+
+/// A symbol reference as the decoder names functions: `@m::@k` is `m::k`.
+fn symbol_path(ctx: &Context, a: Attribute) -> Option<String> {
+    match ctx.attr_data(a) {
+        AttrData::SymbolRef { root, nested } => {
+            let mut s = ctx.ident_str(*root).to_string();
+            for n in nested.iter() {
+                s.push_str("::");
+                s.push_str(ctx.ident_str(*n));
+            }
+            Some(s)
+        }
+        _ => None,
+    }
+}
+
+/// Decodes one op of the kind its entry in [`handlers`] names.
+type Handler = fn(&mut FnDecoder<'_>, OpId) -> R<()>;
+
+/// The key of an op declaration in [`handlers`] (declarations are statics:
+/// one address each, as [`lf_ir::view::is_op`] compares them).
+fn def_key(def: &'static OpDef) -> usize {
+    def as *const OpDef as usize
+}
+
+/// `View => |d, x| body` entries: `body` decodes the op `x` (a `View`) with the decoder `d`.
+macro_rules! handlers {
+    ($($view:ident => |$d:ident, $x:ident| $body:expr,)*) => {
+        vec![$((
+            $view::def(),
+            (|$d: &mut FnDecoder<'_>, op: OpId| -> R<()> {
+                #[allow(unused_variables)]
+                let $x = $view::from_op_unchecked(op);
+                $body
+            }) as Handler,
+        ),)*]
+    };
+}
+
+/// The decoder of every op lf-run runs, by declaration: one hash lookup
+/// per op, whatever its kind.
+fn handlers() -> &'static FxHashMap<usize, Handler> {
+    static TABLE: OnceLock<FxHashMap<usize, Handler>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let entries: Vec<(&'static OpDef, Handler)> = handlers! {
+            // arith: integer and float arithmetic
+            ArithAddiOp => |d, x| d.bin_int(x.op(), IOp::Add),
+            ArithSubiOp => |d, x| d.bin_int(x.op(), IOp::Sub),
+            ArithMuliOp => |d, x| d.bin_int(x.op(), IOp::Mul),
+            ArithAndiOp => |d, x| d.bin_int(x.op(), IOp::And),
+            ArithOriOp => |d, x| d.bin_int(x.op(), IOp::Or),
+            ArithXoriOp => |d, x| d.bin_int(x.op(), IOp::Xor),
+            ArithShliOp => |d, x| d.bin_int(x.op(), IOp::Shl),
+            ArithShrsiOp => |d, x| d.bin_int(x.op(), IOp::ShrS),
+            ArithShruiOp => |d, x| d.bin_int(x.op(), IOp::ShrU),
+            ArithDivsiOp => |d, x| d.bin_int(x.op(), IOp::DivS),
+            ArithDivuiOp => |d, x| d.bin_int(x.op(), IOp::DivU),
+            ArithRemsiOp => |d, x| d.bin_int(x.op(), IOp::RemS),
+            ArithRemuiOp => |d, x| d.bin_int(x.op(), IOp::RemU),
+            ArithFloordivsiOp => |d, x| d.bin_int(x.op(), IOp::FloorDivS),
+            ArithCeildivsiOp => |d, x| d.bin_int(x.op(), IOp::CeilDivS),
+            ArithCeildivuiOp => |d, x| d.bin_int(x.op(), IOp::CeilDivU),
+            ArithMaxsiOp => |d, x| d.bin_int(x.op(), IOp::MaxS),
+            ArithMaxuiOp => |d, x| d.bin_int(x.op(), IOp::MaxU),
+            ArithMinsiOp => |d, x| d.bin_int(x.op(), IOp::MinS),
+            ArithMinuiOp => |d, x| d.bin_int(x.op(), IOp::MinU),
+            ArithAddfOp => |d, x| d.bin_float(x.op(), FOp::Add),
+            ArithSubfOp => |d, x| d.bin_float(x.op(), FOp::Sub),
+            ArithMulfOp => |d, x| d.bin_float(x.op(), FOp::Mul),
+            ArithDivfOp => |d, x| d.bin_float(x.op(), FOp::Div),
+            ArithRemfOp => |d, x| d.bin_float(x.op(), FOp::Rem),
+            ArithMaximumfOp => |d, x| d.bin_float(x.op(), FOp::Maximum),
+            ArithMinimumfOp => |d, x| d.bin_float(x.op(), FOp::Minimum),
+            ArithMaxnumfOp => |d, x| d.bin_float(x.op(), FOp::MaxNum),
+            ArithMinnumfOp => |d, x| d.bin_float(x.op(), FOp::MinNum),
+            ArithNegfOp => |d, x| d.un_float(x.op(), FUn::Neg),
+            // arith: constants, comparisons, select
+            ArithConstantOp => |d, x| d.constant(x),
+            ArithCmpiOp => |d, x| d.cmpi(x),
+            ArithCmpfOp => |d, x| d.cmpf(x),
+            ArithSelectOp => |d, x| d.select(x),
+            // arith: casts
+            ArithExtsiOp => |d, x| d.conv(x, CastKind::ExtSI),
+            ArithExtuiOp => |d, x| d.conv(x, CastKind::ExtUI),
+            ArithTrunciOp => |d, x| d.conv(x, CastKind::TruncI),
+            ArithIndexCastOp => |d, x| d.conv(x, CastKind::IndexCast),
+            ArithIndexCastuiOp => |d, x| d.conv(x, CastKind::IndexCastUI),
+            ArithSitofpOp => |d, x| d.conv(x, CastKind::SIToFP),
+            ArithUitofpOp => |d, x| d.conv(x, CastKind::UIToFP),
+            ArithFptosiOp => |d, x| d.conv(x, CastKind::FPToSI),
+            ArithFptouiOp => |d, x| d.conv(x, CastKind::FPToUI),
+            ArithExtfOp => |d, x| d.conv(x, CastKind::ExtF),
+            ArithTruncfOp => |d, x| d.conv(x, CastKind::TruncF),
+            ArithBitcastOp => |d, x| d.conv(x, CastKind::Bitcast),
+            // math
+            MathAbsfOp => |d, x| d.un_float(x.op(), FUn::Abs),
+            MathCeilOp => |d, x| d.un_float(x.op(), FUn::Ceil),
+            MathFloorOp => |d, x| d.un_float(x.op(), FUn::Floor),
+            MathSqrtOp => |d, x| d.un_float(x.op(), FUn::Sqrt),
+            MathRsqrtOp => |d, x| d.un_float(x.op(), FUn::Rsqrt),
+            MathExpOp => |d, x| d.un_float(x.op(), FUn::Exp),
+            MathExp2Op => |d, x| d.un_float(x.op(), FUn::Exp2),
+            MathLogOp => |d, x| d.un_float(x.op(), FUn::Log),
+            MathLog2Op => |d, x| d.un_float(x.op(), FUn::Log2),
+            MathSinOp => |d, x| d.un_float(x.op(), FUn::Sin),
+            MathCosOp => |d, x| d.un_float(x.op(), FUn::Cos),
+            MathTanhOp => |d, x| d.un_float(x.op(), FUn::Tanh),
+            MathPowfOp => |d, x| d.bin_float(x.op(), FOp::Pow),
+            MathAbsiOp => |d, x| d.abs_i(x),
+            MathFmaOp => |d, x| d.fma(x),
+            // func
+            FuncReturnOp => |d, x| {
+                d.ret(&x.operands(&d.ir()));
+                Ok(())
+            },
+            FuncCallOp => |d, x| d.call(x),
+            // scf
+            ScfForOp => |d, x| d.scf_for(x),
+            ScfIfOp => |d, x| d.scf_if(x),
+            ScfWhileOp => |d, x| d.while_loop(x),
+            ScfParallelOp => |d, x| d.scf_parallel(x),
+            ScfReduceOp => |d, x| d.scf_reduce(x),
+            ScfExecuteRegionOp => |d, x| d.execute_region(x),
+            ScfYieldOp => |d, x| {
+                d.yield_values(&x.results(&d.ir()));
+                Ok(())
+            },
+            ScfReduceReturnOp => |d, x| {
+                d.yield_values(&[x.result(&d.ir())]);
+                Ok(())
+            },
+            // affine
+            AffineForOp => |d, x| d.affine_for(x),
+            AffineIfOp => |d, x| d.affine_if(x),
+            AffineParallelOp => |d, x| d.affine_parallel(x),
+            AffineYieldOp => |d, x| {
+                d.yield_values(&x.operands(&d.ir()));
+                Ok(())
+            },
+            AffineApplyOp => |d, x| {
+                let ir = d.ir();
+                d.affine_map_op(x.op(), x.map(&ir), &x.map_operands(&ir), None)
+            },
+            AffineMinOp => |d, x| {
+                let ir = d.ir();
+                d.affine_map_op(x.op(), x.map(&ir), &x.map_operands(&ir), Some(IOp::MinS))
+            },
+            AffineMaxOp => |d, x| {
+                let ir = d.ir();
+                d.affine_map_op(x.op(), x.map(&ir), &x.map_operands(&ir), Some(IOp::MaxS))
+            },
+            AffineLoadOp => |d, x| {
+                let ir = d.ir();
+                d.load(x.op(), x.memref(&ir), &x.indices(&ir), Some(x.map(&ir)))
+            },
+            AffineStoreOp => |d, x| {
+                let ir = d.ir();
+                d.store(x.value(&ir), x.memref(&ir), &x.indices(&ir), Some(x.map(&ir)))
+            },
+            // memref
+            MemrefLoadOp => |d, x| {
+                let ir = d.ir();
+                d.load(x.op(), x.memref(&ir), &x.indices(&ir), None)
+            },
+            MemrefStoreOp => |d, x| {
+                let ir = d.ir();
+                d.store(x.value(&ir), x.memref(&ir), &x.indices(&ir), None)
+            },
+            MemrefAllocOp => |d, x| d.alloc(x.op(), false, &x.dynamic_sizes(&d.ir())),
+            MemrefAllocaOp => |d, x| d.alloc(x.op(), true, &x.dynamic_sizes(&d.ir())),
+            MemrefDeallocOp => |d, x| {
+                d.dealloc(x.op(), x.memref(&d.ir()));
+                Ok(())
+            },
+            MemrefCastOp => |d, x| {
+                let r = d.reg(x.source(&d.ir()));
+                d.alias_result(x.op(), 0, r);
+                Ok(())
+            },
+            MemrefDimOp => |d, x| {
+                let ir = d.ir();
+                let (mem, index) = (d.reg(x.source(&ir)), d.reg(x.index(&ir)));
+                let dst = d.res(x.op(), 0);
+                d.emit(Inst::Dim { dst, mem, index });
+                Ok(())
+            },
+            MemrefCopyOp => |d, x| {
+                let ir = d.ir();
+                let (src, dst) = (d.reg(x.source(&ir)), d.reg(x.target(&ir)));
+                d.emit(Inst::Copy { src, dst });
+                Ok(())
+            },
+            MemrefSubviewOp => |d, x| d.view(x.op(), ViewOperands::subview(&d.ir(), x), false),
+            MemrefReinterpretCastOp => |d, x| d.view(x.op(), ViewOperands::reinterpret_cast(&d.ir(), x), true),
+            MemrefGetGlobalOp => |d, x| d.get_global(x),
+            // gpu
+            GpuReturnOp => |d, x| {
+                d.ret(&x.operands(&d.ir()));
+                Ok(())
+            },
+            GpuYieldOp => |d, x| {
+                d.yield_values(&x.values(&d.ir()));
+                Ok(())
+            },
+            GpuTerminatorOp => |d, x| {
+                d.emit(Inst::KernelEnd);
+                Ok(())
+            },
+            GpuAllocOp => |d, x| {
+                d.alloc(x.op(), false, &x.dynamic_sizes(&d.ir()))?;
+                d.tokens(x.op());
+                Ok(())
+            },
+            GpuDeallocOp => |d, x| {
+                d.dealloc(x.op(), x.memref(&d.ir()));
+                Ok(())
+            },
+            GpuMemcpyOp => |d, x| {
+                let ir = d.ir();
+                let (dst, src) = (d.reg(x.dst(&ir)), d.reg(x.src(&ir)));
+                d.emit(Inst::Copy { src, dst });
+                d.tokens(x.op());
+                Ok(())
+            },
+            GpuMemsetOp => |d, x| {
+                let ir = d.ir();
+                let (dst, val) = (d.reg(x.dst(&ir)), d.reg(x.value(&ir)));
+                d.emit(Inst::Memset { dst, val });
+                d.tokens(x.op());
+                Ok(())
+            },
+            GpuWaitOp => |d, x| {
+                d.tokens(x.op());
+                Ok(())
+            },
+            GpuThreadIdOp => |d, x| {
+                d.gpu_id(x.op(), GpuId::Thread, x.dimension(&d.ir()));
+                Ok(())
+            },
+            GpuBlockIdOp => |d, x| {
+                d.gpu_id(x.op(), GpuId::Block, x.dimension(&d.ir()));
+                Ok(())
+            },
+            GpuBlockDimOp => |d, x| {
+                d.gpu_id(x.op(), GpuId::BlockDim, x.dimension(&d.ir()));
+                Ok(())
+            },
+            GpuGridDimOp => |d, x| {
+                d.gpu_id(x.op(), GpuId::GridDim, x.dimension(&d.ir()));
+                Ok(())
+            },
+            GpuGlobalIdOp => |d, x| {
+                d.gpu_id(x.op(), GpuId::Global, x.dimension(&d.ir()));
+                Ok(())
+            },
+            GpuLaneIdOp => |d, x| {
+                d.gpu_id(x.op(), GpuId::Lane, Dimension::X);
+                Ok(())
+            },
+            GpuBarrierOp => |d, x| {
+                d.emit(Inst::Barrier);
+                Ok(())
+            },
+            GpuLaunchOp => |d, x| d.launch(x),
+            GpuLaunchFuncOp => |d, x| d.launch_func(x),
+            // builtin
+            BuiltinUnrealizedConversionCastOp => |d, x| d.unrealized_cast(x),
+        };
+        entries.into_iter().map(|(def, h)| (def_key(def), h)).collect()
+    })
 }

@@ -4,6 +4,10 @@
 use crate::memory::{Access, Desc, Memory, Shadow};
 use crate::print::{fmt_g, print_memref};
 use crate::program::*;
+use lf_dialects::arith::{CmpFPredicate, CmpIPredicate};
+use lf_dialects::gpu::GpuBarrierOp;
+use lf_dialects::memref::MemrefDimOp;
+use lf_ir::view::OpView;
 use rustc_hash::FxHashMap;
 use std::io::Write;
 
@@ -191,6 +195,12 @@ fn fault(func: u32, pc: u32, msg: impl Into<String>) -> Fault {
     }
 }
 
+/// A `gpu.barrier` reached outside a kernel.
+#[cold]
+fn barrier_outside_kernel(func: u32, pc: u32) -> Fault {
+    fault(func, pc, format!("{} outside a kernel", GpuBarrierOp::def().name))
+}
+
 enum Next {
     Call(u32, List),
     Ret(List),
@@ -252,7 +262,7 @@ impl<'p> Machine<'p> {
         let mut stack = vec![self.frame(func, args)];
         match self.run(&mut stack)? {
             Stop::Return(v) => Ok(v),
-            Stop::Barrier(f, pc, _) => Err(fault(f, pc, "gpu.barrier outside a kernel")),
+            Stop::Barrier(f, pc, _) => Err(barrier_outside_kernel(f, pc)),
             Stop::End => Err(fault(func, 0, "kernel terminator outside a kernel")),
         }
     }
@@ -511,7 +521,11 @@ impl<'p> Machine<'p> {
                         return Err(fault(
                             fid,
                             here,
-                            format!("memref.dim index {i} out of range for rank {}", d.sizes.len()),
+                            format!(
+                                "{} index {i} out of range for rank {}",
+                                MemrefDimOp::def().name,
+                                d.sizes.len()
+                            ),
                         ));
                     }
                     r!(dst) = d.sizes[i as usize] as u64;
@@ -572,7 +586,7 @@ impl<'p> Machine<'p> {
                 }
                 Inst::Barrier => {
                     if self.gpu.is_none() {
-                        return Err(fault(fid, here, "gpu.barrier outside a kernel"));
+                        return Err(barrier_outside_kernel(fid, here));
                     }
                     fr.pc = pc as u32;
                     return Ok(Next::Barrier);
@@ -997,53 +1011,25 @@ pub fn int_bin(op: IOp, a: u64, b: u64, shift: u8) -> Result<u64, &'static str> 
     Ok(sext(r, shift))
 }
 
-/// `arith.cmpi` predicates 0..9 (eq, ne, slt, sle, sgt, sge, ult, ule, ugt, uge); true is all ones.
+/// `arith.cmpi` on two integers kept sign-extended from the width `64 - shift`
+/// ([`CmpIPredicate::holds`] on their signed and unsigned values at that
+/// width: for such registers, equal values are equal registers); true is all
+/// ones.
 #[inline]
-pub fn cmp_i(pred: u8, a: u64, b: u64, shift: u8) -> u64 {
-    let (sa, sb) = (a as i64, b as i64);
-    let (ua, ub) = (zext(a, shift), zext(b, shift));
-    let t = match pred {
-        0 => a == b,
-        1 => a != b,
-        2 => sa < sb,
-        3 => sa <= sb,
-        4 => sa > sb,
-        5 => sa >= sb,
-        6 => ua < ub,
-        7 => ua <= ub,
-        8 => ua > ub,
-        _ => ua >= ub,
-    };
-    if t {
+pub fn cmp_i(pred: CmpIPredicate, a: u64, b: u64, shift: u8) -> u64 {
+    let signed = (a as i64 as i128, b as i64 as i128);
+    let unsigned = (zext(a, shift) as u128, zext(b, shift) as u128);
+    if pred.holds(signed, unsigned) {
         u64::MAX
     } else {
         0
     }
 }
 
-/// `arith.cmpf` predicates 0..15 (false, oeq, ogt, oge, olt, ole, one, ord, ueq, ugt, uge, ult, ule, une, uno, true).
+/// `arith.cmpf` ([`CmpFPredicate::holds`]); true is all ones.
 #[inline]
-pub fn cmp_f(pred: u8, a: f64, b: f64) -> u64 {
-    let uno = a.is_nan() || b.is_nan();
-    let t = match pred {
-        0 => false,
-        1 => !uno && a == b,
-        2 => !uno && a > b,
-        3 => !uno && a >= b,
-        4 => !uno && a < b,
-        5 => !uno && a <= b,
-        6 => !uno && a != b,
-        7 => !uno,
-        8 => uno || a == b,
-        9 => uno || a > b,
-        10 => uno || a >= b,
-        11 => uno || a < b,
-        12 => uno || a <= b,
-        13 => uno || a != b,
-        14 => uno,
-        _ => true,
-    };
-    if t {
+pub fn cmp_f(pred: CmpFPredicate, a: f64, b: f64) -> u64 {
+    if pred.holds(a, b) {
         u64::MAX
     } else {
         0
@@ -1159,5 +1145,103 @@ pub fn convert(conv: Conv, a: u64, src_shift: u8, dst_shift: u8) -> u64 {
         Conv::BitsF32ToI => sext(a & 0xffff_ffff, dst_shift),
         Conv::BitsIToF32 => a & 0xffff_ffff,
         Conv::Same => a,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The interpreter's comparisons before they moved to the dialect's
+    /// predicate semantics: the results must stay the same bit for bit.
+    fn old_cmp_i(pred: i64, a: u64, b: u64, shift: u8) -> u64 {
+        let (sa, sb) = (a as i64, b as i64);
+        let (ua, ub) = (zext(a, shift), zext(b, shift));
+        let t = match pred {
+            0 => a == b,
+            1 => a != b,
+            2 => sa < sb,
+            3 => sa <= sb,
+            4 => sa > sb,
+            5 => sa >= sb,
+            6 => ua < ub,
+            7 => ua <= ub,
+            8 => ua > ub,
+            _ => ua >= ub,
+        };
+        if t {
+            u64::MAX
+        } else {
+            0
+        }
+    }
+
+    fn old_cmp_f(pred: i64, a: f64, b: f64) -> u64 {
+        let uno = a.is_nan() || b.is_nan();
+        let t = match pred {
+            0 => false,
+            1 => !uno && a == b,
+            2 => !uno && a > b,
+            3 => !uno && a >= b,
+            4 => !uno && a < b,
+            5 => !uno && a <= b,
+            6 => !uno && a != b,
+            7 => !uno,
+            8 => uno || a == b,
+            9 => uno || a > b,
+            10 => uno || a >= b,
+            11 => uno || a < b,
+            12 => uno || a <= b,
+            13 => uno || a != b,
+            14 => uno,
+            _ => true,
+        };
+        if t {
+            u64::MAX
+        } else {
+            0
+        }
+    }
+
+    #[test]
+    fn integer_comparisons_are_unchanged() {
+        let samples: [i64; 9] = [0, 1, -1, 2, -2, 127, -128, i64::MAX, i64::MIN];
+        for width in [1u32, 8, 16, 32, 64] {
+            let shift = (64 - width) as u8;
+            for pred in CmpIPredicate::ALL {
+                for &x in &samples {
+                    for &y in &samples {
+                        // Registers hold integers sign-extended from their width.
+                        let (a, b) = (sext(x as u64, shift), sext(y as u64, shift));
+                        assert_eq!(
+                            cmp_i(pred, a, b, shift),
+                            old_cmp_i(pred.value(), a, b, shift),
+                            "{pred:?} i{width} {x} {y}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn float_comparisons_are_unchanged() {
+        let samples = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            f64::MIN_POSITIVE,
+        ];
+        for pred in CmpFPredicate::ALL {
+            for &x in &samples {
+                for &y in &samples {
+                    assert_eq!(cmp_f(pred, x, y), old_cmp_f(pred.value(), x, y), "{pred:?} {x} {y}");
+                }
+            }
+        }
     }
 }

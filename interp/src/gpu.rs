@@ -4,6 +4,8 @@
 
 use crate::exec::{BlockOrder, Fault, Frame, GpuState, Machine, Stop};
 use crate::program::{LaunchInfo, List, Space};
+use lf_dialects::gpu::GpuLaunchOp;
+use lf_ir::view::OpView;
 
 enum ThreadState {
     Running,
@@ -81,7 +83,10 @@ impl Machine<'_> {
         block: [i64; 3],
     ) -> Result<(), String> {
         let Some((k, args)) = li.kernel else {
-            return Err("an inline gpu.launch cannot run on a device backend (it was not outlined)".into());
+            return Err(format!(
+                "an inline {} cannot run on a device backend (it was not outlined)",
+                GpuLaunchOp::def().name
+            ));
         };
         let prog = self.prog;
         let hf = &prog.funcs[func as usize];

@@ -2,6 +2,7 @@
 //! instructions over numbered register slots, with structured control flow
 //! (loops, ifs, launches) turned into jumps.
 
+use lf_dialects::arith::{CmpFPredicate, CmpIPredicate};
 use lf_ir::Location;
 
 /// A register slot of a frame. Every value is 64 bits: integers are kept
@@ -296,7 +297,7 @@ pub enum Inst {
         imm: i64,
     },
     CmpI {
-        pred: u8,
+        pred: CmpIPredicate,
         shift: u8,
         dst: Reg,
         a: Reg,
@@ -337,13 +338,13 @@ pub enum Inst {
         c: Reg,
     },
     CmpF32 {
-        pred: u8,
+        pred: CmpFPredicate,
         dst: Reg,
         a: Reg,
         b: Reg,
     },
     CmpF64 {
-        pred: u8,
+        pred: CmpFPredicate,
         dst: Reg,
         a: Reg,
         b: Reg,
