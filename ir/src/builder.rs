@@ -389,6 +389,30 @@ impl<'a> Builder<'a> {
         r
     }
 
+    /// Sets the discardable attribute `name` of `op` to `value`, or removes
+    /// it when `value` is `None` (MLIR's `Operation::setAttr` and
+    /// `removeAttr` for names that are not inherent: `gpu.kernel`,
+    /// `gpu.container_module`); the dictionary stays sorted by name.
+    pub fn set_discardable_attr(&mut self, op: OpId, name: &str, value: Option<Attribute>) {
+        self.modify_in_place(op, |ctx, body| {
+            let key = ctx.intern(name);
+            let mut entries: crate::DictEntries = body
+                .op_attrs(op)
+                .map(|d| {
+                    ctx.attr_data(d)
+                        .dict_entries()
+                        .iter()
+                        .copied()
+                        .filter(|(k, _)| *k != key)
+                        .collect()
+                })
+                .unwrap_or_default();
+            entries.extend(value.map(|v| (key, v)));
+            let attrs = (!entries.is_empty()).then(|| ctx.dict_attr_from(entries));
+            body.set_op_attrs(op, attrs);
+        });
+    }
+
     /// Tells the listener that `op` changed (after a change through
     /// [`Builder::body_mut`]).
     pub fn notify_modified(&mut self, op: OpId) {
