@@ -68,9 +68,10 @@ fn print_module(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
             }
         }
     }
-    p.optional_attr_dict(op, &[], true);
+    // `sym_visibility` goes with the discardable attributes, as MLIR prints it.
+    p.attr_dict_with_props(op, &["sym_name"], true);
     p.write(" ");
-    p.region(op, 0, false, false);
+    p.region_with_default_dialect(op, 0, false, false, "builtin");
     Ok(())
 }
 

@@ -223,6 +223,10 @@ pub(crate) struct OpPrinter<'a> {
     /// In a dry run: skip ops without regions that print no attribute with
     /// an alias in these (a collection without locations).
     skip_unless_alias: Option<&'a Aliases>,
+    /// The dialect whose prefix the custom form of the ops being printed
+    /// leaves out (MLIR's default dialect: `builtin` at the top and in a
+    /// module, `func` in a function, none in other ops' regions).
+    default_dialect: &'static str,
 }
 
 impl<'a> OpPrinter<'a> {
@@ -248,6 +252,7 @@ impl<'a> OpPrinter<'a> {
             summary: false,
             dry_run: false,
             skip_unless_alias: None,
+            default_dialect: "builtin",
         }
     }
 
@@ -325,8 +330,7 @@ impl<'a> OpPrinter<'a> {
         match custom {
             Some(how) => {
                 let name = self.ctx.op_name_str(body.op_name(op));
-                let short = name.strip_prefix("builtin.").unwrap_or(name);
-                self.out.push_str(short);
+                self.out.push_str(strip_dialect(name, self.default_dialect));
                 let mut cp = CustomPrinter { p: self, body };
                 match how {
                     Ok(print) => {
@@ -460,8 +464,37 @@ impl<'a> OpPrinter<'a> {
         }
     }
 
-    /// Prints `{ ... }` for a region of `body`.
+    /// Prints `{ ... }` for a region of `body` whose op has no default
+    /// dialect (the names of the ops in it keep their dialect prefix).
     fn region(
+        &mut self,
+        body: &Body,
+        r: RegionId,
+        print_entry_args: bool,
+        print_terminators: bool,
+        print_empty_block: bool,
+    ) {
+        self.region_in(body, r, print_entry_args, print_terminators, print_empty_block, "");
+    }
+
+    /// [`OpPrinter::region`] for a region whose op's default dialect is
+    /// `dialect`: ops of that dialect are printed without its prefix in it
+    /// (MLIR's `OpAsmOpInterface::getDefaultDialect`).
+    fn region_in(
+        &mut self,
+        body: &Body,
+        r: RegionId,
+        print_entry_args: bool,
+        print_terminators: bool,
+        print_empty_block: bool,
+        dialect: &'static str,
+    ) {
+        let outer = std::mem::replace(&mut self.default_dialect, dialect);
+        self.region_ops(body, r, print_entry_args, print_terminators, print_empty_block);
+        self.default_dialect = outer;
+    }
+
+    fn region_ops(
         &mut self,
         body: &Body,
         r: RegionId,
@@ -517,6 +550,7 @@ impl<'a> OpPrinter<'a> {
         }
         let (ctx, opts, names, aliases, indent) = (self.ctx, self.opts, self.names, self.aliases, self.indent);
         let (dry_run, skip_unless_alias) = (self.dry_run, self.skip_unless_alias);
+        let default_dialect = self.default_dialect;
         let deferred = aliases.is_deferred();
         // Prints one batch, each op into its own buffer (and, in a dry run
         // or a deferred print, with its own alias table).
@@ -544,6 +578,7 @@ impl<'a> OpPrinter<'a> {
                     child.indent = indent;
                     child.dry_run = dry_run;
                     child.skip_unless_alias = skip_unless_alias;
+                    child.default_dialect = default_dialect;
                     child.print_op(body, o);
                     let text = if dry_run {
                         String::new()
@@ -841,5 +876,15 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
         let rb = self.body.regions_body(op);
         let r = self.body.region(op, index);
         self.p.region(rb, r, print_entry_args, print_terminators, false);
+    }
+}
+
+/// `name` without the prefix `dialect.` when `dialect` is the default
+/// dialect where the op is printed (MLIR's `OpState::printOpName`: only
+/// names with one dot lose it, so `scf.reduce.return` keeps its prefix).
+fn strip_dialect<'n>(name: &'n str, dialect: &str) -> &'n str {
+    match name.strip_prefix(dialect).and_then(|s| s.strip_prefix('.')) {
+        Some(short) if !dialect.is_empty() && !short.contains('.') => short,
+        _ => name,
     }
 }
