@@ -5,7 +5,8 @@
 //!
 //! Without `mlir-opt-22` (or `mlir-opt`) on `PATH` the comparison with
 //! mlir-opt is skipped with a `SKIPPED: ...` note on stderr, unless
-//! `LF_REQUIRE_TOOLS=1`, which makes it a failure.
+//! `LF_REQUIRE_TOOLS=1`, which makes it a failure. `LF_BUILDERS_PRINT=1`
+//! shows what a test built (`cargo test --test builders_scf -- --nocapture`).
 
 #![allow(dead_code)]
 
@@ -15,6 +16,7 @@ use std::process::{Command, Stdio};
 
 use lf_dialects::builtin::BuiltinModuleOp;
 use lf_dialects::func::{FuncFuncOp, FuncReturnOp};
+use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::view::{OpView, ValueList};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
@@ -92,6 +94,16 @@ pub fn vector(ctx: &Context, shape: &[i64], element: Type) -> Type {
     })
 }
 
+/// The affine map `text` (`(d0)[s0] -> (d0 + s0)`).
+pub fn map(text: &str) -> AffineMap {
+    lf_ir::affine::parse_affine_map(text).unwrap_or_else(|e| panic!("bad affine map `{text}`: {e:?}"))
+}
+
+/// The integer set `text` (`(d0)[s0] : (s0 - d0 - 1 >= 0)`).
+pub fn set(text: &str) -> IntegerSet {
+    lf_ir::affine::parse_integer_set(text).unwrap_or_else(|e| panic!("bad integer set `{text}`: {e:?}"))
+}
+
 /// The checks of a test that built every op of `dialect` into `module`:
 ///
 /// 1. every op the dialect declares occurs in the module (a new op without
@@ -130,6 +142,9 @@ pub fn check(ctx: &Context, body: &Body, module: OpId, dialect: &str) {
         },
     );
 
+    if std::env::var_os("LF_BUILDERS_PRINT").is_some() {
+        eprintln!("{custom}\n{generic}");
+    }
     let Some(tool) = require_mlir_opt(dialect) else {
         return;
     };
