@@ -1,8 +1,12 @@
 //! What the generated `scf` views lack: induction variables and
 //! loop-carried block arguments, builders that fill the regions of
-//! `scf.for` and `scf.if`, and the loops' loop-like interfaces.
+//! `scf.for`, `scf.if`, `scf.while`, `scf.execute_region`, `scf.parallel`
+//! and `scf.reduce`, and the loops' loop-like interfaces.
 
-use super::views::{ScfForOp, ScfIfOp, ScfParallelOp, ScfWhileOp, ScfYieldOp};
+use super::views::{
+    ScfConditionOp, ScfExecuteRegionOp, ScfForOp, ScfIfOp, ScfParallelOp, ScfReduceOp, ScfReduceReturnOp, ScfWhileOp,
+    ScfYieldOp,
+};
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{Bound, LoopLike};
 use lf_ir::view::{Ir, OpView, ValueList};
@@ -92,10 +96,115 @@ impl ScfIfOp {
     }
 }
 
+impl ScfWhileOp {
+    /// Creates `scf.while (inits) : (types of inits) -> results` at the
+    /// builder's insertion point. `before` fills the `before` block given its
+    /// arguments (one per init) and returns the condition and the values it
+    /// forwards (one per result), for the `scf.condition` added after them;
+    /// `after` fills the `after` block given its arguments (one per result)
+    /// and returns the values for the `scf.yield` added after them (one per
+    /// init).
+    pub fn build(
+        b: &mut Builder<'_>,
+        inits: &[Value],
+        results: &[Type],
+        before: impl FnOnce(&mut Builder<'_>, &[Value]) -> (Value, ValueList),
+        after: impl FnOnce(&mut Builder<'_>, &[Value]) -> ValueList,
+    ) -> ScfWhileOp {
+        let types: Vec<Type> = inits.iter().map(|v| b.body().value_type(*v)).collect();
+        let while_op = ScfWhileOp::build_empty(b, inits, results);
+        let before_block = b.create_block(while_op.before(b), &types);
+        let args: ValueList = b.body().block_args(before_block).iter().copied().collect();
+        b.guarded(|b| {
+            b.set_insertion_point_to_end(before_block);
+            let (condition, forwarded) = before(b, &args);
+            ScfConditionOp::build(b, condition, &forwarded);
+        });
+        let after_block = b.create_block(while_op.after(b), results);
+        let args: ValueList = b.body().block_args(after_block).iter().copied().collect();
+        fill(b, after_block, |b| after(b, &args));
+        while_op
+    }
+}
+
+impl ScfExecuteRegionOp {
+    /// Creates `scf.execute_region -> results` at the builder's insertion
+    /// point; `body` fills its block and returns the values for the
+    /// `scf.yield` added after them.
+    pub fn build(
+        b: &mut Builder<'_>,
+        results: &[Type],
+        body: impl FnOnce(&mut Builder<'_>) -> ValueList,
+    ) -> ScfExecuteRegionOp {
+        let op = ScfExecuteRegionOp::build_empty(b, results);
+        let block = b.create_block(op.region(b), &[]);
+        fill(b, block, body);
+        op
+    }
+}
+
 impl ScfParallelOp {
     /// The induction variables.
     pub fn ivs<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         entry_args(ir, self.op(), 0)
+    }
+
+    /// Creates `scf.parallel (ivs) = (lbs) to (ubs) step (steps) init
+    /// (inits)` at the builder's insertion point, with results of the
+    /// inits' types. `body` fills the loop's block given the induction
+    /// variables and returns the values to reduce, one per init; they end
+    /// the block as the operands of an `scf.reduce` whose region `i`
+    /// `combine(b, i, lhs, rhs)` fills (see [`ScfReduceOp::build_reductions`]).
+    pub fn build(
+        b: &mut Builder<'_>,
+        lbs: &[Value],
+        ubs: &[Value],
+        steps: &[Value],
+        inits: &[Value],
+        body: impl FnOnce(&mut Builder<'_>, &[Value]) -> ValueList,
+        combine: impl FnMut(&mut Builder<'_>, usize, Value, Value) -> Value,
+    ) -> ScfParallelOp {
+        let types: Vec<Type> = inits.iter().map(|v| b.body().value_type(*v)).collect();
+        let op = ScfParallelOp::build_empty(b, lbs, ubs, steps, inits, &types);
+        let index = b.ctx().common().index;
+        let block = b.create_block(op.region(b), &vec![index; lbs.len()]);
+        let ivs: ValueList = b.body().block_args(block).iter().copied().collect();
+        b.guarded(|b| {
+            b.set_insertion_point_to_end(block);
+            let values = body(b, &ivs);
+            ScfReduceOp::build_reductions(b, &values, combine);
+        });
+        op
+    }
+}
+
+impl ScfReduceOp {
+    /// Creates `scf.reduce(operands)` at the builder's insertion point with
+    /// one reduction region per operand (the generated
+    /// [`ScfReduceOp::build`] makes none: it suits only the operand-less
+    /// form). Each region has a block taking two values of its operand's
+    /// type; `combine(b, i, lhs, rhs)` fills the block of region `i` and
+    /// returns the combined value for the `scf.reduce.return` added after it.
+    pub fn build_reductions(
+        b: &mut Builder<'_>,
+        operands: &[Value],
+        mut combine: impl FnMut(&mut Builder<'_>, usize, Value, Value) -> Value,
+    ) -> ScfReduceOp {
+        let mut st = b.op_state(ScfReduceOp::def());
+        st.operands(operands).regions(operands.len());
+        let op = st.create(b);
+        for (i, &v) in operands.iter().enumerate() {
+            let ty = b.body().value_type(v);
+            let region = b.body().region(op, i);
+            let block = b.create_block(region, &[ty, ty]);
+            let (lhs, rhs) = (b.body().block_args(block)[0], b.body().block_args(block)[1]);
+            b.guarded(|b| {
+                b.set_insertion_point_to_end(block);
+                let combined = combine(b, i, lhs, rhs);
+                ScfReduceReturnOp::build(b, combined);
+            });
+        }
+        ScfReduceOp::from_op_unchecked(op)
     }
 }
 
