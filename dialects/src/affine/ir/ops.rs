@@ -284,6 +284,52 @@ impl AffineParallelOp {
         let n = (self.lower_bounds_map(ir).num_inputs() as usize).min(all.len());
         (all[..n].iter().copied().collect(), all[n..].iter().copied().collect())
     }
+
+    /// Creates `affine.parallel (ivs) = (lbs) to (ubs) step (steps) reduce
+    /// (reductions) -> results` at the builder's insertion point, as MLIR's
+    /// builder: one lower and one upper bound map per induction variable
+    /// (a map with several results is a `max`/`min` of them), the lower
+    /// ones all taking `lb_operands` (dimensions, then symbols) and the
+    /// upper ones `ub_operands`; `reductions` are values of
+    /// [`super::REDUCTION_KINDS`], one per result. `body` fills the loop's
+    /// block given the induction variables and returns the values for the
+    /// `affine.yield` added after them (one per result).
+    #[allow(clippy::too_many_arguments)]
+    pub fn build(
+        b: &mut Builder<'_>,
+        results: &[Type],
+        reductions: &[i64],
+        lbs: &[AffineMap],
+        lb_operands: &[Value],
+        ubs: &[AffineMap],
+        ub_operands: &[Value],
+        steps: &[i64],
+        body: impl FnOnce(&mut Builder<'_>, &[Value]) -> ValueList,
+    ) -> AffineParallelOp {
+        assert!(
+            lbs.len() == steps.len() && ubs.len() == steps.len(),
+            "affine.parallel: one lower bound, upper bound and step per induction variable"
+        );
+        let ctx = b.ctx();
+        let (lb_map, lb_groups) = concat_maps(lbs);
+        let (ub_map, ub_groups) = concat_maps(ubs);
+        let operands: Vec<Value> = lb_operands.iter().chain(ub_operands).copied().collect();
+        let op = AffineParallelOp::build_empty(
+            b,
+            &operands,
+            results,
+            super::i64_array_attr(ctx, reductions),
+            lb_map,
+            super::i32_tensor_attr(ctx, &lb_groups),
+            ub_map,
+            super::i32_tensor_attr(ctx, &ub_groups),
+            super::i64_array_attr(ctx, steps),
+        );
+        let block = b.create_block(op.region(b), &vec![ctx.common().index; steps.len()]);
+        let ivs: ValueList = b.body().block_args(block).iter().copied().collect();
+        fill(b, block, |b| body(b, &ivs));
+        op
+    }
 }
 
 // ------------------------------------------------------------ loop-like
@@ -349,6 +395,22 @@ pub static PARALLEL_LOOP_LIKE: LoopLike = LoopLike {
     yielded_values: |_, _, _| ValueList::new(),
     results: |ctx, body, op| AffineParallelOp::from_op_unchecked(op).results(&(ctx, body)),
 };
+
+/// The results of `maps` (all of one input space) as one map, and how many
+/// results each map gives (MLIR's `concatMapsSameInput`).
+fn concat_maps(maps: &[AffineMap]) -> (AffineMap, Vec<i64>) {
+    let Some(first) = maps.first() else {
+        return (AffineMap::empty(), Vec::new());
+    };
+    let (dims, symbols) = (first.num_dims(), first.num_symbols());
+    assert!(
+        maps.iter().all(|m| m.num_dims() == dims && m.num_symbols() == symbols),
+        "affine.parallel: bound maps of one kind take the same dimensions and symbols"
+    );
+    let groups = maps.iter().map(|m| m.num_results() as i64).collect();
+    let results = maps.iter().flat_map(|m| m.results().iter().cloned()).collect();
+    (AffineMap::new(dims, symbols, results), groups)
+}
 
 /// The bound of each group of `map`'s results, when every group has one
 /// result that is a constant or an operand.
