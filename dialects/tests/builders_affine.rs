@@ -13,7 +13,11 @@ use lf_ir::{Value, DYNAMIC};
 
 /// The kind of reduction named `name` (`"addf"`).
 fn reduction(name: &str) -> i64 {
-    REDUCTION_KINDS.iter().find(|k| k.0 == name).expect("a reduction kind").1
+    REDUCTION_KINDS
+        .iter()
+        .find(|k| k.0 == name)
+        .expect("a reduction kind")
+        .1
 }
 
 /// `affine.apply`, `affine.min` and `affine.max` of `i` and the symbol `n`.
@@ -55,21 +59,28 @@ fn loops(b: &mut Builder<'_>, a: Value, n: Value, x: Value) {
 fn vectors(b: &mut Builder<'_>, a: Value) {
     let ctx = b.ctx();
     let v4 = common::vector(ctx, &[4], ctx.common().f32);
-    AffineForOp::build(b, AffineBound::constant(0), AffineBound::constant(64), 4, &[], |b, i, _| {
-        let v = AffineVectorLoadOp::build(b, a, &[i], v4, map("(d0) -> (0, d0)")).result(b);
-        AffineIfOp::build(
-            b,
-            set("(d0) : (d0 - 16 >= 0, d0 mod 8 == 0)"),
-            &[i],
-            &[],
-            |b| {
-                AffineVectorStoreOp::build(b, v, a, &[i], map("(d0) -> (1, d0)"));
-                ValueList::new()
-            },
-            None,
-        );
-        ValueList::new()
-    });
+    AffineForOp::build(
+        b,
+        AffineBound::constant(0),
+        AffineBound::constant(64),
+        4,
+        &[],
+        |b, i, _| {
+            let v = AffineVectorLoadOp::build(b, a, &[i], v4, map("(d0) -> (0, d0)")).result(b);
+            AffineIfOp::build(
+                b,
+                set("(d0) : (d0 - 16 >= 0, d0 mod 8 == 0)"),
+                &[i],
+                &[],
+                |b| {
+                    AffineVectorStoreOp::build(b, v, a, &[i], map("(d0) -> (1, d0)"));
+                    ValueList::new()
+                },
+                None,
+            );
+            ValueList::new()
+        },
+    );
 }
 
 /// `affine.parallel` with `max`/`min` bounds and a sum reduction.

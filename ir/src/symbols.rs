@@ -3,6 +3,11 @@
 use crate::attrs::AttrData;
 use crate::{Body, Context, Ident, OpId, RegionId};
 
+/// The name of the attribute holding a symbol's name (MLIR's
+/// `SymbolTable::getSymbolAttrName`): a property of most symbol ops, a
+/// discardable attribute of `gpu.func`.
+pub const SYMBOL_ATTR_NAME: &str = "sym_name";
+
 /// The `sym_name` of an op (from its properties or attributes), if any.
 pub fn symbol_name(ctx: &Context, body: &Body, op: OpId) -> Option<Ident> {
     symbol_name_str(ctx, body, op).map(|n| ctx.intern(n))

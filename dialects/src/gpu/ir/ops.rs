@@ -1,9 +1,10 @@
 //! What the generated `gpu` views lack: the meaning of the block arguments
 //! of `gpu.launch` and `gpu.func` (ids, sizes, memory attributions), the
 //! kernel named by `gpu.launch_func`, the discardable attributes the dialect
-//! uses, and a builder that fills the body of `gpu.launch`.
+//! uses, and builders of `gpu.module`, `gpu.func` (with its entry block),
+//! `gpu.launch` (filling its body) and `gpu.launch_func` of a kernel.
 
-use super::views::{GpuFuncOp, GpuLaunchFuncOp, GpuLaunchOp, GpuTerminatorOp};
+use super::views::{GpuFuncOp, GpuLaunchFuncOp, GpuLaunchOp, GpuModuleOp, GpuTerminatorOp};
 use lf_ir::attrs::AttrData;
 use lf_ir::builder::Builder;
 use lf_ir::view::{Ir, OpView, ValueList};
@@ -133,7 +134,67 @@ impl GpuLaunchOp {
     }
 }
 
+impl GpuModuleOp {
+    /// Creates an empty `gpu.module @name` (its block in its nested body)
+    /// at the builder's insertion point.
+    pub fn build(b: &mut Builder<'_>, name: &str) -> GpuModuleOp {
+        let m = GpuModuleOp::build_empty(b, name);
+        let region = m.body_region(b);
+        let nested = b
+            .body_mut()
+            .nested_body_mut(m.op())
+            .expect("a gpu.module has a nested body");
+        let block = nested.create_block();
+        nested.append_block(region, block);
+        m
+    }
+}
+
 impl GpuFuncOp {
+    /// Creates `gpu.func @name` of the function type `ty` at the builder's
+    /// insertion point (as MLIR's builder), with an entry block whose
+    /// arguments are the inputs, then the `workgroup` and the `private`
+    /// memory attributions (memrefs). Fill it through a builder on the
+    /// function's nested body ([`Builder::nested`]); make it a kernel with
+    /// [`GpuFuncOp::set_kernel`].
+    pub fn build(b: &mut Builder<'_>, name: &str, ty: Type, workgroup: &[Type], private: &[Type]) -> GpuFuncOp {
+        let ctx = b.ctx();
+        let inputs: Vec<Type> = match ctx.type_data(ty) {
+            lf_ir::TypeData::Function { inputs, .. } => inputs.to_vec(),
+            _ => panic!("gpu.func: a function type"),
+        };
+        let f = GpuFuncOp::build_empty(b, ty);
+        b.set_discardable_attr(f.op(), lf_ir::symbols::SYMBOL_ATTR_NAME, Some(ctx.string_attr(name)));
+        let count = ctx.integer_attr(workgroup.len() as i128, ctx.common().i64);
+        b.set_discardable_attr(f.op(), WORKGROUP_ATTRIBUTIONS_ATTR, Some(count));
+        let region = f.body(b);
+        let loc = b.loc();
+        let nested = b
+            .body_mut()
+            .nested_body_mut(f.op())
+            .expect("gpu.func has a nested body");
+        let block = nested.create_block();
+        for &t in inputs.iter().chain(workgroup).chain(private) {
+            nested.add_block_arg(block, t, loc);
+        }
+        nested.append_block(region, block);
+        f
+    }
+
+    /// Makes the function a kernel (the `gpu.kernel` attribute) or not.
+    pub fn set_kernel(self, b: &mut Builder<'_>, on: bool) {
+        let unit = on.then(|| b.ctx().common().unit);
+        b.set_discardable_attr(self.op(), KERNEL_ATTR, unit);
+    }
+
+    /// The entry block (in the function's nested body).
+    pub fn entry_block<'c>(self, ir: &impl Ir<'c>) -> lf_ir::BlockId {
+        let body = ir.body();
+        body.regions_body(self.op())
+            .entry_block(self.body(ir))
+            .expect("gpu.func has a body")
+    }
+
     /// The function's inputs (the first block arguments).
     pub fn arguments<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         let n = self.num_inputs(ir);
@@ -181,6 +242,46 @@ impl GpuFuncOp {
 }
 
 impl GpuLaunchFuncOp {
+    /// Creates `gpu.launch_func @module::@kernel blocks in (grid) threads in
+    /// (block) args(operands)` at the builder's insertion point (the
+    /// generated [`GpuLaunchFuncOp::build`] takes every operand group);
+    /// set the optional parts (async dependencies, cluster size, dynamic
+    /// shared memory size) with the setters.
+    pub fn build_kernel(
+        b: &mut Builder<'_>,
+        module: &str,
+        kernel: &str,
+        grid: [Value; 3],
+        block: [Value; 3],
+        operands: &[Value],
+    ) -> GpuLaunchFuncOp {
+        let ctx = b.ctx();
+        let symbol = ctx.get_attr(AttrData::SymbolRef {
+            root: ctx.intern(module),
+            nested: Box::new([ctx.intern(kernel)]),
+        });
+        let [gx, gy, gz] = grid;
+        let [bx, by, bz] = block;
+        GpuLaunchFuncOp::build(
+            b,
+            &[],
+            gx,
+            gy,
+            gz,
+            bx,
+            by,
+            bz,
+            None,
+            None,
+            None,
+            None,
+            operands,
+            None,
+            None,
+            symbol,
+        )
+    }
+
     /// The `gpu.module` of the kernel (`@m` of `@m::@k`).
     pub fn kernel_module<'c>(self, ir: &impl Ir<'c>) -> &'c str {
         let ctx = ir.ctx();
