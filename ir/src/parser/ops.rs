@@ -581,7 +581,14 @@ impl<'a> Parser<'a> {
                 )));
             }
         }
-        if let Some(def) = self.ctx.op_def(pending.state.name).filter(|d| d.declared) {
+        // An op that declares its inherent attributes keeps them in its
+        // properties, also when the custom syntax's attribute dictionary
+        // names them (`module @m attributes {sym_visibility = "private"}`).
+        if let Some(def) = self
+            .ctx
+            .op_def(pending.state.name)
+            .filter(|d| d.declared || !d.attributes.is_empty())
+        {
             crate::ods::normalize_properties(
                 self.ctx,
                 def,
