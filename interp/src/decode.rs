@@ -173,9 +173,7 @@ pub fn scalar(ctx: &Context, t: Type) -> Result<Scalar, String> {
         TypeData::Index => Ok(Scalar::Index),
         TypeData::Float(lf_ir::FloatKind::F32) => Ok(Scalar::F32),
         TypeData::Float(lf_ir::FloatKind::F64) => Ok(Scalar::F64),
-        TypeData::Dialect { dialect, body } if ctx.ident_str(*dialect) == "gpu" && body.contains("async") => {
-            Ok(Scalar::Index)
-        }
+        TypeData::Dialect { .. } if lf_dialects::gpu::is_async_token(ctx, t) => Ok(Scalar::Index),
         TypeData::MemRef { element, .. } | TypeData::UnrankedMemRef { element, .. } => scalar(ctx, *element),
         _ => Err(format!(
             "values of type {} are not supported by lf-run",
@@ -197,12 +195,17 @@ fn type_str(ctx: &Context, t: Type) -> String {
 
 /// The memory space of a memref type's space attribute.
 fn space_of(ctx: &Context, space: Option<Attribute>) -> Space {
-    match space.map(|a| ctx.attr_data(a)) {
-        Some(AttrData::Dialect { body, .. }) if body.contains("workgroup") => Space::Workgroup,
-        Some(AttrData::Dialect { body, .. }) if body.contains("private") => Space::Private,
-        Some(AttrData::Integer { value: 3, .. }) => Space::Workgroup,
-        Some(AttrData::Integer { value: 5, .. }) => Space::Private,
-        _ => Space::Global,
+    let Some(a) = space else { return Space::Global };
+    match lf_dialects::gpu::AddressSpace::from_attr(ctx, a) {
+        Some(lf_dialects::gpu::AddressSpace::Workgroup) => Space::Workgroup,
+        Some(lf_dialects::gpu::AddressSpace::Private) => Space::Private,
+        Some(lf_dialects::gpu::AddressSpace::Global) => Space::Global,
+        // NVVM's numbering, as MLIR's GPU-to-NVVM lowering keeps it.
+        None => match ctx.attr_data(a) {
+            AttrData::Integer { value: 3, .. } => Space::Workgroup,
+            AttrData::Integer { value: 5, .. } => Space::Private,
+            _ => Space::Global,
+        },
     }
 }
 
@@ -998,11 +1001,9 @@ impl<'a> FnDecoder<'a> {
     fn tokens(&mut self, op: OpId) {
         for i in 0..self.body.num_results(op) {
             let t = self.result_type(op, i);
-            if let TypeData::Dialect { body, .. } = self.ctx.type_data(t) {
-                if body.contains("async") {
-                    let r = self.konst(0);
-                    self.alias_result(op, i, r);
-                }
+            if lf_dialects::gpu::is_async_token(self.ctx, t) {
+                let r = self.konst(0);
+                self.alias_result(op, i, r);
             }
         }
     }

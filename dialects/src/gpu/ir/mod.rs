@@ -30,7 +30,8 @@ pub fn async_token_type(ctx: &Context) -> Type {
     })
 }
 
-fn is_async_token(ctx: &Context, t: Type) -> bool {
+/// Whether `t` is `!gpu.async.token`.
+pub fn is_async_token(ctx: &Context, t: Type) -> bool {
     matches!(ctx.type_data(t), TypeData::Dialect { dialect, body } if ctx.ident_str(*dialect) == "gpu" && &**body == ".async.token")
 }
 
