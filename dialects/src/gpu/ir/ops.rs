@@ -1,7 +1,8 @@
 //! What the generated `gpu` views lack: the meaning of the block arguments
 //! of `gpu.launch` and `gpu.func` (ids, sizes, memory attributions), the
 //! kernel named by `gpu.launch_func`, the discardable attributes the dialect
-//! uses, and a builder that fills the body of `gpu.launch`.
+//! uses, a builder that fills the body of `gpu.launch`, and one that makes a
+//! `gpu.func` with its entry block (arguments and attributions).
 
 use super::views::{GpuFuncOp, GpuLaunchFuncOp, GpuLaunchOp, GpuTerminatorOp};
 use lf_ir::attrs::AttrData;
@@ -177,6 +178,44 @@ impl GpuFuncOp {
         let args = entry_args(ir, self.op());
         let start = (self.num_inputs(ir) + self.num_workgroup_attributions(ir)).min(args.len());
         args[start..].iter().copied().collect()
+    }
+
+    /// Creates `gpu.func @name` of type `inputs -> ()` (a kernel, with the
+    /// `gpu.kernel` attribute, when `kernel`) at the builder's insertion
+    /// point, with an entry block whose arguments have the input types, then
+    /// the types of the `workgroup` and then the `private` memory
+    /// attributions (MLIR's `GPUFuncOp::build`). Fill it through a builder
+    /// on the function's nested body ([`Builder::nested`]); read the
+    /// attributions back with [`GpuFuncOp::workgroup_attributions`] and
+    /// [`GpuFuncOp::private_attributions`].
+    pub fn build(
+        b: &mut Builder<'_>,
+        name: &str,
+        inputs: &[Type],
+        workgroup: &[Type],
+        private: &[Type],
+        kernel: bool,
+    ) -> GpuFuncOp {
+        let ctx = b.ctx();
+        let f = GpuFuncOp::build_empty(b, ctx.function_type(inputs, &[]));
+        let mut entries: lf_ir::DictEntries = lf_ir::DictEntries::new();
+        // `sym_name` is a discardable attribute of gpu.func, as in MLIR.
+        entries.push((ctx.intern("sym_name"), ctx.string_attr(name)));
+        entries.push((
+            ctx.intern(WORKGROUP_ATTRIBUTIONS_ATTR),
+            ctx.integer_attr(workgroup.len() as i128, ctx.common().i64),
+        ));
+        if kernel {
+            entries.push((ctx.intern(KERNEL_ATTR), ctx.common().unit));
+        }
+        b.modify_in_place(f.op(), |ctx, body| {
+            body.set_op_attrs(f.op(), Some(ctx.dict_attr_from(entries)));
+        });
+        let region = f.body(b);
+        let types: Vec<Type> = inputs.iter().chain(workgroup).chain(private).copied().collect();
+        let mut nested = b.nested(f.op()).expect("gpu.func has a nested body");
+        nested.create_block(region, &types);
+        f
     }
 }
 
