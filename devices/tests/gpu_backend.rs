@@ -1,10 +1,10 @@
 //! `--gpu-backend=opencl`: every program of test/gpu-programs, the GPU-level
 //! kernel-mode programs of test/Run whose launches the emitters support, and
-//! an inline launch (outlined first) print exactly what the interpreter
-//! (`sim`) prints. Without an OpenCL platform these print a loud SKIPPED line
-//! and pass, unless LF_REQUIRE_TOOLS=1. The diagnostics of the device
-//! backends (no CUDA driver, a launch outlining cannot handle) are checked
-//! without any device.
+//! inline launches (outlined first, with and without workgroup and private
+//! attributions) print exactly what the interpreter (`sim`) prints. Without
+//! an OpenCL platform these print a loud SKIPPED line and pass, unless
+//! LF_REQUIRE_TOOLS=1. The diagnostic of the CUDA backend without a driver
+//! is checked without any device.
 
 use lf_devices::opencl::OpenClDevice;
 use lf_devices::GpuBackend;
@@ -108,9 +108,8 @@ fn run_kernel_mode_programs_match_sim_on_opencl() {
         return;
     };
     // Outlined (launch_func, workgroup attributions) and inline launches
-    // without attributions. The other GPU programs of test/Run have inline
-    // launches with workgroup attributions, which gpu-kernel-outlining
-    // does not handle (see inline_launch_with_attributions_is_a_diagnostic).
+    // without attributions; inline launches with attributions are in
+    // inline_launch_with_attributions_matches_sim.
     for (file, entry, seed) in [
         ("test/Run/matmul-tiled.lfir", "matmul", 1),
         ("test/Run/matmul-tiled.lfir", "matmul", 2),
@@ -167,26 +166,26 @@ fn compare_runs_on_opencl() {
 }
 
 #[test]
-fn inline_launch_with_attributions_is_a_diagnostic() {
-    // Outlining runs before any device is opened: the same on every machine.
-    let f = root().join("test/Run/transpose.lfir");
-    for backend in [GpuBackend::OpenCl, GpuBackend::Cuda] {
-        let out = run(&f, backend, "transpose", Some(1));
-        assert_eq!(out.code, 1);
-        assert!(
-            out.stderr.contains("transpose.lfir:12:3: error: gpu-kernel-outlining"),
-            "{}",
-            out.stderr
-        );
-        assert!(
-            out.stderr.contains(&format!(
-                "--gpu-backend={} runs outlined kernels, and gpu-kernel-outlining failed",
-                backend.name()
-            )),
-            "{}",
-            out.stderr
-        );
+fn inline_launch_with_attributions_matches_sim() {
+    let Some(_lock) = opencl_or_skip("inline_launch_with_attributions_matches_sim") else {
+        return;
+    };
+    // Inline launches with workgroup attributions (and a private one in the
+    // outlining test), outlined by gpu-kernel-outlining into kernels with
+    // the same attributions before they run on the device.
+    for (file, entry, seed) in [
+        ("test/Run/transpose.lfir", "transpose", 1),
+        ("test/Run/fused-halo.lfir", "stencil", 2),
+        ("test/Transforms/gpu-kernel-outlining-attributions.lfir", "transpose", 3),
+    ] {
+        same_as_sim(&root().join(file), entry, Some(seed));
     }
+    // A program: a block-level sum through a workgroup array and a private one.
+    let f = root().join("test/gpu-programs/block_reduce.lfir");
+    same_as_sim(&f, "main", None);
+    let cl = run(&f, GpuBackend::OpenCl, "main", None);
+    let out = String::from_utf8_lossy(&cl.stdout);
+    assert!(out.contains("[3800,  3840,  3880,  3803]"), "{out}");
 }
 
 #[test]

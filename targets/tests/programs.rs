@@ -59,14 +59,16 @@ fn lfir_files(dir: &str) -> Vec<PathBuf> {
     v
 }
 
-/// Translates a file; `None` if lf-translate refuses it (rejection tests).
+/// Translates a file as lf-translate does (inline `gpu.launch` ops are
+/// outlined first); `None` if lf-translate refuses it (rejection tests).
 fn translate(path: &Path, opts: &Options) -> Option<String> {
     let ctx = lf_ir::Context::new();
     lf_dialects::register_all(&ctx);
     ctx.set_allow_unregistered_dialects(true);
     let text = std::fs::read_to_string(path).unwrap();
-    let owned = lf_ir::parse_source(&ctx, &text, &path.display().to_string()).ok()?;
+    let mut owned = lf_ir::parse_source(&ctx, &text, &path.display().to_string()).ok()?;
     lf_ir::verify(&ctx, &owned.body, owned.op).ok()?;
+    lf_dialects::gpu::transforms::gpu_kernel_outlining::outline_module(&ctx, &mut owned).ok()?;
     lf_targets::translate(&ctx, &owned.body, owned.op, opts).ok()
 }
 

@@ -1,8 +1,9 @@
 //! What the generated `gpu` views lack: the meaning of the block arguments
 //! of `gpu.launch` and `gpu.func` (ids, sizes, memory attributions), the
 //! kernel named by `gpu.launch_func`, the discardable attributes the dialect
-//! uses, and builders of `gpu.module`, `gpu.func` (with its entry block),
-//! `gpu.launch` (filling its body) and `gpu.launch_func` of a kernel.
+//! uses, and builders of `gpu.module`, `gpu.func` (with its entry block:
+//! arguments and attributions), `gpu.launch` (filling its body) and
+//! `gpu.launch_func` of a kernel.
 
 use super::views::{GpuFuncOp, GpuLaunchFuncOp, GpuLaunchOp, GpuModuleOp, GpuTerminatorOp};
 use lf_ir::attrs::AttrData;
