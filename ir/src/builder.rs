@@ -269,6 +269,23 @@ impl<'a> Builder<'a> {
         b
     }
 
+    /// Fills `block` (at its end): `body` builds the ops and returns the
+    /// values the block ends with, `terminator` builds the terminator that
+    /// passes them on (`affine.yield`, `scf.yield`). The insertion point and
+    /// location are restored afterwards.
+    pub fn fill_block(
+        &mut self,
+        block: BlockId,
+        body: impl FnOnce(&mut Self) -> crate::view::ValueList,
+        terminator: impl FnOnce(&mut Self, &[Value]),
+    ) {
+        self.guarded(|b| {
+            b.set_insertion_point_to_end(block);
+            let values = body(b);
+            terminator(b, &values);
+        });
+    }
+
     /// Clones `op` (with its regions) at the insertion point, mapping
     /// operands through `map` (results of the original map to the clone's).
     pub fn clone_op(&mut self, op: OpId, map: &mut ValueMap) -> OpId {

@@ -81,6 +81,16 @@ impl<'c> Ir<'c> for (&'c Context, &mut Body) {
 /// (inline up to four: most groups are small).
 pub type ValueList = smallvec::SmallVec<[Value; 4]>;
 
+/// The arguments of the entry block of region `index` of `op` (none when
+/// the region is empty; the block is in the op's nested body for an
+/// isolated op).
+pub fn entry_args<'c>(ir: &impl Ir<'c>, op: OpId, index: usize) -> ValueList {
+    let body = ir.body();
+    let rb = body.regions_body(op);
+    rb.entry_block(body.region(op, index))
+        .map_or_else(ValueList::new, |b| rb.block_args(b).iter().copied().collect())
+}
+
 /// A typed view of one kind of op, generated from its declaration.
 pub trait OpView: Copy + Eq + std::hash::Hash + std::fmt::Debug + Sized {
     /// The op's declaration.

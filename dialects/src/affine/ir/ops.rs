@@ -8,8 +8,8 @@ use super::views::{AffineForOp, AffineIfOp, AffineParallelOp, AffineYieldOp};
 use lf_ir::affine::{AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{Bound, LoopLike};
-use lf_ir::view::{Ir, OpView, ValueList};
-use lf_ir::{BlockId, Context, OpId, Type, Value};
+use lf_ir::view::{entry_args, Ir, OpView, ValueList};
+use lf_ir::{BlockId, Context, Type, Value};
 use smallvec::SmallVec;
 
 /// A loop bound of `affine.for`: a map and its dimension and symbol
@@ -71,15 +71,6 @@ impl AffineBound {
         };
         self.operands.get(pos).map(|v| Bound::Value(*v))
     }
-}
-
-/// The arguments of the entry block of region `index` of `op` (none if
-/// the region is empty).
-fn entry_args<'c>(ir: &impl Ir<'c>, op: OpId, index: usize) -> ValueList {
-    let body = ir.body();
-    let rb = body.regions_body(op);
-    rb.entry_block(body.region(op, index))
-        .map_or_else(ValueList::new, |b| rb.block_args(b).iter().copied().collect())
 }
 
 impl AffineForOp {
@@ -219,10 +210,8 @@ impl AffineIfOp {
 
 /// Fills `block` with `f` and ends it with `affine.yield` of what `f` returns.
 fn fill(b: &mut Builder<'_>, block: BlockId, f: impl FnOnce(&mut Builder<'_>) -> ValueList) {
-    b.guarded(|b| {
-        b.set_insertion_point_to_end(block);
-        let values = f(b);
-        AffineYieldOp::build(b, &values);
+    b.fill_block(block, f, |b, values| {
+        AffineYieldOp::build(b, values);
     });
 }
 

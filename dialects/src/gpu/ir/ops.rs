@@ -8,8 +8,8 @@
 use super::views::{GpuFuncOp, GpuLaunchFuncOp, GpuLaunchOp, GpuModuleOp, GpuTerminatorOp};
 use lf_ir::attrs::AttrData;
 use lf_ir::builder::Builder;
-use lf_ir::view::{Ir, OpView, ValueList};
-use lf_ir::{Attribute, OpId, Type, Value};
+use lf_ir::view::{entry_args, Ir, OpView, ValueList};
+use lf_ir::{Attribute, Type, Value};
 
 /// The unit attribute that marks a `gpu.func` as a kernel.
 pub const KERNEL_ATTR: &str = "gpu.kernel";
@@ -22,13 +22,6 @@ pub const CONTAINER_MODULE_ATTR: &str = "gpu.container_module";
 /// The number of block arguments of `gpu.launch` before its attributions:
 /// block ids, thread ids, grid sizes, block sizes (three each).
 const LAUNCH_ID_ARGS: usize = 12;
-
-fn entry_args<'c>(ir: &impl Ir<'c>, op: OpId) -> ValueList {
-    let body = ir.body();
-    let rb = body.regions_body(op);
-    rb.entry_block(body.region(op, 0))
-        .map_or_else(ValueList::new, |b| rb.block_args(b).iter().copied().collect())
-}
 
 fn int_attr(ir_ctx: &lf_ir::Context, a: Option<Attribute>) -> usize {
     match a.map(|a| ir_ctx.attr_data(a)) {
@@ -44,19 +37,19 @@ fn three(v: &[Value]) -> [Value; 3] {
 impl GpuLaunchOp {
     /// `%bx, %by, %bz`: the block ids.
     pub fn block_ids<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
-        three(&entry_args(ir, self.op())[0..3])
+        three(&entry_args(ir, self.op(), 0)[0..3])
     }
     /// `%tx, %ty, %tz`: the thread ids.
     pub fn thread_ids<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
-        three(&entry_args(ir, self.op())[3..6])
+        three(&entry_args(ir, self.op(), 0)[3..6])
     }
     /// The grid size, as block arguments of the body.
     pub fn grid_size_args<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
-        three(&entry_args(ir, self.op())[6..9])
+        three(&entry_args(ir, self.op(), 0)[6..9])
     }
     /// The block size, as block arguments of the body.
     pub fn block_size_args<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
-        three(&entry_args(ir, self.op())[9..12])
+        three(&entry_args(ir, self.op(), 0)[9..12])
     }
     /// The grid size operands.
     pub fn grid_size<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
@@ -76,14 +69,14 @@ impl GpuLaunchOp {
     }
     /// The workgroup memory attributions (block arguments).
     pub fn workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
-        let args = entry_args(ir, self.op());
+        let args = entry_args(ir, self.op(), 0);
         let n = self.num_workgroup_attributions(ir);
         let start = LAUNCH_ID_ARGS.min(args.len());
         args[start..(start + n).min(args.len())].iter().copied().collect()
     }
     /// The private memory attributions (block arguments).
     pub fn private_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
-        let args = entry_args(ir, self.op());
+        let args = entry_args(ir, self.op(), 0);
         let n = self.num_workgroup_attributions(ir);
         args[(LAUNCH_ID_ARGS + n).min(args.len())..].iter().copied().collect()
     }
@@ -199,7 +192,7 @@ impl GpuFuncOp {
     /// The function's inputs (the first block arguments).
     pub fn arguments<'c>(self, ir: &impl Ir<'c>) -> ValueList {
         let n = self.num_inputs(ir);
-        entry_args(ir, self.op()).into_iter().take(n).collect()
+        entry_args(ir, self.op(), 0).into_iter().take(n).collect()
     }
     /// The number of inputs of the function type.
     pub fn num_inputs<'c>(self, ir: &impl Ir<'c>) -> usize {
@@ -229,14 +222,14 @@ impl GpuFuncOp {
     }
     /// The workgroup memory attributions (block arguments after the inputs).
     pub fn workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
-        let args = entry_args(ir, self.op());
+        let args = entry_args(ir, self.op(), 0);
         let start = self.num_inputs(ir).min(args.len());
         let end = (start + self.num_workgroup_attributions(ir)).min(args.len());
         args[start..end].iter().copied().collect()
     }
     /// The private memory attributions (the last block arguments).
     pub fn private_attributions<'c>(self, ir: &impl Ir<'c>) -> ValueList {
-        let args = entry_args(ir, self.op());
+        let args = entry_args(ir, self.op(), 0);
         let start = (self.num_inputs(ir) + self.num_workgroup_attributions(ir)).min(args.len());
         args[start..].iter().copied().collect()
     }

@@ -9,17 +9,9 @@ use super::views::{
 };
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{Bound, LoopLike};
-use lf_ir::view::{Ir, OpView, ValueList};
+use lf_ir::view::{entry_args, Ir, OpView, ValueList};
 use lf_ir::{BlockId, OpId, Type, Value};
 use smallvec::SmallVec;
-
-/// The arguments of the entry block of region `index` of `op`.
-fn entry_args<'c>(ir: &impl Ir<'c>, op: OpId, index: usize) -> ValueList {
-    let body = ir.body();
-    let rb = body.regions_body(op);
-    rb.entry_block(body.region(op, index))
-        .map_or_else(ValueList::new, |b| rb.block_args(b).iter().copied().collect())
-}
 
 /// The operands of the terminator of the entry block of region `index`.
 fn yielded<'c>(ir: &impl Ir<'c>, op: OpId, index: usize) -> ValueList {
@@ -66,10 +58,8 @@ impl ScfForOp {
 
 /// Fills `block` with `f` and ends it with `scf.yield` of what `f` returns.
 fn fill(b: &mut Builder<'_>, block: BlockId, f: impl FnOnce(&mut Builder<'_>) -> ValueList) {
-    b.guarded(|b| {
-        b.set_insertion_point_to_end(block);
-        let values = f(b);
-        ScfYieldOp::build(b, &values);
+    b.fill_block(block, f, |b, values| {
+        ScfYieldOp::build(b, values);
     });
 }
 
