@@ -490,6 +490,13 @@ impl Context {
         (!info.is_null()).then(|| unsafe { &*info })
     }
 
+    /// The declaration and the memory effect kinds of a registered op (see
+    /// [`crate::interfaces::own_effect_kinds`]; `None` inside: unknown).
+    #[inline]
+    pub fn op_def_and_effects(&self, name: OpName) -> Option<(&'static OpDef, Option<crate::interfaces::EffectKinds>)> {
+        self.registration(name).map(|i| (i.def, i.effect_kinds))
+    }
+
     /// The compiled declarative format of a registered op, if it has one.
     #[inline]
     pub fn op_format(&self, name: OpName) -> Option<&'static crate::ods::format::Format> {
@@ -511,7 +518,12 @@ impl Context {
             return;
         }
         let format = crate::ods::format::compiled(def).unwrap_or_else(|e| panic!("{e}"));
-        let index = self.registrations.push(OpNameInfo { def, format });
+        let effect_kinds = crate::interfaces::own_effect_kinds(def);
+        let index = self.registrations.push(OpNameInfo {
+            def,
+            format,
+            effect_kinds,
+        });
         let info = &self.registrations[index];
         let i = name.0 as usize;
         self.op_infos[i].store(

@@ -195,24 +195,42 @@ pub struct EffectInstance {
 /// `PURE`, an unregistered op).
 pub fn memory_effects(ctx: &Context, body: &Body, op: OpId) -> Option<SmallVec<[EffectInstance; 4]>> {
     let mut out = SmallVec::new();
-    collect_effects(ctx, body, op, &mut out)?;
+    visit_effects(ctx, body, op, &mut |e| {
+        out.push(e);
+        true
+    })?;
     Some(out)
 }
 
-fn collect_effects(ctx: &Context, body: &Body, op: OpId, out: &mut SmallVec<[EffectInstance; 4]>) -> Option<()> {
+/// Calls `f` on each memory effect of `op` (and of the ops nested in it,
+/// for ops with recursive effects) until `f` returns `false`. `Some(true)`:
+/// every effect was visited; `Some(false)`: `f` stopped the visit; `None`:
+/// an op with unknown effects was reached first. Questions that one effect
+/// answers ("is this op effect-free?") stop at it instead of collecting the
+/// effects of a whole loop nest.
+pub fn visit_effects(ctx: &Context, body: &Body, op: OpId, f: &mut dyn FnMut(EffectInstance) -> bool) -> Option<bool> {
     let def: &OpDef = ctx.op_def(body.op_name(op))?;
     if def.has(Traits::PURE) {
-        return Some(());
+        return Some(true);
     }
     let recursive = def.has(Traits::RECURSIVE_MEMORY_EFFECTS);
-    if !def.has(Traits::MEMORY_EFFECTS) && !recursive {
+    let declared = def.has(Traits::MEMORY_EFFECTS);
+    if !declared && !recursive {
         return None;
     }
-    let before = out.len();
-    declared_effects(ctx, body, op, def, out);
-    if def.has(Traits::MEMORY_EFFECTS) && out.len() == before && def.other_effects.is_empty() && !recursive {
-        // The op says it has effects, but not which.
-        return None;
+    if declared {
+        let mut any = false;
+        let go_on = declared_effects(ctx, body, op, def, &mut |e| {
+            any = true;
+            f(e)
+        });
+        if !go_on {
+            return Some(false);
+        }
+        if !any && !recursive {
+            // The op says it has effects, but not which.
+            return None;
+        }
     }
     if recursive {
         if body.nested_body(op).is_some() {
@@ -222,57 +240,155 @@ fn collect_effects(ctx: &Context, body: &Body, op: OpId, out: &mut SmallVec<[Eff
         for &r in body.regions(op) {
             for b in body.region_blocks(r) {
                 for inner in body.block_ops(b) {
-                    collect_effects(ctx, body, inner, out)?;
+                    if !visit_effects(ctx, body, inner, f)? {
+                        return Some(false);
+                    }
                 }
             }
         }
     }
-    Some(())
+    Some(true)
 }
 
-/// The effects `def` declares on the operands and results of `op`, and on
-/// other memory.
-fn declared_effects(ctx: &Context, body: &Body, op: OpId, def: &OpDef, out: &mut SmallVec<[EffectInstance; 4]>) {
-    if def.operands.iter().any(|g| !g.effects.is_empty()) {
-        for (i, g) in def.operands.iter().enumerate() {
+/// Calls `f` on the effects `def` declares on the operands and results of
+/// `op` and on other memory, until it returns `false`; returns whether it
+/// never did.
+fn declared_effects(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    def: &OpDef,
+    f: &mut dyn FnMut(EffectInstance) -> bool,
+) -> bool {
+    let groups = [(def.operands, true), (def.results, false)];
+    for (defs, operands) in groups {
+        if !defs.iter().any(|g| !g.effects.is_empty()) {
+            continue;
+        }
+        for (i, g) in defs.iter().enumerate() {
             if g.effects.is_empty() {
                 continue;
             }
-            for k in crate::ods::operand_group_range(ctx, body, op, def, i) {
-                let v = body.operand(op, k);
-                out.extend(g.effects.each().map(|effect| EffectInstance {
-                    effect,
-                    value: Some(v),
-                    op,
-                }));
+            let count = if operands {
+                body.num_operands(op)
+            } else {
+                body.num_results(op)
+            };
+            // A group with one value before any group of several (a load's
+            // memref, a store's) is at its own index: no segment sizes to read.
+            let single = defs[..=i].iter().all(|g| g.arity == crate::ods::Arity::Single) && i < count;
+            let range = if single {
+                i..i + 1
+            } else if operands {
+                crate::ods::operand_group_range(ctx, body, op, def, i)
+            } else {
+                crate::ods::result_group_range(ctx, body, op, def, i)
+            };
+            for k in range {
+                let v = if operands {
+                    body.operand(op, k)
+                } else {
+                    body.result(op, k)
+                };
+                for effect in g.effects.each() {
+                    if !f(EffectInstance {
+                        effect,
+                        value: Some(v),
+                        op,
+                    }) {
+                        return false;
+                    }
+                }
             }
         }
     }
-    if def.results.iter().any(|g| !g.effects.is_empty()) {
-        for (i, g) in def.results.iter().enumerate() {
-            if g.effects.is_empty() {
-                continue;
-            }
-            for k in crate::ods::result_group_range(ctx, body, op, def, i) {
-                let v = body.result(op, k);
-                out.extend(g.effects.each().map(|effect| EffectInstance {
-                    effect,
-                    value: Some(v),
-                    op,
-                }));
-            }
-        }
+    def.other_effects.each().all(|effect| {
+        f(EffectInstance {
+            effect,
+            value: None,
+            op,
+        })
+    })
+}
+
+/// The kinds of memory effects an op's declaration gives, by where they
+/// fall: a summary that answers "does this op write?" without reading the
+/// op's operands (the effects of a non-recursive op depend on its
+/// declaration only; which values they touch does not matter then).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct EffectKinds {
+    /// On the memory the operands name.
+    pub operands: Effects,
+    /// On the memory the results name (`Alloc`: the op returns new memory).
+    pub results: Effects,
+    /// On memory no operand or result names.
+    pub other: Effects,
+}
+
+impl EffectKinds {
+    /// All kinds, wherever they fall.
+    pub fn all(self) -> Effects {
+        self.operands.with(self.results).with(self.other)
     }
-    out.extend(def.other_effects.each().map(|effect| EffectInstance {
-        effect,
-        value: None,
-        op,
-    }));
+}
+
+/// The effect kinds `op`'s own declaration gives (its nested ops' not
+/// included): `Some(empty)` for `PURE` ops and for ops whose effects are
+/// only their nested ops' (`RECURSIVE_MEMORY_EFFECTS` alone); `None` when
+/// unknown (see [`memory_effects`]).
+pub fn own_effect_kinds(def: &OpDef) -> Option<EffectKinds> {
+    if def.has(Traits::PURE) {
+        return Some(EffectKinds::default());
+    }
+    let declared = def.has(Traits::MEMORY_EFFECTS);
+    if !declared && !def.has(Traits::RECURSIVE_MEMORY_EFFECTS) {
+        return None;
+    }
+    let union = |groups: &[crate::ods::ArgDef]| groups.iter().fold(Effects::NONE, |e, g| e.with(g.effects));
+    let kinds = EffectKinds {
+        operands: union(def.operands),
+        results: union(def.results),
+        other: def.other_effects,
+    };
+    if declared && kinds.all().is_empty() && !def.has(Traits::RECURSIVE_MEMORY_EFFECTS) {
+        // The op says it has effects, but not which.
+        return None;
+    }
+    Some(kinds)
+}
+
+/// Whether every op in `op` (itself and, for recursive effects, every op
+/// nested in it) has known effect kinds that satisfy `ok`: the quick form of
+/// questions that need no values ("is it effect-free?", "does it only
+/// read?").
+pub fn all_effect_kinds(ctx: &Context, body: &Body, op: OpId, ok: &mut dyn FnMut(EffectKinds) -> bool) -> bool {
+    let Some((def, kinds)) = ctx.op_def_and_effects(body.op_name(op)) else {
+        return false;
+    };
+    if def.has(Traits::PURE) {
+        return true;
+    }
+    let Some(kinds) = kinds else {
+        return false;
+    };
+    if !ok(kinds) {
+        return false;
+    }
+    if !def.has(Traits::RECURSIVE_MEMORY_EFFECTS) {
+        return true;
+    }
+    if body.nested_body(op).is_some() {
+        return false;
+    }
+    body.regions(op).iter().all(|&r| {
+        body.region_blocks(r)
+            .all(|b| body.block_ops(b).all(|inner| all_effect_kinds(ctx, body, inner, ok)))
+    })
 }
 
 /// Whether `op` has no memory effect (nor nested ops with one).
 pub fn is_memory_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
-    memory_effects(ctx, body, op).is_some_and(|e| e.is_empty())
+    all_effect_kinds(ctx, body, op, &mut |k| k.all().is_empty())
 }
 
 /// Whether `op` (an effect-free op) may run where it would not have run,

@@ -49,6 +49,6 @@ pub use entity::{BlockId, OpId, RegionId, UseId, Value};
 pub use location::Location;
 pub use parser::{parse_source, parse_source_with, OwnedOp, ParseOptions, ProgressHook};
 pub use printer::{op_to_string, print_op, PrintOptions};
-pub use registry::{FoldFn, FoldResult, OpDef, OpName, Traits};
+pub use registry::{FoldFn, FoldResult, FoldResults, OpDef, OpName, Traits};
 pub use types::{FloatKind, Signedness, Type, TypeData, DYNAMIC};
 pub use verify::{verify, verify_isolated_op, verify_nested_body};

@@ -19,6 +19,9 @@ pub struct OpName(pub(crate) u32);
 pub(crate) struct OpNameInfo {
     pub(crate) def: &'static OpDef,
     pub(crate) format: Option<&'static crate::ods::format::Format>,
+    /// The effect kinds the declaration gives (computed once: the rewrite
+    /// drivers ask for every op they visit).
+    pub(crate) effect_kinds: Option<crate::interfaces::EffectKinds>,
 }
 
 /// Traits of an op, as a bit set.
@@ -97,7 +100,11 @@ pub enum FoldResult {
 /// holds the constant value of each operand where it is known (the value
 /// attribute of a constant-like defining op) and `None` elsewhere. Returns
 /// `None` when the op does not fold, else one [`FoldResult`] per result.
-pub type FoldFn = fn(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Option<Vec<FoldResult>>;
+pub type FoldFn = fn(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Option<FoldResults>;
+
+/// What an op folds to: one [`FoldResult`] per result (inline for one:
+/// asking a constant for its value allocates nothing).
+pub type FoldResults = smallvec::SmallVec<[FoldResult; 1]>;
 
 /// The single declaration of an operation.
 #[derive(Debug)]

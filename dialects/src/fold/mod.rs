@@ -182,13 +182,13 @@ pub fn zero_attr(ctx: &Context, ty: Type) -> Option<Attribute> {
 }
 
 /// A one-result fold to an attribute.
-pub fn attr(a: Option<Attribute>) -> Option<Vec<FoldResult>> {
-    a.map(|a| vec![FoldResult::Attr(a)])
+pub fn attr(a: Option<Attribute>) -> Option<lf_ir::FoldResults> {
+    a.map(|a| smallvec::smallvec![FoldResult::Attr(a)])
 }
 
 /// A one-result fold to an existing value.
-pub fn value(v: lf_ir::Value) -> Option<Vec<FoldResult>> {
-    Some(vec![FoldResult::Value(v)])
+pub fn value(v: lf_ir::Value) -> Option<lf_ir::FoldResults> {
+    Some(smallvec::smallvec![FoldResult::Value(v)])
 }
 
 /// The type of `op`'s first result.
@@ -210,7 +210,7 @@ pub fn constant_value(ctx: &Context, body: &Body, v: lf_ir::Value) -> Option<Att
 
 /// Runs `op`'s folder with the constants of its operands found through their
 /// defining constant-like ops; `None` when the op has no folder or does not fold.
-pub fn fold_op(ctx: &Context, body: &Body, op: OpId) -> Option<Vec<FoldResult>> {
+pub fn fold_op(ctx: &Context, body: &Body, op: OpId) -> Option<lf_ir::FoldResults> {
     let f = ctx.op_def(body.op_name(op))?.fold?;
     let consts: Vec<Option<Attribute>> = body.operands(op).map(|v| constant_value(ctx, body, v)).collect();
     f(ctx, body, op, &consts)

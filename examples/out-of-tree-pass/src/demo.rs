@@ -42,7 +42,7 @@ pub fn register(ctx: &Context) {
 }
 
 /// Folds `demo.square` of a scalar integer constant to the constant's square.
-fn fold_square(ctx: &Context, _body: &Body, _op: OpId, operands: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
+fn fold_square(ctx: &Context, _body: &Body, _op: OpId, operands: &[Option<Attribute>]) -> Option<lf_ir::FoldResults> {
     let AttrData::Integer { value, ty } = ctx.attr_data((*operands.first()?)?) else {
         return None;
     };
@@ -55,5 +55,5 @@ fn fold_square(ctx: &Context, _body: &Body, _op: OpId, operands: &[Option<Attrib
     // product to `width` bits the same way.
     let shift = 128 - width.min(128);
     let square = (value.wrapping_mul(*value) << shift) >> shift;
-    Some(vec![FoldResult::Attr(ctx.integer_attr(square, *ty))])
+    Some([FoldResult::Attr(ctx.integer_attr(square, *ty))].into_iter().collect())
 }

@@ -7,7 +7,7 @@
 //! MLIR's `RecursiveMemoryEffects`) and speculatability.
 
 use lf_ir::attrs::AttrData;
-use lf_ir::interfaces::{memory_effects, Effect};
+use lf_ir::interfaces::{all_effect_kinds, Effects};
 use lf_ir::{Body, Context, OpId, Traits};
 
 /// Whether `op` has no side effects: `PURE`, or recursive effects with only
@@ -18,19 +18,20 @@ pub fn is_effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
 
 /// Ops whose only effect is reading memory.
 pub fn is_read_only(ctx: &Context, body: &Body, op: OpId) -> bool {
-    memory_effects(ctx, body, op).is_some_and(|e| !e.is_empty() && e.iter().all(|x| x.effect == Effect::Read))
+    let mut reads = false;
+    let only_reads = all_effect_kinds(ctx, body, op, &mut |k| {
+        reads |= !k.all().is_empty();
+        Effects::READ.contains(k.all())
+    });
+    only_reads && reads
 }
 
 /// Whether the effects of `op`, and of the ops nested in it when its
 /// effects are theirs, are at most reads and allocations of their own
 /// results: what MLIR's `wouldOpBeTriviallyDead` lets go.
 fn only_reads_or_allocates(ctx: &Context, body: &Body, op: OpId) -> bool {
-    memory_effects(ctx, body, op).is_some_and(|effects| {
-        effects.iter().all(|e| match e.effect {
-            Effect::Read => true,
-            Effect::Alloc => e.value.is_some_and(|v| body.defining_op(v) == Some(e.op)),
-            Effect::Write | Effect::Free => false,
-        })
+    all_effect_kinds(ctx, body, op, &mut |k| {
+        Effects::READ.contains(k.operands.with(k.other)) && Effects::READ.with(Effects::ALLOC).contains(k.results)
     })
 }
 

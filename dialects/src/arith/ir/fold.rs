@@ -18,9 +18,9 @@ use crate::fold::{
 };
 use lf_ir::ods::constraints::element_or_self;
 use lf_ir::view::OpView;
-use lf_ir::{Attribute, Body, Context, FoldResult, OpId, TypeData};
+use lf_ir::{Attribute, Body, Context, OpId, TypeData};
 
-type Folded = Option<Vec<FoldResult>>;
+type Folded = Option<lf_ir::FoldResults>;
 
 /// The splat/scalar integer value of a constant operand, as an unsigned and
 /// a signed number of the element width.

@@ -8,9 +8,9 @@
 use crate::arith::ir::fold::unary_float;
 use crate::fold::float;
 use crate::fold::{all_const, attr, float_kind, int_width, map_elems, result_type, Elem};
-use lf_ir::{Attribute, Body, Context, FloatKind, FoldResult, OpId};
+use lf_ir::{Attribute, Body, Context, FloatKind, OpId};
 
-type Folded = Option<Vec<FoldResult>>;
+type Folded = Option<lf_ir::FoldResults>;
 
 /// `math.absf`: constants.
 pub fn fold_absf(ctx: &Context, body: &Body, op: OpId, operands: &[Option<Attribute>]) -> Folded {

@@ -69,23 +69,23 @@ pub fn add_patterns(set: &mut PatternSet) {
 /// (`affine.apply`, `min`, `max`, `load`, `store`), the declaration of that
 /// attribute, and the index of the first map operand.
 fn map_and_operands_start(ctx: &Context, body: &Body, op: OpId) -> Option<(Attribute, &'static AttrDef, usize)> {
-    let ir = (ctx, body);
-    if let Some(x) = AffineLoadOp::cast(&ir, op) {
-        return Some((x.map_attr(&ir), AffineLoadOp::map_attr_def(), 1));
-    }
-    if let Some(x) = AffineStoreOp::cast(&ir, op) {
-        return Some((x.map_attr(&ir), AffineStoreOp::map_attr_def(), 2));
-    }
-    if let Some(x) = AffineApplyOp::cast(&ir, op) {
-        return Some((x.map_attr(&ir), AffineApplyOp::map_attr_def(), 0));
-    }
-    if let Some(x) = AffineMinOp::cast(&ir, op) {
-        return Some((x.map_attr(&ir), AffineMinOp::map_attr_def(), 0));
-    }
-    if let Some(x) = AffineMaxOp::cast(&ir, op) {
-        return Some((x.map_attr(&ir), AffineMaxOp::map_attr_def(), 0));
-    }
-    None
+    // One look at the op's declaration (this runs for every access and apply).
+    let def = ctx.op_def(body.op_name(op))?;
+    let (attr_def, start) = if std::ptr::eq(def, AffineLoadOp::def()) {
+        (AffineLoadOp::map_attr_def(), 1)
+    } else if std::ptr::eq(def, AffineStoreOp::def()) {
+        (AffineStoreOp::map_attr_def(), 2)
+    } else if std::ptr::eq(def, AffineApplyOp::def()) {
+        (AffineApplyOp::map_attr_def(), 0)
+    } else if std::ptr::eq(def, AffineMinOp::def()) {
+        (AffineMinOp::map_attr_def(), 0)
+    } else if std::ptr::eq(def, AffineMaxOp::def()) {
+        (AffineMaxOp::map_attr_def(), 0)
+    } else {
+        return None;
+    };
+    let attr = lf_ir::ods::access::property(ctx, body, op, attr_def)?;
+    Some((attr, attr_def, start))
 }
 
 /// Canonicalizes the map and map operands of `affine.apply`, `min`, `max`,
