@@ -1187,6 +1187,43 @@ fn deep_nesting() {
     run_cases("deep", &cases, None, true);
 }
 
+/// A flat affine sum does not nest: a map of 1000 (and 20000, which mlir-opt
+/// reads too) dimensions that adds them all up reads and prints back as
+/// written, while an operator chain as long still nests too deep and a sum
+/// of more than 65536 terms is too deep a tree; both are positioned errors.
+#[test]
+fn long_affine_sums() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sum_map = |n: usize, extra: &str| {
+        let dims: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
+        format!("affine_map<({}) -> ({}{extra})>", dims.join(", "), dims.join(" + "))
+    };
+    for n in [513, 1000, 20_000] {
+        let input = format!(
+            "#map = {}\nmodule {{\n  \"t.a\"() {{m = #map}} : () -> ()\n}}\n\n",
+            sum_map(n, "")
+        );
+        let path = scratch.path().join("sum.mlir");
+        std::fs::write(&path, &input).unwrap();
+        let run = run_with_timeout(lf_opt(&[path.to_str().unwrap()]), scratch.path(), "sum");
+        assert_eq!(
+            run.status.and_then(|s| s.code()),
+            Some(0),
+            "{n} terms: {}",
+            excerpt(run.stderr.as_bytes(), 300)
+        );
+        assert_eq!(String::from_utf8_lossy(&run.stdout), input, "{n} terms");
+    }
+    let cases = vec![
+        attr_case("sum of 65537 dims", &sum_map(65_536, " + d0")),
+        attr_case(
+            "1000 floordivs of a sum",
+            &format!("affine_map<(d0, d1) -> (d0 + d1{})>", " floordiv 2".repeat(1000)),
+        ),
+    ];
+    run_cases("long affine sums", &cases, None, false);
+}
+
 /// Huge numbers and types, overflowing shapes and affine arithmetic.
 #[test]
 fn huge_numbers() {
