@@ -11,6 +11,12 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The most threads lf-opt uses: a larger `--threads` (or number of cores)
+/// counts as this many. The threads are started up front (the pool that
+/// verifies, transforms and prints, the parser's workers), and thousands of
+/// them took seconds to start and stop even for `module {}`.
+pub const MAX_THREADS: usize = 256;
+
 /// Command-line options of lf-opt.
 #[derive(ClapParser, Debug)]
 #[command(
@@ -49,7 +55,8 @@ pub struct OptArgs {
     pub no_verify: bool,
     /// Threads to use (parsing, verifying and printing functions in parallel);
     /// 1 does everything on one thread. The output is the same for any number.
-    /// Default: the number of cores.
+    /// Default: the number of cores. At most 256 are used (a larger N counts
+    /// as 256).
     #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
     /// Print how long each phase (read, parse, verify, passes, print) took to
@@ -240,7 +247,8 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let threads = args
         .threads
         .map(|n| n as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS);
     // Verification and printing use rayon's global pool. Deep nesting recurses,
     // so its threads get large stacks (address space; used as touched). It can
     // only be set up once per process: a second call keeps the first pool.

@@ -1187,6 +1187,32 @@ fn deep_nesting() {
     run_cases("deep", &cases, None, true);
 }
 
+/// `--threads=N` for a huge N does not start N threads (lf-opt uses at most
+/// `lf_tools::opt::MAX_THREADS`): an empty module takes no longer than on a
+/// few threads, and a module of functions prints as on one.
+#[test]
+fn huge_thread_counts_are_capped() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("in.mlir");
+    let funcs: String = (0..40)
+        .map(|i| format!("  \"t.f\"() ({{\n    \"t.op{i}\"() : () -> ()\n  }}) {{t.isolated}} : () -> ()\n"))
+        .collect();
+    for input in ["module {}\n".to_string(), format!("module {{\n{funcs}}}\n")] {
+        std::fs::write(&path, &input).unwrap();
+        let one = run_with_timeout(lf_opt(&[path.to_str().unwrap(), "--threads=1"]), scratch.path(), "one");
+        assert_eq!(one.status.and_then(|s| s.code()), Some(0), "{}", one.stderr);
+        for n in ["16000", "4294967295"] {
+            let start = Instant::now();
+            let flag = format!("--threads={n}");
+            let run = run_with_timeout(lf_opt(&[path.to_str().unwrap(), &flag]), scratch.path(), "many");
+            let took = start.elapsed();
+            assert_eq!(run.status.and_then(|s| s.code()), Some(0), "{flag}: {}", run.stderr);
+            assert_eq!(run.stdout, one.stdout, "{flag}");
+            assert!(took < Duration::from_secs(5), "{flag} took {took:?}");
+        }
+    }
+}
+
 /// A flat affine sum does not nest: a map of 1000 (and 20000, which mlir-opt
 /// reads too) dimensions that adds them all up reads and prints back as
 /// written, while an operator chain as long still nests too deep and a sum
