@@ -649,21 +649,7 @@ impl<'a> Parser<'a> {
         let text = self.text();
         let found = self.lookup_custom_op(text);
         let Some((op_name, def)) = found else {
-            return Err(match self.default_dialects.last() {
-                Some(&"") => {
-                    let here = self.pos_of(self.tok);
-                    let dialects = self.ctx.registered_dialects().join(", ");
-                    Box::new(
-                        Diagnostic::error(
-                            Some(here.clone()),
-                            format!("Dialect `' not found for custom op '{text}'  (tried '.{text}' as well)"),
-                        )
-                        .with_note(Some(here), format!("Available dialects: {dialects}")),
-                    )
-                }
-                Some(d) => self.error_here(format!("custom op '{text}' is unknown (tried '{d}.{text}' as well)")),
-                None => self.error_here(format!("custom op '{text}' is unknown")),
-            });
+            return Err(self.unknown_custom_op(text));
         };
         let format = ctx.op_format(op_name);
         let parse = def.parse;
@@ -706,6 +692,45 @@ impl<'a> Parser<'a> {
     }
 
     /// The registered op a custom-form op name stands for, with its name.
+    /// The error for a custom op name that names no registered op, worded
+    /// as MLIR's: a name without a dialect prefix is tried in the default
+    /// dialect of the enclosing op (`builtin` at the top level), and an
+    /// unknown dialect is reported as such. A registered op of a similar
+    /// name is suggested.
+    fn unknown_custom_op(&self, text: &str) -> Box<Diagnostic> {
+        let default = self.default_dialects.last().copied().unwrap_or("builtin");
+        let (dialect, full) = match text.split_once('.') {
+            Some((d, _)) => (d, None),
+            None => (default, Some(format!("{default}.{text}"))),
+        };
+        let tried = full
+            .as_deref()
+            .map(|f| format!(" (tried '{f}' as well)"))
+            .unwrap_or_default();
+        let ops = self.ctx.registered_ops();
+        let suggestion = lf_diag::suggest::nearest(full.as_deref().unwrap_or(text), ops.iter().map(|d| d.name));
+        let here = self.pos_of(self.tok);
+        if !self.ctx.is_dialect_registered(dialect) {
+            // The suggestion ends MLIR's note rather than adding one, which
+            // `--verify-diagnostics` of a test written for mlir-opt would
+            // not expect.
+            let dialects = self.ctx.registered_dialects().join(", ");
+            let hint = suggestion.map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+            return Box::new(
+                Diagnostic::error(
+                    Some(here.clone()),
+                    format!("Dialect `{dialect}' not found for custom op '{text}' {tried}"),
+                )
+                .with_note(Some(here), format!("Available dialects: {dialects}{hint}")),
+            );
+        }
+        let hint = suggestion.map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+        Box::new(Diagnostic::error(
+            Some(here),
+            format!("custom op '{text}' is unknown{tried}{hint}"),
+        ))
+    }
+
     fn lookup_custom_op(&self, text: &str) -> Option<(crate::OpName, &'static OpDef)> {
         let ctx = self.ctx;
         if text.contains('.') {
