@@ -150,7 +150,9 @@ pub struct OptArgs {
 
 impl OptArgs {
     /// Parses the command line, taking `--NAME[=OPTIONS]` for each pass
-    /// NAME of `registry` as a pass flag (lf-opt's own flags win).
+    /// NAME of `registry` as a pass flag (lf-opt's own flags win). A
+    /// command-line error is printed (an unknown flag with the nearest flag
+    /// or pass) and ends the process with exit status 1 (see [`crate::cli`]).
     pub fn parse_with_passes(registry: &PassRegistry) -> OptArgs {
         Self::parse_from_with_passes(std::env::args_os(), registry)
     }
@@ -193,7 +195,9 @@ impl OptArgs {
             }
             rest.push(a);
         }
-        let mut args = OptArgs::parse_from(rest);
+        let passes = registry.all();
+        let pass_names: Vec<&str> = passes.iter().map(|p| p.name).collect();
+        let mut args: OptArgs = crate::cli::parse_or_exit(cmd, rest, &pass_names);
         args.pass_flags = flags;
         args
     }

@@ -1187,6 +1187,62 @@ fn deep_nesting() {
     run_cases("deep", &cases, None, true);
 }
 
+/// Every command-line error of the tools (an unknown flag, a bad number,
+/// boolean or enum value) exits with status 1, as every other error does,
+/// with the error on stderr; an unknown flag near a pass's name (or a flag)
+/// gets it as a suggestion. `--help` and `--version` exit 0.
+#[test]
+fn command_line_errors_exit_1() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("in.mlir");
+    std::fs::write(&path, "module {}\n").unwrap();
+    let input = path.to_str().unwrap();
+    let lf_run = env!("CARGO_BIN_EXE_lf-run");
+    let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
+    let cases: &[(&str, &[&str], Option<&str>)] = &[
+        (LF_OPT, &["--csee"], Some("'--cse'")),
+        (LF_OPT, &["--canonicalise=max-iterations=3"], Some("'--canonicalize'")),
+        (LF_OPT, &["--frobnicate"], None),
+        (LF_OPT, &["--threads=0"], None),
+        (LF_OPT, &["--threads=many"], None),
+        (LF_OPT, &["--verify-each=maybe"], None),
+        (LF_OPT, &["--verify-semantics-rtol=x"], None),
+        (LF_OPT, &["-x"], None),
+        (LF_OPT, &["second-input.mlir"], None),
+        (lf_translate, &["--target=cudaa"], Some("'cuda'")),
+        (lf_translate, &["--target=cuda", "--emit=nothing"], None),
+        (lf_translate, &[], None),
+        (lf_run, &["--block-order=sideways"], None),
+        (lf_run, &["--max-steps=-1"], None),
+        (lf_run, &["--entyr=main"], Some("'--entry'")),
+    ];
+    for (tool, args, hint) in cases {
+        let mut cmd = Command::new(tool);
+        cmd.arg(input).args(*args).stdin(Stdio::null());
+        let run = run_with_timeout(cmd, scratch.path(), "cli");
+        let what = format!("{tool} {}", args.join(" "));
+        assert_eq!(run.status.and_then(|s| s.code()), Some(1), "{what}: {}", run.stderr);
+        assert!(run.stderr.contains("error"), "{what}: {}", run.stderr);
+        if let Some(hint) = hint {
+            assert!(run.stderr.contains(hint), "{what}: no {hint} in\n{}", run.stderr);
+        }
+    }
+    for tool in [LF_OPT, lf_run, lf_translate] {
+        for flag in ["--help", "--version"] {
+            let mut cmd = Command::new(tool);
+            cmd.arg(flag).stdin(Stdio::null());
+            let run = run_with_timeout(cmd, scratch.path(), "cli");
+            assert_eq!(
+                run.status.and_then(|s| s.code()),
+                Some(0),
+                "{tool} {flag}: {}",
+                run.stderr
+            );
+            assert!(!run.stdout.is_empty(), "{tool} {flag}");
+        }
+    }
+}
+
 /// `--threads=N` for a huge N does not start N threads (lf-opt uses at most
 /// `lf_tools::opt::MAX_THREADS`): an empty module takes no longer than on a
 /// few threads, and a module of functions prints as on one.
