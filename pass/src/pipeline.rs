@@ -171,6 +171,8 @@ struct Parser<'a> {
     pos: usize,
     ctx: &'a Context,
     registry: &'a PassRegistry,
+    /// The ops of the pass managers being parsed, outermost first.
+    enclosing: Vec<&'a str>,
 }
 
 fn is_name_char(c: char) -> bool {
@@ -184,6 +186,7 @@ pub fn parse_pipeline(text: &str, ctx: &Context, registry: &PassRegistry) -> Res
         pos: 0,
         ctx,
         registry,
+        enclosing: Vec::new(),
     };
     p.skip_ws();
     if p.pos == text.len() {
@@ -258,11 +261,19 @@ impl<'a> Parser<'a> {
     /// After `OP(` was read: the elements up to the matching `)`.
     fn nested_manager(
         &mut self,
-        op: &str,
+        op: &'a str,
         start: usize,
         parent: Option<&str>,
     ) -> Result<OpPassManager, Box<Diagnostic>> {
         self.check_nesting(op, start, parent)?;
+        self.enclosing.push(op);
+        let pm = self.manager_items(op);
+        self.enclosing.pop();
+        pm
+    }
+
+    /// The elements of `op`'s pass manager, up to its `)`.
+    fn manager_items(&mut self, op: &'a str) -> Result<OpPassManager, Box<Diagnostic>> {
         let mut pm = OpPassManager::new(op);
         self.skip_ws();
         if self.eat(')') {
@@ -372,11 +383,7 @@ impl<'a> Parser<'a> {
         }
         if let Anchor::Op(anchor) = info.anchor {
             if anchor != op {
-                let fix = if op == "any" {
-                    format!("move it out of 'any(...)' into '{anchor}(...)'")
-                } else {
-                    format!("write '{op}({anchor}({name}))' or use the flag --{name}, which nests it under its anchor")
-                };
+                let fix = self.anchor_fix(name, anchor, op);
                 return Err(err_at(
                     self.text,
                     start,
@@ -389,6 +396,50 @@ impl<'a> Parser<'a> {
             }
         }
         PassEntry::new(options).map_err(|e| err_at(self.text, start, name.len(), format!("pass '{name}': {e}")))
+    }
+
+    /// How to place pass `name`, which runs on `anchor` ops, found in the
+    /// pass manager of `op` (the innermost of [`Parser::enclosing`]).
+    fn anchor_fix(&self, name: &str, anchor: &str, op: &str) -> String {
+        let flag = format!("use the flag --{name}, which nests it under its anchor");
+        if op == "any" {
+            return format!("move it out of 'any(...)' into '{anchor}(...)'");
+        }
+        // An enclosing pass manager runs on the anchor: move the pass out
+        // to it (nesting the anchor again inside `op` would only reach
+        // `anchor` ops nested in `op` ops, if there ever are any).
+        if self.enclosing.contains(&anchor) {
+            return format!("move it out of '{op}(...)' into the enclosing '{anchor}(...)', or {flag}");
+        }
+        // Nest the anchor inside `op`, with the ops it only appears in
+        // (`gpu.func` in `gpu.module`); those go at the top level.
+        let mut chain = vec![anchor];
+        while chain.len() < 8 {
+            let last = chain[chain.len() - 1];
+            let parents = self
+                .ctx
+                .registered_ops()
+                .into_iter()
+                .find(|d| d.name == last)
+                .map(|d| d.parents);
+            match parents {
+                Some(ps) if !ps.is_empty() && !ps.contains(&op) => chain.push(ps[0]),
+                _ => break,
+            }
+        }
+        let outer = if chain.len() > 1 {
+            self.enclosing.first().copied().unwrap_or(op)
+        } else {
+            op
+        };
+        let mut text = format!("{outer}(");
+        for a in chain.iter().rev() {
+            text.push_str(a);
+            text.push('(');
+        }
+        text.push_str(name);
+        text.push_str(&")".repeat(chain.len() + 1));
+        format!("write '{text}' or {flag}")
     }
 
     /// After `{`: `name[=value]` pairs up to the matching `}`.
@@ -527,6 +578,7 @@ pub fn parse_options_text(info: &'static PassInfo, text: &str) -> Result<PassOpt
         pos: 0,
         ctx: &ctx,
         registry: &registry,
+        enclosing: Vec::new(),
     };
     let mut options = info.default_options();
     p.options(info, &mut options).map_err(|mut d| {

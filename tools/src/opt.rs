@@ -313,10 +313,14 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         }
     };
     timing.lap("read");
-    // The source manager (a copy of the text) is only needed for diagnostics.
+    // The source manager (a copy of the text) is only needed for
+    // diagnostics; the pipeline's text is there for those that point into it.
     let source_mgr = || {
         let mut sm = SourceMgr::new();
         sm.add(name.as_str(), text);
+        if let Some(p) = &args.pass_pipeline {
+            sm.add(lf_pass::pipeline::PIPELINE_FILE, p.as_str());
+        }
         sm
     };
     let chunks: Vec<(&str, u32)> = if args.split_input_file {
@@ -350,6 +354,9 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         };
         let parsed = parse_and_verify(ctx, chunk, &name, &popts, !args.no_verify, &mut timing).and_then(|mut owned| {
             if let Some(pm) = pipeline.as_mut() {
+                if let Some(text) = &args.pass_pipeline {
+                    check_pipeline_root(ctx, registry, pm, &owned, text)?;
+                }
                 let semantics = semantics.as_ref().map(|s| (s, semantics_chunk));
                 run_passes(ctx, pm, &mut owned, &mut timing, &mut diags, semantics)?;
             } else if let Some(s) = &semantics {
@@ -510,6 +517,42 @@ fn build_pipeline(
         }
     };
     Ok(Some(PassManager::new(pipeline, options)))
+}
+
+/// Checks that the top-level op of `--pass-pipeline=text` is the parsed
+/// op's, with an error pointing into the pipeline text (the input's
+/// top-level op, usually the implicit module, has no position of its own to
+/// show) that suggests the pipeline nested in the right op when that is
+/// valid, and a note at the op when it was written in the input.
+fn check_pipeline_root(
+    ctx: &Context,
+    registry: &PassRegistry,
+    pm: &PassManager,
+    owned: &lf_ir::OwnedOp,
+    text: &str,
+) -> Result<(), Box<Diagnostic>> {
+    let root = ctx.op_name_str(owned.body.op_name(owned.op));
+    let nesting = &pm.pipeline.nesting;
+    if nesting.matches(root) {
+        return Ok(());
+    }
+    let top = nesting.as_str();
+    let nested = format!("{root}({})", text.trim());
+    let fix = if lf_pass::parse_pipeline(&nested, ctx, registry).is_ok() {
+        format!("write '{nested}'")
+    } else {
+        format!("start the pipeline with '{root}(...)'")
+    };
+    let start = text.len() - text.trim_start().len();
+    let mut d = Diagnostic::error(
+        SourcePos::new(lf_pass::pipeline::PIPELINE_FILE, 1, start as u32 + 1),
+        format!("the pass pipeline runs on '{top}' ops, but the top-level op is '{root}': {fix}"),
+    )
+    .with_width(top.len() as u32);
+    if let Some(pos) = owned.body.op_loc(owned.op).source_pos(ctx).filter(|p| p.line > 0) {
+        d = d.with_note(Some(pos), format!("the top-level '{root}' op"));
+    }
+    Err(Box::new(d))
 }
 
 /// Runs the passes on one parsed buffer; warnings go to `diags`. With
