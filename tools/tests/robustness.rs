@@ -1187,6 +1187,38 @@ fn deep_nesting() {
     run_cases("deep", &cases, None, true);
 }
 
+/// An output file that cannot be written is named as the user gave it;
+/// the temporary file lf-opt and lf-translate write first (and its made-up
+/// name) never shows in the error.
+#[test]
+fn output_errors_name_the_users_path() {
+    // Not named `.tmpXXXX` as tempfile's files are.
+    let scratch = tempfile::Builder::new().prefix("lf-output-errors").tempdir().unwrap();
+    let input = scratch.path().join("in.mlir");
+    std::fs::write(&input, "module {}\n").unwrap();
+    let out = scratch.path().join("missing-dir").join("out.mlir");
+    let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
+    let runs: [(&str, Vec<&str>); 3] = [
+        (LF_OPT, vec![input, "-o", out]),
+        (LF_OPT, vec![input, "--split-input-file", "-o", out]),
+        (lf_translate, vec![input, "--target=cuda", "-o", out]),
+    ];
+    for (tool, args) in runs {
+        let mut cmd = Command::new(tool);
+        cmd.args(&args).stdin(Stdio::null());
+        let run = run_with_timeout(cmd, scratch.path(), "out");
+        let what = format!("{tool} {}", args.join(" "));
+        assert_eq!(run.status.and_then(|s| s.code()), Some(1), "{what}: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("'{out}'")), "{what}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains(".tmp") && !run.stderr.contains("at path"),
+            "{what}: {}",
+            run.stderr
+        );
+    }
+}
+
 /// Every command-line error of the tools (an unknown flag, a bad number,
 /// boolean or enum value) exits with status 1, as every other error does,
 /// with the error on stderr; an unknown flag near a pass's name (or a flag)
