@@ -48,11 +48,34 @@ fn directory_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
-/// A new temporary file in the directory of the output file `path`. An
-/// error is the operating system's alone: tempfile's adds the temporary
-/// file's name (`at path ".../.tmp2h5PSp"`), which the user never gave and
-/// which does not exist; the caller names the output file instead.
+/// A new temporary file in the directory of the output file `path`, with
+/// the permissions the output file gets, as mlir-opt gives them (it writes
+/// the file in place): those of the regular file already at `path`, or, for
+/// a new file, read and write for all less the umask (tempfile's own files
+/// are private, 0600, whatever the umask). An error is the operating
+/// system's alone: tempfile's adds the temporary file's name (`at path
+/// ".../.tmp2h5PSp"`), which the user never gave and which does not exist;
+/// the caller names the output file instead.
 fn temp_file_for(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    #[cfg(unix)]
+    {
+        use std::fs::Permissions;
+        use std::os::unix::fs::PermissionsExt;
+        let existing = std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions().mode() & 0o777);
+        // Created with 0666: the kernel applies the umask.
+        let f = tempfile::Builder::new()
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(directory_of(path))
+            .map_err(without_temp_path)?;
+        if let Some(mode) = existing {
+            f.as_file().set_permissions(Permissions::from_mode(mode))?;
+        }
+        Ok(f)
+    }
+    #[cfg(not(unix))]
     tempfile::NamedTempFile::new_in(directory_of(path)).map_err(without_temp_path)
 }
 
@@ -138,8 +161,9 @@ impl Sink {
                 clearing,
             } => {
                 if tmp.is_none() {
-                    *clearing = remove_large_file_in_background(path);
+                    // The temporary file first: it takes the old file's permissions.
                     let t = temp_file_for(path)?;
+                    *clearing = remove_large_file_in_background(path);
                     let w = BackgroundWriter::new(t.as_file().try_clone()?);
                     *tmp = Some((t, w));
                 }

@@ -1187,6 +1187,54 @@ fn deep_nesting() {
     run_cases("deep", &cases, None, true);
 }
 
+/// `-o OUT` gets the permissions mlir-opt gives it: read and write for all
+/// less the umask for a new file, and those of the file already there
+/// otherwise (lf writes a temporary file and renames it, where mlir-opt
+/// writes the file in place), also when that file is large (removed on
+/// another thread) and for lf-translate.
+#[cfg(unix)]
+#[test]
+fn output_files_get_the_umask_or_the_old_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = tempfile::tempdir().unwrap();
+    let input = scratch.path().join("in.mlir");
+    std::fs::write(&input, "module {}\n").unwrap();
+    let out = scratch.path().join("out.mlir");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let run = |umask: &str, tool: &str, extra: &[&str]| {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+            .arg(tool)
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .stdin(Stdio::null());
+        let r = run_with_timeout(cmd, scratch.path(), "mode");
+        assert_eq!(r.status.and_then(|s| s.code()), Some(0), "{}", r.stderr);
+    };
+    let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
+    for (umask, want) in [("022", 0o644), ("027", 0o640), ("077", 0o600), ("002", 0o664)] {
+        let _ = std::fs::remove_file(&out);
+        run(umask, LF_OPT, &[]);
+        assert_eq!(mode(&out), want, "new file, umask {umask}");
+        let _ = std::fs::remove_file(&out);
+        run(umask, lf_translate, &["--target=cuda"]);
+        assert_eq!(mode(&out), want, "lf-translate, new file, umask {umask}");
+    }
+    for (old, size) in [(0o644, 10), (0o604, 10), (0o640, 3 << 20)] {
+        std::fs::write(&out, vec![b'x'; size]).unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(old)).unwrap();
+        run("077", LF_OPT, &[]);
+        assert_eq!(mode(&out), old, "existing file of mode {old:o}, {size} bytes");
+        assert_eq!(std::fs::read(&out).unwrap(), b"module {\n}\n\n");
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(old)).unwrap();
+        run("077", LF_OPT, &["--split-input-file"]);
+        assert_eq!(mode(&out), old, "--split-input-file, existing file of mode {old:o}");
+    }
+}
+
 /// An output file that cannot be written is named as the user gave it;
 /// the temporary file lf-opt and lf-translate write first (and its made-up
 /// name) never shows in the error.
