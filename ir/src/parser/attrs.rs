@@ -159,8 +159,7 @@ impl<'a> Parser<'a> {
                 return Ok(a);
             }
             // As MLIR, the error points just after the alias.
-            self.bump();
-            return Err(self.error_here(format!("undefined symbol alias id '{name}'")));
+            return Err(self.error_after(self.tok, format!("undefined symbol alias id '{name}'")));
         }
         let (dialect, rest) = name.split_once('.').unwrap_or((name, ""));
         self.check_dialect_allowed(dialect)?;
@@ -682,8 +681,7 @@ impl<'a> Parser<'a> {
                 }
                 // As MLIR, an alias inside a location must be defined before (only an op's or
                 // block argument's `loc(#alias)` may refer forward); the error points after it.
-                self.bump();
-                Err(self.error_here(format!("undefined symbol alias id '{name}'")))
+                Err(self.error_after(self.tok, format!("undefined symbol alias id '{name}'")))
             }
             _ => Err(self.error_here("expected location instance")),
         }

@@ -48,6 +48,11 @@ pub(crate) struct PendingOp {
 impl<'a> Parser<'a> {
     /// Parses the whole file.
     pub(crate) fn parse_top_level(&mut self) -> ParseResult<OwnedOp> {
+        self.parse_top_level_ops().map_err(|e| self.lexer_error().unwrap_or(e))
+    }
+
+    /// [`Parser::parse_top_level`] without the lexer's errors.
+    fn parse_top_level_ops(&mut self) -> ParseResult<OwnedOp> {
         let ctx = self.ctx;
         self.bodies.push(Body::new());
         self.scopes.push(IsolatedScope::default());
@@ -672,7 +677,12 @@ impl<'a> Parser<'a> {
         // The op's regions get no default dialect unless its parser pushes
         // one (as `func.func` does).
         self.default_dialects.push("");
-        let mut cp = CustomParser { p: self, pending, def };
+        let mut cp = CustomParser {
+            p: self,
+            pending,
+            def,
+            name_tok: tok,
+        };
         let parsed = match parse {
             Some(parse) => parse(&mut cp),
             None => crate::ods::format::parse_with_format(&mut cp, format.expect("checked above")),
@@ -954,6 +964,8 @@ pub struct CustomParser<'p, 'a> {
     pub(crate) p: &'p mut Parser<'a>,
     pub(crate) pending: PendingOp,
     pub(crate) def: &'static OpDef,
+    /// The op's name.
+    pub(crate) name_tok: Token,
 }
 
 impl<'p, 'a> CustomParser<'p, 'a> {
@@ -970,6 +982,25 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     /// An error at the current token.
     pub fn error(&self, msg: impl Into<String>) -> ParseError {
         self.p.error_here(msg)
+    }
+
+    /// Where the current token is, for an error reported once more has been
+    /// parsed ([`CustomParser::emit_error`]); MLIR's `getCurrentLocation`.
+    pub fn current_location(&self) -> Token {
+        self.p.tok
+    }
+
+    /// Where the op's name is; MLIR's `getNameLoc`.
+    pub fn name_location(&self) -> Token {
+        self.name_tok
+    }
+
+    /// An error at `at` as MLIR's `OpAsmParser::emitError` words it, with
+    /// `custom op 'NAME' ` before the message (the errors an op's own parser
+    /// reports, as opposed to those of the parsing helpers it calls).
+    pub fn emit_error(&self, at: Token, msg: impl Into<String>) -> ParseError {
+        self.p
+            .error_at(at, format!("custom op '{}' {}", self.def.name, msg.into()))
     }
 
     /// The location of the op being parsed.
