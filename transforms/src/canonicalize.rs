@@ -60,7 +60,7 @@ mlir-opt's (`bench/RESULTS.md`).",
             name: "max-iterations",
             kind: OptionKind::Int,
             default: "10",
-            help: "Max. iterations between applying patterns / simplifying regions",
+            help: "Max. iterations between applying patterns / simplifying regions (-1: no limit; 0 or less otherwise: no iteration)",
         },
         PassOption {
             name: "max-num-rewrites",
@@ -97,14 +97,17 @@ mlir-opt's (`bench/RESULTS.md`).",
 };
 
 fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
-    let max_iterations = opts.int("max-iterations");
-    if max_iterations < 1 {
-        return Err(format!("max-iterations must be at least 1, got {max_iterations}"));
-    }
+    // As MLIR's `GreedyRewriteConfig`: -1 is no limit, and 0 or another
+    // negative bound runs no iteration.
+    let max_iterations = match opts.int("max-iterations") {
+        -1 => GreedyConfig::NO_LIMIT,
+        n if n >= 1 => n.min(i64::from(GreedyConfig::NO_LIMIT - 1)) as u32,
+        _ => 0,
+    };
     let max = opts.int("max-num-rewrites");
     let config = GreedyConfig {
         top_down: opts.bool("top-down"),
-        max_iterations: max_iterations.min(u32::MAX as i64) as u32,
+        max_iterations,
         max_rewrites: (max >= 0).then_some(max as u64),
         fold: opts.bool("fold"),
         cse_constants: true,

@@ -406,12 +406,9 @@ impl<'a> Parser<'a> {
             }),
             Tok::Minus => self.nested(|p| {
                 p.advance();
-                // `-9223372036854775808` is i64::MIN, which the printer writes for a
-                // constant that folds to it (MLIR rejects it: lf reads back its own print).
-                if p.tok.kind == Tok::Integer && integer_value(p.spelling()) == Some(1 << 63) {
-                    p.advance();
-                    return Ok(AffineExpr::constant(i64::MIN));
-                }
+                // As MLIR: `-9223372036854775808` negates a constant too large
+                // for `i64` and is an error, although the printer writes
+                // i64::MIN so (mlir-opt cannot read that print back either).
                 let operand = p.parse_operand(after_op)?;
                 p.check_depth(operand.neg(), start)
             }),
