@@ -140,11 +140,58 @@ impl OpPassManager {
     pub fn is_empty(&self) -> bool {
         self.num_passes() == 0
     }
+
+    /// The pipeline as `mlir-opt --dump-pass-pipeline` prints it: `Pass
+    /// Manager with N passes:` (N: the elements of the top-level pass
+    /// manager, a nested one counting as one), then the pipeline with one
+    /// element a line, indented by nesting, and an empty line.
+    pub fn dump_text(&self) -> String {
+        let mut out = format!("Pass Manager with {} passes:\n", self.items.len());
+        self.write_pretty(&mut out, 0);
+        out.push_str("\n\n");
+        out
+    }
+
+    /// MLIR's pretty form of the pipeline at indentation `depth`.
+    fn write_pretty(&self, out: &mut String, depth: usize) {
+        let indent = |out: &mut String, d: usize| out.push_str(&"  ".repeat(d));
+        out.push_str(self.nesting.as_str());
+        out.push_str("(\n");
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(",\n");
+            }
+            indent(out, depth + 1);
+            match item {
+                PipelineItem::Pass(e) => out.push_str(&e.to_string()),
+                PipelineItem::Nested(pm) => pm.write_pretty(out, depth + 1),
+            }
+        }
+        // An empty line is not indented.
+        out.push('\n');
+        indent(out, depth);
+        out.push(')');
+    }
+}
+
+impl fmt::Display for PassEntry {
+    /// The pass as MLIR prints it in a pipeline: its argument and options
+    /// ([`PassOptions::to_mlir_string`], the options lf adds to an MLIR
+    /// pass left out while at their default).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            self.info().name,
+            self.options.to_mlir_string(self.pass.lf_options())
+        )
+    }
 }
 
 impl fmt::Display for OpPassManager {
-    /// The pipeline text, every option printed: pasting it back into
-    /// `--pass-pipeline` gives the same pipeline.
+    /// The pipeline text on one line, as MLIR prints it: pasting it back
+    /// into `--pass-pipeline` gives the same pipeline, and one of MLIR's
+    /// passes only pastes into `mlir-opt`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}(", self.nesting.as_str())?;
         for (i, item) in self.items.iter().enumerate() {
@@ -152,7 +199,7 @@ impl fmt::Display for OpPassManager {
                 f.write_str(",")?;
             }
             match item {
-                PipelineItem::Pass(e) => write!(f, "{}{}", e.info().name, e.options)?,
+                PipelineItem::Pass(e) => write!(f, "{e}")?,
                 PipelineItem::Nested(pm) => write!(f, "{pm}")?,
             }
         }

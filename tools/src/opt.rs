@@ -72,8 +72,10 @@ pub struct OptArgs {
     /// List the passes with their summaries and options, and exit.
     #[arg(long = "list-passes")]
     pub list_passes: bool,
-    /// Print the pipeline (every option spelled out) to stderr before running
-    /// it, in a form that --pass-pipeline accepts.
+    /// Print the pipeline with its options to stderr before running it, as
+    /// mlir-opt prints it: a form that --pass-pipeline accepts, and mlir-opt
+    /// too when the passes are MLIR's (an option lf adds to one of MLIR's
+    /// passes is shown only when not at its default).
     #[arg(long = "dump-pass-pipeline")]
     pub dump_pass_pipeline: bool,
     /// Verify the IR after each pass (on by default; --verify-each=false to skip).
@@ -273,13 +275,11 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         Err(()) => return 1,
     };
     if args.dump_pass_pipeline {
+        // As mlir-opt prints it (and pasted into mlir-opt's
+        // --pass-pipeline when it has only MLIR's passes).
         match &pipeline {
-            Some(pm) => eprintln!(
-                "Pass Manager with {} passes:\n{}",
-                pm.pipeline.num_passes(),
-                pm.pipeline
-            ),
-            None => eprintln!("Pass Manager with 0 passes:\nbuiltin.module()"),
+            Some(pm) => eprint!("{}", pm.pipeline.dump_text()),
+            None => eprint!("{}", lf_pass::OpPassManager::new("builtin.module").dump_text()),
         }
     }
     let semantics = match semantics_options(args) {
@@ -341,6 +341,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         generic: args.print_op_generic,
         debuginfo: args.print_debuginfo,
         spill_dir: Some(sink.spill_dir()),
+        ..PrintOptions::default()
     };
     let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
     let mut diags: Vec<Diagnostic> = Vec::new();
@@ -462,6 +463,7 @@ fn build_pipeline(
         },
         timing: args.timing,
         statistics: args.pass_statistics,
+        ..RunOptions::default()
     };
     for name in args.print_ir_before.iter().chain(&args.print_ir_after) {
         if registry.lookup(name).is_none() {

@@ -40,6 +40,11 @@ additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
 Like MLIR's canonicalizer, the pass runs the greedy pattern driver to a fixed point or to \
 `max-iterations`; with `test-convergence` not reaching the fixed point is an error \
 (`canonicalizer failed to converge within N iterations`), otherwise a warning.\n\n\
+The options are MLIR's, with MLIR's meanings (`max-iterations=-1`: no limit), and `fold`, \
+lf's own. `region-simplify` is accepted and has no effect: lf does not simplify the region \
+tree (MLIR's region simplification erases and merges blocks linked by branches, which lf's \
+dialects do not have). `--dump-pass-pipeline` leaves `fold` out while it is `true`, so that \
+the printed pipeline pastes into `mlir-opt`.\n\n\
 Differences from `mlir-opt --canonicalize`: lf also removes zero- and one-trip `affine.for` \
 loops with constant bounds (MLIR folds only zero-trip loops with results, and loops whose body \
 only yields); it lacks some of MLIR's patterns (among them constant `memref.alloc` sizes \
@@ -69,6 +74,12 @@ mlir-opt's (`bench/RESULTS.md`).",
             help: "Max. number of pattern rewrites within an iteration (-1: no limit)",
         },
         PassOption {
+            name: "region-simplify",
+            kind: OptionKind::Enum(&["disabled", "normal", "aggressive"]),
+            default: "normal",
+            help: "Perform control flow optimizations to the region tree (accepted as MLIR's; no effect in lf)",
+        },
+        PassOption {
             name: "test-convergence",
             kind: OptionKind::Bool,
             default: "false",
@@ -78,7 +89,7 @@ mlir-opt's (`bench/RESULTS.md`).",
             name: "fold",
             kind: OptionKind::Bool,
             default: "true",
-            help: "Call op folders",
+            help: "Call op folders (lf's own option, not MLIR's)",
         },
         PassOption {
             name: "disable-patterns",
@@ -147,6 +158,15 @@ impl Canonicalize {
 impl Pass for Canonicalize {
     fn info(&self) -> &'static PassInfo {
         &INFO
+    }
+
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "Canonicalizer".into()
+    }
+
+    fn lf_options(&self) -> &'static [&'static str] {
+        &["fold"]
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {

@@ -25,6 +25,8 @@ ops get the location `callsite(callee at caller)`). Calls that appear in inlined
 inlined too, up to `max-iterations` rounds; a function is never inlined into itself. Then, as \
 MLIR's inliner, every function is simplified with the `default-pipeline` (`canonicalize`, or \
 nothing if empty) and private functions that are no longer referenced are erased.\n\n\
+`--dump-pass-pipeline` leaves `max-callee-ops`, lf's own option, out while it is at its \
+default, so that the printed pipeline pastes into `mlir-opt`.\n\n\
 Differences from `mlir-opt --inline`: callees with several blocks (which would need `cf` \
 branches) and indirect calls are not inlined.",
     anchor: Anchor::Op("builtin.module"),
@@ -33,7 +35,7 @@ branches) and indirect calls are not inlined.",
             name: "max-callee-ops",
             kind: OptionKind::Int,
             default: "64",
-            help: "Inline only callees with at most this many ops (nested ops included)",
+            help: "Inline only callees with at most this many ops (nested ops included; lf's own option, not MLIR's)",
         },
         PassOption {
             name: "max-iterations",
@@ -43,9 +45,9 @@ branches) and indirect calls are not inlined.",
         },
         PassOption {
             name: "default-pipeline",
-            kind: OptionKind::Enum(&["canonicalize", "none"]),
+            kind: OptionKind::Enum(&["canonicalize", "", "none"]),
             default: "canonicalize",
-            help: "The simplification run on each function after inlining",
+            help: "The simplification run on each function after inlining (empty or none: nothing)",
         },
     ],
     create,
@@ -232,6 +234,15 @@ fn symbol_refs(ctx: &Context, a: Attribute, out: &mut FxHashSet<String>) {
 impl Pass for Inline {
     fn info(&self) -> &'static PassInfo {
         &INFO
+    }
+
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "Inliner".into()
+    }
+
+    fn lf_options(&self) -> &'static [&'static str] {
+        &["max-callee-ops"]
     }
 
     fn run(&self, op: &mut PassTarget<'_>, _am: &mut AnalysisManager) -> PassResult {

@@ -75,6 +75,11 @@ impl Pass for LowerAffine {
         &INFO
     }
 
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "LowerAffinePass".into()
+    }
+
     fn run(&self, op: &mut PassTarget<'_>, _am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         let patterns = patterns().freeze(ctx);
