@@ -20,11 +20,21 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 /// typo (at most a third of the name's length away, at least 1 edit allowed,
 /// or the candidate contains the name / the name contains the candidate).
 pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1);
+    let len = name.chars().count();
+    let limit = (len / 3).max(1);
     let mut best: Option<(usize, &'a str)> = None;
     for c in candidates {
-        let mut d = edit_distance(name, c);
-        if d > limit && name.len() >= 3 && (c.contains(name) || name.contains(c)) {
+        let contained = || name.len() >= 3 && (c.contains(name) || name.contains(c));
+        // The distance is at least the difference in length: past the
+        // limit, only containment can make the candidate near, and the
+        // distance (quadratic in the lengths: a 100k-character name against
+        // every op) is not worth computing.
+        let mut d = if len.abs_diff(c.chars().count()) > limit {
+            limit + 1
+        } else {
+            edit_distance(name, c)
+        };
+        if d > limit && contained() {
             d = limit;
         }
         if d <= limit && best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc)) {
@@ -48,5 +58,8 @@ mod tests {
         assert_eq!(nearest("symbol-dc", names), Some("symbol-dce"));
         assert_eq!(nearest("xyzzy", names), None);
         assert_eq!(nearest("ce", names), Some("cse"));
+        // Far longer or shorter: only containment counts.
+        assert_eq!(nearest(&"x".repeat(100_000), names), None);
+        assert_eq!(nearest("canonicalize-everything-now", names), Some("canonicalize"));
     }
 }
