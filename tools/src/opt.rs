@@ -41,6 +41,10 @@ pub struct OptArgs {
     /// Print locations (`loc(...)`), as aliases defined at the end.
     #[arg(long = "print-debuginfo", visible_alias = "mlir-print-debuginfo")]
     pub print_debuginfo: bool,
+    /// Print in MLIR's local scope: no alias definitions (`#map`, `#loc`),
+    /// every attribute and location written where it is used.
+    #[arg(long = "print-local-scope", visible_alias = "mlir-print-local-scope")]
+    pub print_local_scope: bool,
     /// Accept ops, attributes and types of dialects lf does not know.
     #[arg(long = "allow-unregistered-dialect")]
     pub allow_unregistered_dialect: bool,
@@ -59,6 +63,9 @@ pub struct OptArgs {
     /// as 256).
     #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+    /// Do everything on one thread (as --threads=1, which it overrides).
+    #[arg(long = "disable-threading", visible_alias = "mlir-disable-threading")]
+    pub disable_threading: bool,
     /// Print how long each phase (read, parse, verify, passes, print) took to
     /// stderr, with a tree of the wall time of each pass.
     #[arg(long = "timing", visible_alias = "mlir-timing")]
@@ -98,12 +105,21 @@ pub struct OptArgs {
         value_delimiter = ','
     )]
     pub print_ir_after: Vec<String>,
+    /// Print the IR before every pass (to stderr).
+    #[arg(long = "print-ir-before-all", visible_alias = "mlir-print-ir-before-all")]
+    pub print_ir_before_all: bool,
     /// Print the IR after every pass (to stderr).
     #[arg(long = "print-ir-after-all", visible_alias = "mlir-print-ir-after-all")]
     pub print_ir_after_all: bool,
     /// Print the IR after a pass only where the pass changed it.
     #[arg(long = "print-ir-after-change", visible_alias = "mlir-print-ir-after-change")]
     pub print_ir_after_change: bool,
+    /// IR dumps print the whole module, their header naming the op the pass
+    /// ran on (`('func.func' operation: @f)`), as the module is once the
+    /// pass ran on every op. mlir-opt also asks for
+    /// --mlir-disable-threading; lf does not.
+    #[arg(long = "print-ir-module-scope", visible_alias = "mlir-print-ir-module-scope")]
+    pub print_ir_module_scope: bool,
     /// Write the IR after each pass, one file per pass per op, under DIR
     /// (DIR/builtin_module_no-symbol-name/func_func_NAME/INDEX_PASS.lfir).
     #[arg(
@@ -253,6 +269,8 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let threads = args
         .threads
         .map(|n| n as usize)
+        .filter(|_| !args.disable_threading)
+        .or(args.disable_threading.then_some(1))
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .min(MAX_THREADS);
     // Verification and printing use rayon's global pool. Deep nesting recurses,
@@ -340,8 +358,8 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let opts = PrintOptions {
         generic: args.print_op_generic,
         debuginfo: args.print_debuginfo,
+        local_scope: args.print_local_scope,
         spill_dir: Some(sink.spill_dir()),
-        ..PrintOptions::default()
     };
     let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
     let mut diags: Vec<Diagnostic> = Vec::new();
@@ -453,17 +471,19 @@ fn build_pipeline(
         verify_each: args.verify_each && !args.no_verify,
         print_before: args.print_ir_before.clone(),
         print_after: args.print_ir_after.clone(),
+        print_before_all: args.print_ir_before_all,
         print_after_all: args.print_ir_after_all,
+        print_module_scope: args.print_ir_module_scope,
         print_after_change: args.print_ir_after_change,
         print_tree_dir: args.print_ir_tree_dir.clone(),
         print_options: PrintOptions {
             generic: args.print_op_generic,
             debuginfo: args.print_debuginfo,
+            local_scope: args.print_local_scope,
             ..PrintOptions::default()
         },
         timing: args.timing,
         statistics: args.pass_statistics,
-        ..RunOptions::default()
     };
     for name in args.print_ir_before.iter().chain(&args.print_ir_after) {
         if registry.lookup(name).is_none() {
