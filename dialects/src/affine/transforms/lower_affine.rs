@@ -40,10 +40,11 @@ and `affine.store` to `memref.load` and `memref.store` on the expanded subscript
 MLIR: `*` becomes `arith.muli overflow<nsw>`, `mod`, `floordiv` and `ceildiv` become \
 `arith.remsi`/`arith.divsi` with sign corrections, and every constant is materialized where \
 it is used (follow with `canonicalize` or `cse`).\n\n\
-The output matches `mlir-opt --lower-affine`, except that lf does not first compose \
-`affine.apply` operands into the integer set of an `affine.if` (the conditions compute the \
-same values). An affine op that cannot be lowered (an expression with a non-constant or \
-non-positive divisor) is an error: `failed to legalize operation`.",
+For those ops the output matches `mlir-opt --lower-affine`, except that lf does not first \
+compose `affine.apply` operands into the integer set of an `affine.if` (the conditions compute \
+the same values). `affine.parallel` is not lowered (mlir-opt lowers it to `scf.parallel`): a \
+function holding one fails to lower. An affine op that cannot be lowered (an expression with \
+a non-constant or non-positive divisor) is an error: `failed to legalize operation`.",
     anchor: Anchor::Any,
     options: &[],
     create,

@@ -1,0 +1,142 @@
+//! Claims of the docs checked against what the tools do: a claim that went
+//! stale (the tool changed, the text did not) fails here.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+fn run(tool: &str, args: &[&str]) -> Output {
+    Command::new(tool)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+/// The text of `doc` from the heading `heading` to the next heading of its level.
+fn section(doc: &str, heading: &str) -> String {
+    let text = read(doc);
+    let start = text
+        .find(heading)
+        .unwrap_or_else(|| panic!("{doc}: no heading '{heading}'"));
+    let level = heading.chars().take_while(|c| *c == '#').count();
+    let rest = &text[start + heading.len()..];
+    let next = format!("\n{} ", "#".repeat(level));
+    rest[..rest.find(&next).unwrap_or(rest.len())].to_string()
+}
+
+#[test]
+fn targets_md_says_what_lf_translate_does_with_an_inline_launch() {
+    let out = run(
+        env!("CARGO_BIN_EXE_lf-translate"),
+        &["test/Target/inline-launch.lfir", "--target=cuda"],
+    );
+    assert!(out.status.success(), "lf-translate refuses an inline gpu.launch");
+    let doc = read("docs/targets.md").replace('\n', " ");
+    assert!(
+        !doc.contains("inline `gpu.launch` is an error"),
+        "docs/targets.md says an inline gpu.launch is an error, but lf-translate outlines it"
+    );
+    assert!(
+        doc.contains("inline `gpu.launch` is outlined"),
+        "docs/targets.md: say that an inline gpu.launch is outlined"
+    );
+}
+
+#[test]
+fn examples_readme_says_lf_opt_reads_the_examples_as_they_are() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
+        .expect("examples/")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "lfir"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 5, "the seed examples are there");
+    for f in &files {
+        let out = run(env!("CARGO_BIN_EXE_lf-opt"), &[f.to_str().expect("a UTF-8 path")]);
+        assert!(
+            out.status.success(),
+            "lf-opt {}: {}",
+            f.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let readme = read("examples/README.md").replace('\n', " ");
+    assert!(
+        !readme.contains("only in generic form"),
+        "examples/README.md says lf-opt reads the examples only in generic form, but it reads them as they are"
+    );
+}
+
+#[test]
+fn passes_md_says_lower_affine_leaves_affine_parallel_when_it_does() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("parallel.lfir");
+    std::fs::write(
+        &file,
+        "func.func @p(%A: memref<16xf32>) {\n  affine.parallel (%i) = (0) to (16) {\n    \
+         %v = affine.load %A[%i] : memref<16xf32>\n    affine.store %v, %A[%i] : memref<16xf32>\n  }\n  \
+         return\n}\n",
+    )
+    .expect("write the input");
+    let out = run(
+        env!("CARGO_BIN_EXE_lf-opt"),
+        &[file.to_str().expect("a UTF-8 path"), "--lower-affine"],
+    );
+    let doc = section("docs/passes.md", "## `lower-affine`");
+    if !out.status.success() {
+        assert!(
+            doc.contains("`affine.parallel` is not lowered"),
+            "lower-affine fails on affine.parallel, but docs/passes.md does not say so:\n{doc}"
+        );
+    } else {
+        assert!(
+            !doc.contains("`affine.parallel` is not lowered"),
+            "lower-affine lowers affine.parallel now: docs/passes.md still says it does not"
+        );
+    }
+}
+
+#[test]
+fn readme_exit_statuses_are_the_tools() {
+    let bad_ir = "test/IR/rejected-as-mlir.lfir";
+    for (tool, args) in [
+        (env!("CARGO_BIN_EXE_lf-opt"), vec!["--no-such-flag"]),
+        (env!("CARGO_BIN_EXE_lf-opt"), vec!["--threads=0"]),
+        (env!("CARGO_BIN_EXE_lf-opt"), vec!["no-such-file.lfir"]),
+        (env!("CARGO_BIN_EXE_lf-opt"), vec![bad_ir]),
+        (env!("CARGO_BIN_EXE_lf-translate"), vec!["--no-such-flag"]),
+        (
+            env!("CARGO_BIN_EXE_lf-translate"),
+            vec!["no-such-file.lfir", "--target=cuda"],
+        ),
+        (env!("CARGO_BIN_EXE_lf-translate"), vec![bad_ir, "--target=cuda"]),
+        (env!("CARGO_BIN_EXE_lf-run"), vec!["--no-such-flag"]),
+        (env!("CARGO_BIN_EXE_lf-run"), vec!["no-such-file.lfir"]),
+        (env!("CARGO_BIN_EXE_lf-run"), vec![bad_ir]),
+    ] {
+        let out = run(tool, &args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{tool} {args:?}: the README says errors exit 1"
+        );
+    }
+    let readme = read("README.md").replace('\n', " ");
+    assert!(
+        readme.contains("On any error, a command-line error too, the exit status is 1"),
+        "README: say that every error, a command-line error too, exits 1"
+    );
+    assert!(
+        readme.contains("is a bug in lf"),
+        "README: say what another exit status (an internal error: 2) means"
+    );
+}
