@@ -420,7 +420,7 @@ impl<'a> Parser<'a> {
             } else if name.contains('.') {
                 msg.push_str(&format!("; to nest passes on '{name}' ops, write '{name}(...)'"));
             } else {
-                msg.push_str(" (lf-opt --list-passes lists the passes)");
+                msg.push_str(" (--list-passes lists the passes)");
             }
             return Err(err_at(self.text, start, name.len(), msg));
         };

@@ -164,6 +164,11 @@ pub struct OptArgs {
     /// filled by [`OptArgs::parse_with_passes`].
     #[arg(skip)]
     pub pass_flags: Vec<(String, Option<String>)>,
+    /// The tool's name in its messages (`lf-opt: error: ...`), `--help` and
+    /// `--timing` report: `lf-opt`, or the name an out-of-tree tool built on
+    /// this driver gives itself ([`OptArgs::parse_tool_with_passes`]).
+    #[arg(skip = "lf-opt")]
+    pub tool: &'static str,
 }
 
 impl OptArgs {
@@ -175,6 +180,13 @@ impl OptArgs {
         Self::parse_from_with_passes(std::env::args_os(), registry)
     }
 
+    /// [`OptArgs::parse_with_passes`] for a tool of its own built on
+    /// lf-opt's driver (an out-of-tree `my-opt`): `--help`, command-line
+    /// errors and the tool's messages name it `tool`, not lf-opt.
+    pub fn parse_tool_with_passes(tool: &'static str, registry: &PassRegistry) -> OptArgs {
+        Self::parse_tool_from_with_passes(tool, std::env::args_os(), registry)
+    }
+
     /// [`OptArgs::parse_with_passes`] on a given argument list (the first
     /// item is the program name).
     pub fn parse_from_with_passes<I, T>(args: I, registry: &PassRegistry) -> OptArgs
@@ -182,8 +194,26 @@ impl OptArgs {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString>,
     {
+        Self::parse_tool_from_with_passes("lf-opt", args, registry)
+    }
+
+    /// [`OptArgs::parse_tool_with_passes`] on a given argument list (the
+    /// first item is the program name).
+    pub fn parse_tool_from_with_passes<I, T>(tool: &'static str, args: I, registry: &PassRegistry) -> OptArgs
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString>,
+    {
         use clap::CommandFactory;
-        let cmd = OptArgs::command();
+        let mut cmd = OptArgs::command();
+        if tool != "lf-opt" {
+            cmd = cmd.name(tool).bin_name(tool).long_about(format!(
+                "{tool} is built on lf-opt's driver: it reads IR in MLIR's textual syntax, verifies it, \
+runs passes and prints it back, in the custom form by default or in MLIR's generic form. \
+Errors are reported with the source line and a caret; the exit status is 1 and no output file \
+is written when anything fails."
+            ));
+        }
         let own: Vec<String> = cmd
             .get_arguments()
             .flat_map(|a| {
@@ -217,6 +247,7 @@ impl OptArgs {
         let pass_names: Vec<&str> = passes.iter().map(|p| p.name).collect();
         let mut args: OptArgs = crate::cli::parse_or_exit(cmd, rest, &pass_names);
         args.pass_flags = flags;
+        args.tool = tool;
         args
     }
 }
@@ -239,13 +270,14 @@ pub fn main_with(ctx: Context, args: OptArgs) -> i32 {
 /// Runs lf-opt with a given context and pass registry: an out-of-tree
 /// `my-opt` registers its ops in `ctx` and its passes in `registry` (on top of
 /// [`lf_transforms::all_passes`]) and parses its command line with
-/// [`OptArgs::parse_with_passes`].
+/// [`OptArgs::parse_tool_with_passes`].
 ///
 /// The context is not freed: this is the body of a tool's `main`, and the
 /// process ends right after (freeing a million ops' worth of uniqued
 /// attributes piece by piece takes longer than printing them).
 pub fn main_with_registry(ctx: Context, registry: PassRegistry, args: OptArgs) -> i32 {
     // Deeply nested input recurses; give the work a large stack.
+    let tool = args.tool;
     let handle = std::thread::Builder::new().stack_size(512 << 20).spawn(move || {
         let code = run(&ctx, &registry, &args);
         std::mem::forget(ctx);
@@ -254,7 +286,7 @@ pub fn main_with_registry(ctx: Context, registry: PassRegistry, args: OptArgs) -
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("lf-opt: internal error (please report this with the input that caused it)");
+            eprintln!("{tool}: internal error (please report this with the input that caused it)");
             2
         }
     }
@@ -303,7 +335,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let semantics = match semantics_options(args) {
         Ok(s) => s,
         Err(msg) => {
-            eprintln!("lf-opt: error: {msg}");
+            eprintln!("{}: error: {msg}", args.tool);
             return 1;
         }
     };
@@ -311,7 +343,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let (name, input) = match read_input(&args.input) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("lf-opt: error: could not open input file '{}': {e}", args.input);
+            eprintln!("{}: error: could not open input file '{}': {e}", args.tool, args.input);
             return 1;
         }
     };
@@ -397,7 +429,10 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
                 });
                 timing.lap("print");
                 if let Err(e) = written {
-                    eprintln!("lf-opt: error: could not write output file '{}': {e}", args.output);
+                    eprintln!(
+                        "{}: error: could not write output file '{}': {e}",
+                        args.tool, args.output
+                    );
                     return 1;
                 }
                 if chunks.len() == 1 {
@@ -431,12 +466,15 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let code = match sink.finish() {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("lf-opt: error: could not write output file '{}': {e}", args.output);
+            eprintln!(
+                "{}: error: could not write output file '{}': {e}",
+                args.tool, args.output
+            );
             1
         }
     };
     timing.lap("write");
-    timing.report();
+    timing.report(args.tool);
     code
 }
 
@@ -491,7 +529,10 @@ fn build_pipeline(
                 .suggest(name)
                 .map(|s| format!("; did you mean '{s}'?"))
                 .unwrap_or_default();
-            eprintln!("lf-opt: error: --print-ir-before/--print-ir-after: unknown pass '{name}'{hint}");
+            eprintln!(
+                "{}: error: --print-ir-before/--print-ir-after: unknown pass '{name}'{hint}",
+                args.tool
+            );
             return Err(());
         }
     }
@@ -502,7 +543,7 @@ fn build_pipeline(
     };
     let pipeline = match (&args.pass_pipeline, args.pass_flags.is_empty()) {
         (Some(_), false) => {
-            eprintln!("lf-opt: error: --pass-pipeline cannot be combined with pass flags such as --{}; put every pass in the pipeline", args.pass_flags[0].0);
+            eprintln!("{}: error: --pass-pipeline cannot be combined with pass flags such as --{}; put every pass in the pipeline", args.tool, args.pass_flags[0].0);
             return Err(());
         }
         (Some(text), true) => match lf_pass::parse_pipeline(text, ctx, registry) {
@@ -532,7 +573,7 @@ fn build_pipeline(
             match lf_pass::pipeline::pipeline_from_flags(ctx, "builtin.module", passes) {
                 Ok(pm) => pm,
                 Err(e) => {
-                    eprintln!("lf-opt: error: {e}");
+                    eprintln!("{}: error: {e}", args.tool);
                     return Err(());
                 }
             }
