@@ -140,3 +140,66 @@ fn readme_exit_statuses_are_the_tools() {
         "README: say what another exit status (an internal error: 2) means"
     );
 }
+
+/// The packages an `install` line of `.ci/run` names (`apt-get install -y
+/// -qq A B >/dev/null`, `pip install -q A B`): the words after `install`
+/// that are not options, up to a redirection or the end of the command.
+fn installed_by_ci(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let code = line.split('#').next().unwrap_or("");
+        if !(code.contains("apt-get install") || code.contains("pip install")) {
+            continue;
+        }
+        let Some((_, rest)) = code.split_once(" install ") else {
+            continue;
+        };
+        for word in rest.split_whitespace() {
+            if word.starts_with('>') || word == "||" || word == "&&" {
+                break;
+            }
+            if !word.starts_with('-') {
+                out.push(word.to_string());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn readme_says_what_a_fresh_machine_needs() {
+    let need = section("README.md", "## What a fresh machine needs");
+    let cargo_toml = read("Cargo.toml");
+    let rust = cargo_toml
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("rust-version = "))
+        .map(|v| v.trim_matches('"').to_string())
+        .expect("Cargo.toml declares rust-version");
+    assert!(
+        need.contains(&format!("Rust {rust}")),
+        "README: say that lf needs Rust {rust} (Cargo.toml's rust-version)"
+    );
+    if read("tools/Cargo.toml").contains("tikv-jemallocator") {
+        assert!(
+            need.contains("C compiler") && need.contains("jemalloc"),
+            "README: say that building lf-opt's allocator, jemalloc, needs a C compiler"
+        );
+    }
+    let packages = installed_by_ci(&read(".ci/run"));
+    assert!(
+        packages.len() >= 8,
+        ".ci/run installs the tools of the tests: {packages:?}"
+    );
+    for p in &packages {
+        assert!(
+            need.contains(p.as_str()),
+            "README: '{p}', which .ci/run installs, is not named"
+        );
+    }
+    assert!(
+        need.contains("first build"),
+        "README: say how long the first build takes"
+    );
+}
