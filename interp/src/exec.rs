@@ -462,6 +462,19 @@ impl<'p> Machine<'p> {
                         pc = target as usize
                     }
                 }
+                Inst::LoopNextWrap {
+                    iv,
+                    step,
+                    ub,
+                    target,
+                    shift,
+                } => {
+                    let n = sext(r!(iv).wrapping_add(r!(step)), shift) as i64;
+                    r!(iv) = n as u64;
+                    if n < r!(ub) as i64 {
+                        pc = target as usize
+                    }
+                }
                 Inst::StepCheck { step } => {
                     if (r!(step) as i64) <= 0 {
                         return Err(fault(
