@@ -149,6 +149,19 @@ fn scalar_and_memref_argument_kinds_match_sim() {
 }
 
 #[test]
+fn i1_buffers_match_sim() {
+    // i1 elements travel as one byte each, 0 or 1, both ways.
+    let Some(_lock) = opencl_or_skip("i1_buffers_match_sim") else {
+        return;
+    };
+    let f = root().join("targets/tests/programs/i1_buffers.lfir");
+    same_as_sim(&f, "main", None);
+    let cl = run(&f, GpuBackend::OpenCl, "main", None);
+    let out = String::from_utf8_lossy(&cl.stdout);
+    assert!(out.contains("[-1,  11,  -1,  13,"), "{out}");
+}
+
+#[test]
 fn compare_runs_on_opencl() {
     let Some(_lock) = opencl_or_skip("compare_runs_on_opencl") else {
         return;

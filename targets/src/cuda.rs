@@ -109,7 +109,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
         let n = em.names.get(r);
         let ty = em.body.value_type(r);
         if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
-            let t = em.cty(op, m.elem);
+            let t = em.elem_cty(op, m.elem);
             em.stmt(&format!("{t}* {n} = NULL;"));
             em.stmt(&format!(
                 "LF_CUDA_CHECK(cudaMalloc((void**)&{n}, {}));",
@@ -132,7 +132,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
             (Space::Device, Space::Device) => "cudaMemcpyDeviceToDevice",
             _ => "cudaMemcpyHostToHost",
         };
-        let t = em.cty(op, d.elem);
+        let t = em.elem_cty(op, d.elem);
         em.stmt(&format!(
             "LF_CUDA_CHECK(cudaMemcpy({}, {}, {}, {kind}));",
             d.ptr,
@@ -149,7 +149,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
             );
             return;
         }
-        let t = em.cty(op, m.elem);
+        let t = em.elem_cty(op, m.elem);
         em.stmt(&format!(
             "LF_CUDA_CHECK(cudaMemset({}, 0, {}));",
             m.ptr,

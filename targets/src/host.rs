@@ -101,7 +101,7 @@ pub fn emit_function(
         let t = inputs.get(i).copied().unwrap_or_else(|| rb.value_type(a));
         if matches!(ctx.type_data(t), TypeData::MemRef { .. }) {
             if let Some(m) = em.view_of_type(f.op, t, n.clone(), Space::Host) {
-                let ct = em.cty(f.op, m.elem);
+                let ct = em.elem_cty(f.op, m.elem);
                 params.push(format!("{ct}* {n}"));
                 em.vals.insert(a, Val::Mem(m));
             }

@@ -152,7 +152,7 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
                 let constant = is_constant_arg(ctx, f, i);
                 let space = if constant { Space::Constant } else { Space::Global };
                 if let Some(m) = em.view_of_type(f.op, t, n.clone(), space) {
-                    let ct = em.cty(f.op, m.elem);
+                    let ct = em.elem_cty(f.op, m.elem);
                     params.push(match (flavor, constant) {
                         (Flavor::OclDevice, true) => format!("__constant {ct}* {n}"),
                         (Flavor::OclDevice, false) => format!("__global {ct}* {n}"),
@@ -174,7 +174,7 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
                 em.error(f.op, "workgroup attribution without the workgroup address space");
             }
             if let Some(m) = em.view_of_type(f.op, t, n.clone(), space) {
-                let ct = em.cty(f.op, m.elem);
+                let ct = em.elem_cty(f.op, m.elem);
                 let count = m.count();
                 let shape = m.dims.join("x");
                 let qual = match (flavor, workgroup) {

@@ -198,7 +198,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
         let n = em.names.get(r);
         let ty = em.body.value_type(r);
         if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
-            let t = em.cty(op, m.elem);
+            let t = em.elem_cty(op, m.elem);
             em.stmt(&format!("cl_int {n}_err;"));
             em.stmt(&format!(
                 "cl_mem {n} = clCreateBuffer(lf_cl_context, CL_MEM_READ_WRITE, {}, NULL, &{n}_err);",
@@ -215,7 +215,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
         let (Some(d), Some(s)) = (em.mem(op, copy.dst(&ir)), em.mem(op, copy.src(&ir))) else {
             return;
         };
-        let t = em.cty(op, d.elem);
+        let t = em.elem_cty(op, d.elem);
         let bytes = host::bytes(&d, t);
         let call = match (d.space, s.space) {
             (Space::Device, Space::Host) => format!(

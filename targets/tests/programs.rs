@@ -471,3 +471,84 @@ fn bitcast_kernels_pass_the_rv770_front_end() {
         "clang-15 (r600, rv770) bitcast.cl",
     );
 }
+
+/// A program with `i1` buffers on the host and in a kernel (loads, stores,
+/// copies both ways): one byte per element everywhere.
+fn i1_program() -> PathBuf {
+    root().join("targets/tests/programs/i1_buffers.lfir")
+}
+
+#[test]
+fn i1_buffer_program_runs_under_lf_run_as_expected() {
+    let program = i1_program();
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(
+        lf_run(&program),
+        expected,
+        "lf-run output differs from i1_buffers.expected"
+    );
+}
+
+#[test]
+fn i1_buffer_program_runs_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "i1_buffer_program_runs_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = i1_program();
+    let mut opts = Options::new(Target::OpenCl);
+    opts.profile = lf_targets::OpenClProfile::Generic;
+    let c = translate(&input, &opts).expect("i1_buffers translates");
+    assert!(
+        c.contains("__global uchar* arg0") && c.contains("uint8_t* alloc = (uint8_t*)lf_host_alloc"),
+        "i1 buffers are not bytes on both sides:\n{c}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("i1_buffers.c");
+    std::fs::write(&file, &c).unwrap();
+    let exe = dir.path().join("i1_buffers");
+    run(
+        Command::new("gcc")
+            .args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function", "-o"])
+            .arg(&exe)
+            .arg(&file)
+            .args(["-lOpenCL", "-lm"]),
+        "gcc i1_buffers.c",
+    );
+    let out = run(&mut Command::new(&exe), "running i1_buffers on OpenCL");
+    assert_eq!(
+        normalize(&String::from_utf8_lossy(&out.stdout)),
+        lf_run(&input),
+        "the OpenCL program's output differs from lf-run's"
+    );
+}
+
+#[test]
+fn i1_buffer_program_compiles_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "i1_buffer_program_compiles_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    let cu = translate(&i1_program(), &Options::new(Target::Cuda)).expect("i1_buffers translates");
+    assert!(
+        cu.contains("pick(uint8_t* arg0, int32_t* arg1, uint8_t* arg2)")
+            && cu.contains("cudaMalloc((void**)&memref, (size_t)(16) * sizeof(uint8_t))"),
+        "i1 buffers are not bytes on both sides:\n{cu}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("i1_buffers.cu");
+    std::fs::write(&file, &cu).unwrap();
+    run(
+        Command::new(&nvcc)
+            .args(["-arch=sm_90", "-Werror", "all-warnings", "-o"])
+            .arg(dir.path().join("i1_buffers"))
+            .arg(&file),
+        "nvcc i1_buffers.cu",
+    );
+}
