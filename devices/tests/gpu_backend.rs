@@ -233,7 +233,9 @@ fn kernel_sources_are_the_emitters() {
         .kernel_source("kernels::matmul_tiled")
         .expect("a kernel")
         .as_ref()
-        .expect("emitted");
+        .expect("emitted")
+        .source
+        .clone();
     assert!(src.contains("#include <cuda_runtime.h>"), "{src}");
     assert!(
         src.contains("extern \"C\" __global__ void matmul_tiled(float* arg0, float* arg1, float* arg2)"),
@@ -244,7 +246,9 @@ fn kernel_sources_are_the_emitters() {
         .kernel_source("kernels::matmul_tiled")
         .expect("a kernel")
         .as_ref()
-        .expect("emitted");
+        .expect("emitted")
+        .source
+        .clone();
     assert!(src.contains("__kernel void matmul_tiled(__global float* arg0"), "{src}");
     assert!(src.contains("__local float arg3[64];"), "{src}");
     let sim = lf_interp::load_for(&name, &text, GpuBackend::Sim.device()).expect("loads");

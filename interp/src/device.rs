@@ -18,7 +18,17 @@ use rustc_hash::FxHashMap;
 
 /// The source of one kernel for a backend, or why there is none (rendered
 /// emitter diagnostics).
-pub type KernelSource = Result<String, String>;
+pub type KernelSource = Result<KernelCode, String>;
+
+/// The emitted code of one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelCode {
+    /// The source to build (the kernel and the helpers it needs).
+    pub source: String,
+    /// The name of the kernel's function in `source`, which the emitter
+    /// may have renamed (a `gpu.func` named like a C or CUDA built-in).
+    pub entry: String,
+}
 
 /// A device backend: prepares a module's kernels and opens a device that
 /// runs them. Launches of a program loaded for a backend run there (see

@@ -89,25 +89,29 @@ fn kernel_prelude(fp64: bool) -> String {
 }
 
 /// The OpenCL C source of one kernel (no prelude), checked against the
-/// profile. With [`kernel_program`] this is what a runtime needs to run a
-/// single launch.
-pub fn kernel_source(ctx: &Context, f: FuncRef<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+/// profile, emitted as the C function `cname` (see
+/// [`crate::module::kernel_c_names`]). With [`kernel_program`] this is what
+/// a runtime needs to run a single launch.
+pub fn kernel_source(ctx: &Context, f: FuncRef<'_>, cname: &str, opts: &Options) -> Result<String, Vec<Diagnostic>> {
     if opts.profile == OpenClProfile::Rv770 {
         let errs = rv770::check_kernel(ctx, f, opts);
         if !errs.is_empty() {
             return Err(errs);
         }
     }
-    emit_kernel(ctx, f, Flavor::OclDevice)
+    emit_kernel(ctx, f, cname, Flavor::OclDevice)
 }
 
-/// A complete `.cl` program of the given kernels (prelude included).
+/// A complete `.cl` program of the given kernels (prelude included), under
+/// the C names [`crate::module::kernel_c_names`] gives them.
 pub fn kernel_program(
     ctx: &Context,
     kernels: &[(&str, FuncRef<'_>)],
     opts: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    crate::kernel::append_kernels(kernel_prelude(opts.amd_fp64), kernels, |k| kernel_source(ctx, k, opts))
+    crate::kernel::append_kernels(kernel_prelude(opts.amd_fp64), kernels, |k, cname| {
+        kernel_source(ctx, k, cname, opts)
+    })
 }
 
 /// `text` as a C string literal, one source line per literal line.

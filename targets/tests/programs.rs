@@ -552,3 +552,89 @@ fn i1_buffer_program_compiles_with_nvcc() {
         "nvcc i1_buffers.cu",
     );
 }
+
+/// Builds the OpenCL program of `input` (`opts`) with gcc, runs it on the
+/// first OpenCL device and returns what it printed (base addresses as 0x0).
+fn run_opencl_program(input: &Path, opts: &Options) -> String {
+    let name = stem(input);
+    let c = translate(input, opts).unwrap_or_else(|| panic!("{name} does not translate"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.c"));
+    std::fs::write(&file, &c).unwrap();
+    let exe = dir.path().join(&name);
+    run(
+        Command::new("gcc")
+            .args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function", "-o"])
+            .arg(&exe)
+            .arg(&file)
+            .args(["-lOpenCL", "-lm"]),
+        &format!("gcc {name}.c"),
+    );
+    let out = run(&mut Command::new(&exe), &format!("running {name} on OpenCL"));
+    normalize(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Compiles and links the CUDA program of `input` with nvcc (warnings are
+/// errors, host code with `-Wall -Wextra`).
+fn compile_cuda_program(nvcc: &Path, input: &Path) {
+    let name = stem(input);
+    let cu = translate(input, &Options::new(Target::Cuda)).unwrap_or_else(|| panic!("{name} does not translate"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.cu"));
+    std::fs::write(&file, &cu).unwrap();
+    run(
+        Command::new(nvcc)
+            .args([
+                "-arch=sm_90",
+                "-Werror",
+                "all-warnings",
+                "-Xcompiler",
+                "-Wall,-Wextra,-Werror",
+                "-o",
+            ])
+            .arg(dir.path().join(&name))
+            .arg(&file),
+        &format!("nvcc {name}.cu"),
+    );
+}
+
+/// Kernels and host functions named like C, C++, CUDA and OpenCL
+/// identifiers (`size_t`, `true`, `NULL`, `float4`, `memcpy`, `dim3`,
+/// `cudaMalloc`, `LF_CUDA_CHECK`, `main`, ...; `printF32` with a body).
+fn names_program() -> PathBuf {
+    root().join("targets/tests/programs/names.lfir")
+}
+
+#[test]
+fn names_program_runs_under_lf_run_as_expected() {
+    let program = names_program();
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(lf_run(&program), expected, "lf-run output differs from names.expected");
+}
+
+#[test]
+fn names_program_runs_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "names_program_runs_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = names_program();
+    let mut opts = Options::new(Target::OpenCl);
+    opts.profile = lf_targets::OpenClProfile::Generic;
+    assert_eq!(run_opencl_program(&input, &opts), lf_run(&input));
+}
+
+#[test]
+fn names_program_compiles_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "names_program_compiles_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    compile_cuda_program(&nvcc, &names_program());
+}
