@@ -162,6 +162,25 @@ fn i1_buffers_match_sim() {
 }
 
 #[test]
+fn renamed_and_same_named_kernels_match_sim() {
+    // Kernels named like C built-ins (loaded under the emitted name), and
+    // inline launches outlined into kernels of one name in several modules.
+    let Some(_lock) = opencl_or_skip("renamed_and_same_named_kernels_match_sim") else {
+        return;
+    };
+    for p in [
+        "targets/tests/programs/names.lfir",
+        "targets/tests/programs/two_launches.lfir",
+    ] {
+        let f = root().join(p);
+        same_as_sim(&f, "main", None);
+        let cl = run(&f, GpuBackend::OpenCl, "main", None);
+        let expected = std::fs::read_to_string(f.with_extension("expected")).expect("expected");
+        assert_eq!(String::from_utf8_lossy(&cl.stdout), expected, "{p}");
+    }
+}
+
+#[test]
 fn compare_runs_on_opencl() {
     let Some(_lock) = opencl_or_skip("compare_runs_on_opencl") else {
         return;

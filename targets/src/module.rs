@@ -154,20 +154,9 @@ impl<'a> Program<'a> {
                 ));
             }
         }
-        let mut seen = rustc_hash::FxHashSet::default();
-        for (_, k) in &p.kernels {
-            if !seen.insert(k.name) {
-                errors.push(op_error(
-                    ctx,
-                    k.body,
-                    k.op,
-                    format!(
-                        "two kernels are named '{}': kernel names must be unique across gpu.modules",
-                        k.name
-                    ),
-                ));
-            }
-        }
+        // Any number of kernels may share a name (one per gpu.module, as
+        // gpu-kernel-outlining makes them of the launches of one function):
+        // each gets a C name of its own.
         p.names = Symbols::new(
             p.kernels.iter().map(|(m, k)| (*m, k.name)),
             p.host_funcs.iter().map(|f| f.name),

@@ -638,3 +638,78 @@ fn names_program_compiles_with_nvcc() {
     };
     compile_cuda_program(&nvcc, &names_program());
 }
+
+/// Three inline launches in one function and two in another.
+fn two_launches_program() -> PathBuf {
+    root().join("targets/tests/programs/two_launches.lfir")
+}
+
+/// mlir-opt's `--gpu-kernel-outlining` of `input`, written into `dir`;
+/// `None` (after a `SKIPPED` line, or a failure under `LF_REQUIRE_TOOLS=1`)
+/// when mlir-opt is missing.
+fn mlir_opt_outlined(test: &str, input: &Path, dir: &Path) -> Option<PathBuf> {
+    let Some(mlir_opt) = on_path("mlir-opt-22").or_else(|| on_path("mlir-opt")) else {
+        skip_or_fail(test, "mlir-opt", "apt-get install mlir-22-tools");
+        return None;
+    };
+    let out = run(
+        Command::new(mlir_opt).arg("--gpu-kernel-outlining").arg(input),
+        "mlir-opt --gpu-kernel-outlining",
+    );
+    let path = dir.join(format!("{}.mlir-outlined.lfir", stem(input)));
+    std::fs::write(&path, &out.stdout).unwrap();
+    Some(path)
+}
+
+#[test]
+fn two_launches_program_runs_under_lf_run_as_expected() {
+    let program = two_launches_program();
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(
+        lf_run(&program),
+        expected,
+        "lf-run output differs from two_launches.expected"
+    );
+}
+
+#[test]
+fn two_launches_program_runs_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "two_launches_program_runs_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = two_launches_program();
+    let expected = lf_run(&input);
+    // Outlined by lf (as lf-translate does), then by mlir-opt.
+    assert_eq!(run_opencl_program(&input, &Options::new(Target::OpenCl)), expected);
+    let dir = tempfile::tempdir().unwrap();
+    let Some(outlined) = mlir_opt_outlined("two_launches_program_runs_on_pocl_like_lf_run", &input, dir.path()) else {
+        return;
+    };
+    let text = std::fs::read_to_string(&outlined).unwrap();
+    assert!(
+        text.contains("gpu.module @fig3_kernel_0") && text.contains("@fig3_kernel_0::@fig3_kernel"),
+        "mlir-opt outlined differently:\n{text}"
+    );
+    assert_eq!(run_opencl_program(&outlined, &Options::new(Target::OpenCl)), expected);
+}
+
+#[test]
+fn two_launches_program_compiles_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "two_launches_program_compiles_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    let input = two_launches_program();
+    compile_cuda_program(&nvcc, &input);
+    let dir = tempfile::tempdir().unwrap();
+    if let Some(outlined) = mlir_opt_outlined("two_launches_program_compiles_with_nvcc", &input, dir.path()) {
+        compile_cuda_program(&nvcc, &outlined);
+    }
+}
