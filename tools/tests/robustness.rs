@@ -1198,7 +1198,8 @@ fn output_files_get_the_umask_or_the_old_mode() {
     use std::os::unix::fs::PermissionsExt;
     let scratch = tempfile::tempdir().unwrap();
     let input = scratch.path().join("in.mlir");
-    std::fs::write(&input, "module {}\n").unwrap();
+    // With a @main: lf-translate writes a host program of it (with a warning).
+    std::fs::write(&input, "func.func @main() {\n  return\n}\n").unwrap();
     let out = scratch.path().join("out.mlir");
     let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
     let run = |umask: &str, tool: &str, extra: &[&str]| {
@@ -1228,7 +1229,10 @@ fn output_files_get_the_umask_or_the_old_mode() {
         std::fs::set_permissions(&out, std::fs::Permissions::from_mode(old)).unwrap();
         run("077", LF_OPT, &[]);
         assert_eq!(mode(&out), old, "existing file of mode {old:o}, {size} bytes");
-        assert_eq!(std::fs::read(&out).unwrap(), b"module {\n}\n\n");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            b"module {\n  func.func @main() {\n    return\n  }\n}\n\n"
+        );
         std::fs::set_permissions(&out, std::fs::Permissions::from_mode(old)).unwrap();
         run("077", LF_OPT, &["--split-input-file"]);
         assert_eq!(mode(&out), old, "--split-input-file, existing file of mode {old:o}");
@@ -1243,7 +1247,8 @@ fn output_errors_name_the_users_path() {
     // Not named `.tmpXXXX` as tempfile's files are.
     let scratch = tempfile::Builder::new().prefix("lf-output-errors").tempdir().unwrap();
     let input = scratch.path().join("in.mlir");
-    std::fs::write(&input, "module {}\n").unwrap();
+    // With a @main, which lf-translate emits as a host program.
+    std::fs::write(&input, "func.func @main() {\n  return\n}\n").unwrap();
     let out = scratch.path().join("missing-dir").join("out.mlir");
     let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
     let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
