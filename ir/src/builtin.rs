@@ -4,6 +4,7 @@ use crate::attrs::AttrData;
 use crate::parser::{CustomParser, ParseResult};
 use crate::printer::CustomPrinter;
 use crate::registry::{OpDef, Traits};
+use crate::walk::{walk, WalkControl, WalkOrder};
 use crate::{Body, Context, OpId};
 use lf_diag::Diagnostic;
 
@@ -28,6 +29,7 @@ pub static MODULE: OpDef = OpDef {
         may_be_empty: false,
     }],
     verify: Some(verify_module),
+    verify_regions: Some(verify_module_symbol_uses),
     parse: Some(parse_module),
     print: Some(print_module),
     ..OpDef::new("builtin.module")
@@ -108,4 +110,55 @@ fn verify_module(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic>
         }
     }
     Ok(())
+}
+
+/// The module's symbol table check of its symbol users (MLIR's
+/// `verifySymbolTable`), after its body verified: the ops with a
+/// [`crate::registry::SymbolUsesFn`] in the module's body outside isolated
+/// ops, which check their own (`func.func` those in its body), and nested
+/// symbol tables, in program order.
+fn verify_module_symbol_uses(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+    let rb = body.regions_body(op);
+    let check = |o: OpId| ctx.op_def(rb.op_name(o)).and_then(|d| d.verify_symbol_uses);
+    // Most modules hold functions and globals only: a scan of the module's
+    // own ops (not the functions' bodies) says so.
+    if !rb.live_ops().any(|o| check(o).is_some()) {
+        return Ok(());
+    }
+    let mut result = Ok(());
+    walk(body, op, WalkOrder::PreOrder, &mut |b, o| {
+        if o == op && std::ptr::eq(b, body) {
+            return WalkControl::Advance;
+        }
+        let def = ctx.op_def(b.op_name(o));
+        let r = match def.and_then(|d| d.verify_symbol_uses) {
+            Some(f) => f(ctx, symbol_table_of(ctx, b, o), b, o),
+            None => Ok(()),
+        };
+        if let Err(e) = r {
+            result = Err(e);
+            return WalkControl::Interrupt;
+        }
+        if def.is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE) || d.has(Traits::SYMBOL_TABLE)) {
+            WalkControl::Skip
+        } else {
+            WalkControl::Advance
+        }
+    });
+    result
+}
+
+/// Where the symbols of `op`, in the body of a module outside its isolated
+/// ops, are looked up: its ancestor directly in the module; `None` if an
+/// unregistered op with one region lies in between (MLIR takes it for a
+/// symbol table it cannot read).
+fn symbol_table_of<'b>(ctx: &Context, body: &'b Body, op: OpId) -> Option<(&'b Body, OpId)> {
+    let mut anchor = op;
+    while let Some(parent) = body.parent_op(anchor) {
+        if ctx.op_def(body.op_name(parent)).is_none() && body.num_regions(parent) == 1 {
+            return None;
+        }
+        anchor = parent;
+    }
+    Some((body, anchor))
 }

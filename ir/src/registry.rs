@@ -106,6 +106,16 @@ pub type FoldFn = fn(ctx: &Context, body: &Body, op: OpId, operands: &[Option<At
 /// asking a constant for its value allocates nothing).
 pub type FoldResults = smallvec::SmallVec<[FoldResult; 1]>;
 
+/// MLIR's `SymbolUserOpInterface::verifySymbolUses`: checks the symbols op
+/// `op` of `body` refers to. `table` is where they are looked up: an op of
+/// a body (`(table_body, anchor)`) whose block's region is the region of
+/// the nearest symbol table (the function holding `op`, or `op`'s ancestor
+/// directly in a module); `None` where MLIR finds no symbol table (an
+/// unregistered op with one region, which might be one, lies in between),
+/// so that every lookup fails.
+pub type SymbolUsesFn =
+    fn(ctx: &Context, table: Option<(&Body, OpId)>, body: &Body, op: OpId) -> Result<(), Diagnostic>;
+
 /// The single declaration of an operation.
 #[derive(Debug)]
 pub struct OpDef {
@@ -135,6 +145,10 @@ pub struct OpDef {
     /// thread that verified its body, so walking that body here costs no
     /// sequential time.
     pub verify_regions: Option<VerifyFn>,
+    /// The check of the symbols the op refers to, run by the symbol table
+    /// holding it ([`SymbolUsesFn`]): `builtin.module` checks its ops
+    /// outside functions, `func.func` the ops of its body.
+    pub verify_symbol_uses: Option<SymbolUsesFn>,
     /// Custom syntax parser.
     pub parse: Option<ParseFn>,
     /// Custom syntax printer.
@@ -187,6 +201,7 @@ impl OpDef {
             verify: None,
             verify_local: None,
             verify_regions: None,
+            verify_symbol_uses: None,
             parse: None,
             print: None,
             declared: false,

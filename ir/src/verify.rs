@@ -20,12 +20,19 @@ pub fn verify(ctx: &Context, body: &Body, op: OpId) -> VResult {
     let mut v = Verifier::new(ctx, body, None);
     v.verify_op(op)?;
     if let Some(nested) = body.nested_body(op) {
-        return verify_body(ctx, nested, def, body.op_loc(op));
+        verify_body(ctx, nested, def, body.op_loc(op))?;
+    } else {
+        for r in body.regions(op).to_vec() {
+            v.verify_region(r, def)?;
+        }
+        v.verify_isolated_children()?;
     }
-    for r in body.regions(op).to_vec() {
-        v.verify_region(r, def)?;
+    // The op's checks of its regions, once they verified (the top-level
+    // module's check of its symbol users).
+    match def.and_then(|d| d.verify_regions) {
+        Some(f) => f(ctx, body, op).map_err(Box::new),
+        None => Ok(()),
     }
-    v.verify_isolated_children()
 }
 
 /// Verifies `nested`, the body nested in an isolated op (a function) named

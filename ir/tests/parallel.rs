@@ -234,11 +234,12 @@ fn alias_run_errors_are_the_sequential_parse_errors() {
             "redefinition of attribute alias id 'm3'",
             14,
         ),
-        // An alias used before its definition (the error points after it).
+        // An alias used before its definition (the error points just after
+        // it, on its line).
         (
             vec![(100, "#early = #m3000\n")],
             "undefined symbol alias id 'm3000'",
-            103,
+            102,
         ),
         // Nesting too deep in one definition.
         (vec![(2800, deep.as_str())], "nesting too deep", 2802),

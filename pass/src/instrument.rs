@@ -2,7 +2,7 @@
 //! pass ([`TimingTree`]) and pass statistics ([`Statistics`]).
 
 use crate::manager::RunOptions;
-use crate::pass::Statistic;
+use crate::pass::{Pass, Statistic};
 use crate::pipeline::Nesting;
 use lf_ir::{Body, Context, OpId, OwnedOp};
 use std::io::Write;
@@ -127,7 +127,13 @@ impl Statistics {
     }
 }
 
-/// Prints the IR around passes as the `--print-ir-*` options ask.
+/// Prints the IR around passes as the `--print-ir-*` options ask, as MLIR
+/// prints it: a header `// -----// IR Dump After CSE (cse) //----- //`
+/// (MLIR's name of the pass and its argument), then the op the pass ran on
+/// (an op nested in another in MLIR's local scope: attributes and
+/// locations where they are used, no aliases), then an empty line; with
+/// [`RunOptions::print_module_scope`] the header names the op (`('func.func'
+/// operation: @f)`) and the whole top-level op is printed.
 pub struct IrDumper<'a> {
     opts: RunOptions,
     out: &'a mut dyn Write,
@@ -142,30 +148,58 @@ impl<'a> IrDumper<'a> {
         }
     }
 
+    /// Whether the IR is printed after `pass` (where it changed, with
+    /// `--print-ir-after-change`, which alone selects every pass; in
+    /// mlir-opt it only restricts `--mlir-print-ir-after(-all)`).
     fn wants_after(&self, pass: &str) -> bool {
-        self.opts.print_after_all || self.opts.print_after.iter().any(|p| p == pass)
+        let selected = self.opts.print_after_all || self.opts.print_after.iter().any(|p| p == pass);
+        selected || (self.opts.print_after_change && self.opts.print_after.is_empty())
+    }
+
+    fn wants_before(&self, pass: &str) -> bool {
+        self.opts.print_before_all || self.opts.print_before.iter().any(|p| p == pass)
+    }
+
+    /// The op as a dump shows it: nested in another, in local scope.
+    fn op_text(&self, ctx: &Context, body: &Body, op: OpId, nested: bool) -> String {
+        let mut opts = self.opts.print_options.clone();
+        opts.local_scope |= nested;
+        lf_ir::op_to_string(ctx, body, op, &opts)
+    }
+
+    /// Writes one dump of `op` (or, at module scope, of `root`).
+    fn dump(&mut self, ctx: &Context, root: &OwnedOp, when: &str, pass: &dyn Pass, target: (&Body, OpId, bool)) {
+        let (body, op, nested) = target;
+        let mut head = format!("// -----// IR Dump {when} {} ({})", pass.class_name(), pass.name());
+        let text = if self.opts.print_module_scope {
+            head.push_str(&format!(" ({})", describe_op(ctx, body, op)));
+            self.op_text(ctx, &root.body, root.op, false)
+        } else {
+            self.op_text(ctx, body, op, nested)
+        };
+        let _ = write!(self.out, "{head} //----- //\n{text}\n");
     }
 
     /// Before a pass: dumps `--print-ir-before`; returns the text of each op
     /// when `--print-ir-after-change` needs it for comparison.
-    pub fn before(&mut self, ctx: &Context, pass: &str, ops: &[(Vec<OpId>, &Body, OpId)]) -> Vec<Option<String>> {
-        let dump = self.opts.print_before.iter().any(|p| p == pass);
-        let keep = self.opts.print_after_change && !self.wants_after(pass);
+    pub fn before(
+        &mut self,
+        ctx: &Context,
+        root: &OwnedOp,
+        pass: &dyn Pass,
+        ops: &[(Vec<OpId>, &Body, OpId)],
+    ) -> Vec<Option<String>> {
+        let dump = self.wants_before(pass.name());
+        let keep = self.opts.print_after_change && self.wants_after(pass.name());
         if !dump && !keep {
             return vec![None; ops.len()];
         }
         ops.iter()
-            .map(|(_, body, op)| {
-                let text = lf_ir::op_to_string(ctx, body, *op, &self.opts.print_options);
+            .map(|(key, body, op)| {
                 if dump {
-                    let _ = write!(
-                        self.out,
-                        "{}\n{}\n\n",
-                        header("Before", ctx, pass, body, *op),
-                        text.trim_end()
-                    );
+                    self.dump(ctx, root, "Before", pass, (body, *op, key.len() > 1));
                 }
-                keep.then_some(text)
+                keep.then(|| self.op_text(ctx, body, *op, key.len() > 1))
             })
             .collect()
     }
@@ -176,45 +210,38 @@ impl<'a> IrDumper<'a> {
         &mut self,
         ctx: &Context,
         root: &OwnedOp,
-        pass: &str,
+        pass: &dyn Pass,
         index: usize,
         ops: &[(Vec<OpId>, &Body, OpId)],
         before: &[Option<String>],
     ) -> std::io::Result<()> {
-        let all = self.wants_after(pass);
+        let wanted = self.wants_after(pass.name());
         let tree = self.opts.print_tree_dir.clone();
-        if !all && !self.opts.print_after_change && tree.is_none() {
+        if !wanted && tree.is_none() {
             return Ok(());
         }
         for (i, (key, body, op)) in ops.iter().enumerate() {
-            let text = lf_ir::op_to_string(ctx, body, *op, &self.opts.print_options);
-            let changed = before.get(i).and_then(|b| b.as_ref()).is_none_or(|b| *b != text);
-            if all || (self.opts.print_after_change && changed) {
-                let _ = write!(
-                    self.out,
-                    "{}\n{}\n\n",
-                    header("After", ctx, pass, body, *op),
-                    text.trim_end()
-                );
+            let nested = key.len() > 1;
+            let dump = wanted
+                && (!self.opts.print_after_change
+                    || before
+                        .get(i)
+                        .and_then(|b| b.as_ref())
+                        .is_none_or(|b| *b != self.op_text(ctx, body, *op, nested)));
+            if dump {
+                self.dump(ctx, root, "After", pass, (body, *op, nested));
             }
             if let Some(dir) = &tree {
-                let path = tree_path(ctx, root, dir, key, index, pass);
+                let path = tree_path(ctx, root, dir, key, index, pass.name());
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                std::fs::write(&path, text)?;
+                let opts = &self.opts.print_options;
+                std::fs::write(&path, lf_ir::op_to_string(ctx, body, *op, opts))?;
             }
         }
         Ok(())
     }
-}
-
-/// `// -----// IR Dump After cse ('func.func' operation: @f) //----- //`
-fn header(when: &str, ctx: &Context, pass: &str, body: &Body, op: OpId) -> String {
-    format!(
-        "// -----// IR Dump {when} {pass} ({}) //----- //",
-        describe_op(ctx, body, op)
-    )
 }
 
 /// `'func.func' operation: @f`, or `'builtin.module' operation`.

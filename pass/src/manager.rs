@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub verify_each: bool,
     /// Print the op before each run of these passes (`--print-ir-before`).
     pub print_before: Vec<String>,
+    /// Print before every pass (`--print-ir-before-all`).
+    pub print_before_all: bool,
     /// Print the op after each run of these passes (`--print-ir-after`).
     pub print_after: Vec<String>,
     /// Print after every pass (`--print-ir-after-all`).
@@ -46,6 +48,9 @@ pub struct RunOptions {
     pub print_after_change: bool,
     /// Write the op after each pass to a file in this directory (`--print-ir-tree-dir`).
     pub print_tree_dir: Option<PathBuf>,
+    /// Dumps print the whole top-level op, their header naming the op the
+    /// pass ran on (`--mlir-print-ir-module-scope`).
+    pub print_module_scope: bool,
     /// How dumps print the IR.
     pub print_options: PrintOptions,
     /// Measure wall time per pass (`--timing`).
@@ -60,10 +65,12 @@ impl Default for RunOptions {
             threads: 1,
             verify_each: true,
             print_before: Vec::new(),
+            print_before_all: false,
             print_after: Vec::new(),
             print_after_all: false,
             print_after_change: false,
             print_tree_dir: None,
+            print_module_scope: false,
             print_options: PrintOptions::default(),
             timing: false,
             statistics: false,
@@ -233,7 +240,7 @@ impl PassManager {
         // Before: dumps and the text to compare with after.
         let before: Vec<Option<String>> = {
             let ops = visit_targets(ctx, root, &step.levels);
-            dumper.before(ctx, info.name, &ops)
+            dumper.before(ctx, root, &*step.entry.pass, &ops)
         };
         let start = Instant::now();
         let mut targets = collect_targets(ctx, root, &step.levels);
@@ -377,7 +384,7 @@ impl PassManager {
             }
         }
         let ops = visit_targets(ctx, root, &step.levels);
-        if let Err(e) = dumper.after(ctx, root, info.name, index, &ops, &before) {
+        if let Err(e) = dumper.after(ctx, root, &*step.entry.pass, index, &ops, &before) {
             report
                 .diags
                 .push(Diagnostic::error(None, format!("could not write an IR dump: {e}")));

@@ -34,7 +34,11 @@ impl OptionKind {
             OptionKind::UInt => "uint".into(),
             OptionKind::Bool => "bool".into(),
             OptionKind::String => "string".into(),
-            OptionKind::Enum(words) => words.join("|"),
+            OptionKind::Enum(words) => words
+                .iter()
+                .map(|w| if w.is_empty() { "\"\"" } else { w })
+                .collect::<Vec<_>>()
+                .join("|"),
             OptionKind::List(k) => format!("list<{}>", k.describe()),
         }
     }
@@ -131,7 +135,7 @@ impl fmt::Display for OptionValue {
             OptionValue::Int(v) => write!(f, "{v}"),
             OptionValue::Bool(b) => write!(f, "{b}"),
             OptionValue::Str(s) => {
-                if s.is_empty() || s.contains(|c: char| c.is_whitespace() || ",{}=\"".contains(c)) {
+                if s.is_empty() || needs_quotes(s, true) {
                     write!(f, "\"{s}\"")
                 } else {
                     f.write_str(s)
@@ -147,6 +151,51 @@ impl fmt::Display for OptionValue {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// Whether a string value must be quoted to read back: it holds
+/// whitespace or a quote, starts with `{` (braces around a value are
+/// dropped), has unbalanced braces, or, as a list element (`in_list`), a
+/// comma outside braces.
+fn needs_quotes(s: &str, in_list: bool) -> bool {
+    let mut depth = 0i32;
+    for c in s.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 0 => return true,
+            '}' => depth -= 1,
+            ',' if in_list && depth == 0 => return true,
+            c if c.is_whitespace() || c == '"' => return true,
+            _ => {}
+        }
+    }
+    depth != 0 || s.starts_with('{')
+}
+
+impl OptionValue {
+    /// The value as MLIR prints it in a pipeline (`{a,b}` for a list, an
+    /// empty string as nothing), quoted only where it would not read back.
+    fn write_mlir(&self, out: &mut String, in_list: bool) {
+        match self {
+            OptionValue::Str(s) if needs_quotes(s, in_list) || (in_list && s.is_empty()) => {
+                out.push('"');
+                out.push_str(s);
+                out.push('"');
+            }
+            OptionValue::Str(s) => out.push_str(s),
+            OptionValue::List(items) => {
+                out.push('{');
+                for (i, v) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    v.write_mlir(out, true);
+                }
+                out.push('}');
+            }
+            v => out.push_str(&v.to_string()),
         }
     }
 }
@@ -288,21 +337,62 @@ impl PassOptions {
     }
 }
 
-impl fmt::Display for PassOptions {
-    /// `{a=1 b=true}` with every option (nothing when the pass has none), so
-    /// that the text pasted back gives the same pass.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.values.is_empty() {
-            return Ok(());
+impl PassOptions {
+    /// The options as MLIR prints them in a pipeline (`{a=1 b=true}`,
+    /// nothing when the pass has none): sorted by name, separated by one
+    /// space each, a list as `name={a,b}` and an empty list as nothing (its
+    /// space stays: `canonicalize{  max-iterations=10 ...}`), an empty
+    /// string as `name=`. The options named in `lf_options` (those lf adds
+    /// to an MLIR pass) are left out while at their default. Pasted back
+    /// into a pipeline, the text gives the same options.
+    pub fn to_mlir_string(&self, lf_options: &[&str]) -> String {
+        let mut shown: Vec<(&PassOption, &OptionValue)> = self
+            .info
+            .options
+            .iter()
+            .zip(&self.values)
+            .enumerate()
+            .filter(|(i, (o, _))| !lf_options.contains(&o.name) || self.differs_from_default(*i))
+            .map(|(_, ov)| ov)
+            .collect();
+        if shown.is_empty() {
+            return String::new();
         }
-        f.write_str("{")?;
-        for (i, (o, v)) in self.info.options.iter().zip(&self.values).enumerate() {
+        shown.sort_by(|a, b| a.0.name.cmp(b.0.name));
+        let mut out = String::from("{");
+        for (i, (o, v)) in shown.into_iter().enumerate() {
             if i > 0 {
-                f.write_str(" ")?;
+                out.push(' ');
             }
-            write!(f, "{}={v}", o.name)?;
+            // As MLIR, an empty list prints nothing; where that would read
+            // back as a default that is not empty, it is `name={}`.
+            if matches!(v, OptionValue::List(items) if items.is_empty()) {
+                if o.default.is_empty() || o.default == "\"\"" {
+                    continue;
+                }
+                out.push_str(o.name);
+                out.push_str("={}");
+                continue;
+            }
+            out.push_str(o.name);
+            out.push('=');
+            v.write_mlir(&mut out, false);
         }
-        f.write_str("}")
+        out.push('}');
+        out
+    }
+
+    /// Whether option number `i` holds other than its declared default.
+    fn differs_from_default(&self, i: usize) -> bool {
+        let decl = &self.info.options[i];
+        decl.kind.parse(decl.default).map_or(true, |d| d != self.values[i])
+    }
+}
+
+impl fmt::Display for PassOptions {
+    /// [`PassOptions::to_mlir_string`] with every option.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_mlir_string(&[]))
     }
 }
 

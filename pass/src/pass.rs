@@ -191,6 +191,34 @@ pub trait Pass: Send + Sync {
     fn anchor(&self) -> Anchor {
         self.info().anchor
     }
+
+    /// The pass's name in IR dump headers (`// -----// IR Dump After
+    /// CSE (cse) //----- //`): for a pass that is MLIR's, MLIR's name of
+    /// it (`CSE`, `Canonicalizer`); by default the argument in CamelCase
+    /// (`test-print-loop-nest`: `TestPrintLoopNest`).
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Owned(camel_case(self.info().name))
+    }
+
+    /// The options lf adds to the MLIR pass it implements (`fold` of
+    /// `canonicalize`): a printed pipeline (`--dump-pass-pipeline`) shows
+    /// them only when they are not at their default, so that a pipeline of
+    /// MLIR's passes pastes into `mlir-opt`. None by default.
+    fn lf_options(&self) -> &'static [&'static str] {
+        &[]
+    }
+}
+
+/// `test-print-loop-nest` as `TestPrintLoopNest`.
+fn camel_case(name: &str) -> String {
+    name.split(['-', '_'])
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// One statistic of one pass run.

@@ -140,11 +140,58 @@ impl OpPassManager {
     pub fn is_empty(&self) -> bool {
         self.num_passes() == 0
     }
+
+    /// The pipeline as `mlir-opt --dump-pass-pipeline` prints it: `Pass
+    /// Manager with N passes:` (N: the elements of the top-level pass
+    /// manager, a nested one counting as one), then the pipeline with one
+    /// element a line, indented by nesting, and an empty line.
+    pub fn dump_text(&self) -> String {
+        let mut out = format!("Pass Manager with {} passes:\n", self.items.len());
+        self.write_pretty(&mut out, 0);
+        out.push_str("\n\n");
+        out
+    }
+
+    /// MLIR's pretty form of the pipeline at indentation `depth`.
+    fn write_pretty(&self, out: &mut String, depth: usize) {
+        let indent = |out: &mut String, d: usize| out.push_str(&"  ".repeat(d));
+        out.push_str(self.nesting.as_str());
+        out.push_str("(\n");
+        for (i, item) in self.items.iter().enumerate() {
+            if i > 0 {
+                out.push_str(",\n");
+            }
+            indent(out, depth + 1);
+            match item {
+                PipelineItem::Pass(e) => out.push_str(&e.to_string()),
+                PipelineItem::Nested(pm) => pm.write_pretty(out, depth + 1),
+            }
+        }
+        // An empty line is not indented.
+        out.push('\n');
+        indent(out, depth);
+        out.push(')');
+    }
+}
+
+impl fmt::Display for PassEntry {
+    /// The pass as MLIR prints it in a pipeline: its argument and options
+    /// ([`PassOptions::to_mlir_string`], the options lf adds to an MLIR
+    /// pass left out while at their default).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}{}",
+            self.info().name,
+            self.options.to_mlir_string(self.pass.lf_options())
+        )
+    }
 }
 
 impl fmt::Display for OpPassManager {
-    /// The pipeline text, every option printed: pasting it back into
-    /// `--pass-pipeline` gives the same pipeline.
+    /// The pipeline text on one line, as MLIR prints it: pasting it back
+    /// into `--pass-pipeline` gives the same pipeline, and one of MLIR's
+    /// passes only pastes into `mlir-opt`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}(", self.nesting.as_str())?;
         for (i, item) in self.items.iter().enumerate() {
@@ -152,7 +199,7 @@ impl fmt::Display for OpPassManager {
                 f.write_str(",")?;
             }
             match item {
-                PipelineItem::Pass(e) => write!(f, "{}{}", e.info().name, e.options)?,
+                PipelineItem::Pass(e) => write!(f, "{e}")?,
                 PipelineItem::Nested(pm) => write!(f, "{pm}")?,
             }
         }
@@ -171,6 +218,8 @@ struct Parser<'a> {
     pos: usize,
     ctx: &'a Context,
     registry: &'a PassRegistry,
+    /// The ops of the pass managers being parsed, outermost first.
+    enclosing: Vec<&'a str>,
 }
 
 fn is_name_char(c: char) -> bool {
@@ -184,6 +233,7 @@ pub fn parse_pipeline(text: &str, ctx: &Context, registry: &PassRegistry) -> Res
         pos: 0,
         ctx,
         registry,
+        enclosing: Vec::new(),
     };
     p.skip_ws();
     if p.pos == text.len() {
@@ -258,11 +308,19 @@ impl<'a> Parser<'a> {
     /// After `OP(` was read: the elements up to the matching `)`.
     fn nested_manager(
         &mut self,
-        op: &str,
+        op: &'a str,
         start: usize,
         parent: Option<&str>,
     ) -> Result<OpPassManager, Box<Diagnostic>> {
         self.check_nesting(op, start, parent)?;
+        self.enclosing.push(op);
+        let pm = self.manager_items(op);
+        self.enclosing.pop();
+        pm
+    }
+
+    /// The elements of `op`'s pass manager, up to its `)`.
+    fn manager_items(&mut self, op: &'a str) -> Result<OpPassManager, Box<Diagnostic>> {
         let mut pm = OpPassManager::new(op);
         self.skip_ws();
         if self.eat(')') {
@@ -362,7 +420,7 @@ impl<'a> Parser<'a> {
             } else if name.contains('.') {
                 msg.push_str(&format!("; to nest passes on '{name}' ops, write '{name}(...)'"));
             } else {
-                msg.push_str(" (lf-opt --list-passes lists the passes)");
+                msg.push_str(" (--list-passes lists the passes)");
             }
             return Err(err_at(self.text, start, name.len(), msg));
         };
@@ -372,11 +430,7 @@ impl<'a> Parser<'a> {
         }
         if let Anchor::Op(anchor) = info.anchor {
             if anchor != op {
-                let fix = if op == "any" {
-                    format!("move it out of 'any(...)' into '{anchor}(...)'")
-                } else {
-                    format!("write '{op}({anchor}({name}))' or use the flag --{name}, which nests it under its anchor")
-                };
+                let fix = self.anchor_fix(name, anchor, op);
                 return Err(err_at(
                     self.text,
                     start,
@@ -389,6 +443,50 @@ impl<'a> Parser<'a> {
             }
         }
         PassEntry::new(options).map_err(|e| err_at(self.text, start, name.len(), format!("pass '{name}': {e}")))
+    }
+
+    /// How to place pass `name`, which runs on `anchor` ops, found in the
+    /// pass manager of `op` (the innermost of [`Parser::enclosing`]).
+    fn anchor_fix(&self, name: &str, anchor: &str, op: &str) -> String {
+        let flag = format!("use the flag --{name}, which nests it under its anchor");
+        if op == "any" {
+            return format!("move it out of 'any(...)' into '{anchor}(...)'");
+        }
+        // An enclosing pass manager runs on the anchor: move the pass out
+        // to it (nesting the anchor again inside `op` would only reach
+        // `anchor` ops nested in `op` ops, if there ever are any).
+        if self.enclosing.contains(&anchor) {
+            return format!("move it out of '{op}(...)' into the enclosing '{anchor}(...)', or {flag}");
+        }
+        // Nest the anchor inside `op`, with the ops it only appears in
+        // (`gpu.func` in `gpu.module`); those go at the top level.
+        let mut chain = vec![anchor];
+        while chain.len() < 8 {
+            let last = chain[chain.len() - 1];
+            let parents = self
+                .ctx
+                .registered_ops()
+                .into_iter()
+                .find(|d| d.name == last)
+                .map(|d| d.parents);
+            match parents {
+                Some(ps) if !ps.is_empty() && !ps.contains(&op) => chain.push(ps[0]),
+                _ => break,
+            }
+        }
+        let outer = if chain.len() > 1 {
+            self.enclosing.first().copied().unwrap_or(op)
+        } else {
+            op
+        };
+        let mut text = format!("{outer}(");
+        for a in chain.iter().rev() {
+            text.push_str(a);
+            text.push('(');
+        }
+        text.push_str(name);
+        text.push_str(&")".repeat(chain.len() + 1));
+        format!("write '{text}' or {flag}")
     }
 
     /// After `{`: `name[=value]` pairs up to the matching `}`.
@@ -527,6 +625,7 @@ pub fn parse_options_text(info: &'static PassInfo, text: &str) -> Result<PassOpt
         pos: 0,
         ctx: &ctx,
         registry: &registry,
+        enclosing: Vec::new(),
     };
     let mut options = info.default_options();
     p.options(info, &mut options).map_err(|mut d| {

@@ -2,6 +2,7 @@
 //! build their own `my-opt` on top of [`opt::main_with`].
 
 pub mod affinity;
+pub mod cli;
 pub mod opt;
 pub mod output;
 mod timing;

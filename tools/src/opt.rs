@@ -11,6 +11,12 @@ use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// The most threads lf-opt uses: a larger `--threads` (or number of cores)
+/// counts as this many. The threads are started up front (the pool that
+/// verifies, transforms and prints, the parser's workers), and thousands of
+/// them took seconds to start and stop even for `module {}`.
+pub const MAX_THREADS: usize = 256;
+
 /// Command-line options of lf-opt.
 #[derive(ClapParser, Debug)]
 #[command(
@@ -35,6 +41,10 @@ pub struct OptArgs {
     /// Print locations (`loc(...)`), as aliases defined at the end.
     #[arg(long = "print-debuginfo", visible_alias = "mlir-print-debuginfo")]
     pub print_debuginfo: bool,
+    /// Print in MLIR's local scope: no alias definitions (`#map`, `#loc`),
+    /// every attribute and location written where it is used.
+    #[arg(long = "print-local-scope", visible_alias = "mlir-print-local-scope")]
+    pub print_local_scope: bool,
     /// Accept ops, attributes and types of dialects lf does not know.
     #[arg(long = "allow-unregistered-dialect")]
     pub allow_unregistered_dialect: bool,
@@ -49,9 +59,13 @@ pub struct OptArgs {
     pub no_verify: bool,
     /// Threads to use (parsing, verifying and printing functions in parallel);
     /// 1 does everything on one thread. The output is the same for any number.
-    /// Default: the number of cores.
+    /// Default: the number of cores. At most 256 are used (a larger N counts
+    /// as 256).
     #[arg(long = "threads", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+    /// Do everything on one thread (as --threads=1, which it overrides).
+    #[arg(long = "disable-threading", visible_alias = "mlir-disable-threading")]
+    pub disable_threading: bool,
     /// Print how long each phase (read, parse, verify, passes, print) took to
     /// stderr, with a tree of the wall time of each pass.
     #[arg(long = "timing", visible_alias = "mlir-timing")]
@@ -65,8 +79,10 @@ pub struct OptArgs {
     /// List the passes with their summaries and options, and exit.
     #[arg(long = "list-passes")]
     pub list_passes: bool,
-    /// Print the pipeline (every option spelled out) to stderr before running
-    /// it, in a form that --pass-pipeline accepts.
+    /// Print the pipeline with its options to stderr before running it, as
+    /// mlir-opt prints it: a form that --pass-pipeline accepts, and mlir-opt
+    /// too when the passes are MLIR's (an option lf adds to one of MLIR's
+    /// passes is shown only when not at its default).
     #[arg(long = "dump-pass-pipeline")]
     pub dump_pass_pipeline: bool,
     /// Verify the IR after each pass (on by default; --verify-each=false to skip).
@@ -89,12 +105,21 @@ pub struct OptArgs {
         value_delimiter = ','
     )]
     pub print_ir_after: Vec<String>,
+    /// Print the IR before every pass (to stderr).
+    #[arg(long = "print-ir-before-all", visible_alias = "mlir-print-ir-before-all")]
+    pub print_ir_before_all: bool,
     /// Print the IR after every pass (to stderr).
     #[arg(long = "print-ir-after-all", visible_alias = "mlir-print-ir-after-all")]
     pub print_ir_after_all: bool,
     /// Print the IR after a pass only where the pass changed it.
     #[arg(long = "print-ir-after-change", visible_alias = "mlir-print-ir-after-change")]
     pub print_ir_after_change: bool,
+    /// IR dumps print the whole module, their header naming the op the pass
+    /// ran on (`('func.func' operation: @f)`), as the module is once the
+    /// pass ran on every op. mlir-opt also asks for
+    /// --mlir-disable-threading; lf does not.
+    #[arg(long = "print-ir-module-scope", visible_alias = "mlir-print-ir-module-scope")]
+    pub print_ir_module_scope: bool,
     /// Write the IR after each pass, one file per pass per op, under DIR
     /// (DIR/builtin_module_no-symbol-name/func_func_NAME/INDEX_PASS.lfir).
     #[arg(
@@ -139,13 +164,27 @@ pub struct OptArgs {
     /// filled by [`OptArgs::parse_with_passes`].
     #[arg(skip)]
     pub pass_flags: Vec<(String, Option<String>)>,
+    /// The tool's name in its messages (`lf-opt: error: ...`), `--help` and
+    /// `--timing` report: `lf-opt`, or the name an out-of-tree tool built on
+    /// this driver gives itself ([`OptArgs::parse_tool_with_passes`]).
+    #[arg(skip = "lf-opt")]
+    pub tool: &'static str,
 }
 
 impl OptArgs {
     /// Parses the command line, taking `--NAME[=OPTIONS]` for each pass
-    /// NAME of `registry` as a pass flag (lf-opt's own flags win).
+    /// NAME of `registry` as a pass flag (lf-opt's own flags win). A
+    /// command-line error is printed (an unknown flag with the nearest flag
+    /// or pass) and ends the process with exit status 1 (see [`crate::cli`]).
     pub fn parse_with_passes(registry: &PassRegistry) -> OptArgs {
         Self::parse_from_with_passes(std::env::args_os(), registry)
+    }
+
+    /// [`OptArgs::parse_with_passes`] for a tool of its own built on
+    /// lf-opt's driver (an out-of-tree `my-opt`): `--help`, command-line
+    /// errors and the tool's messages name it `tool`, not lf-opt.
+    pub fn parse_tool_with_passes(tool: &'static str, registry: &PassRegistry) -> OptArgs {
+        Self::parse_tool_from_with_passes(tool, std::env::args_os(), registry)
     }
 
     /// [`OptArgs::parse_with_passes`] on a given argument list (the first
@@ -155,8 +194,26 @@ impl OptArgs {
         I: IntoIterator<Item = T>,
         T: Into<std::ffi::OsString>,
     {
+        Self::parse_tool_from_with_passes("lf-opt", args, registry)
+    }
+
+    /// [`OptArgs::parse_tool_with_passes`] on a given argument list (the
+    /// first item is the program name).
+    pub fn parse_tool_from_with_passes<I, T>(tool: &'static str, args: I, registry: &PassRegistry) -> OptArgs
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString>,
+    {
         use clap::CommandFactory;
-        let cmd = OptArgs::command();
+        let mut cmd = OptArgs::command();
+        if tool != "lf-opt" {
+            cmd = cmd.name(tool).bin_name(tool).long_about(format!(
+                "{tool} is built on lf-opt's driver: it reads IR in MLIR's textual syntax, verifies it, \
+runs passes and prints it back, in the custom form by default or in MLIR's generic form. \
+Errors are reported with the source line and a caret; the exit status is 1 and no output file \
+is written when anything fails."
+            ));
+        }
         let own: Vec<String> = cmd
             .get_arguments()
             .flat_map(|a| {
@@ -186,8 +243,11 @@ impl OptArgs {
             }
             rest.push(a);
         }
-        let mut args = OptArgs::parse_from(rest);
+        let passes = registry.all();
+        let pass_names: Vec<&str> = passes.iter().map(|p| p.name).collect();
+        let mut args: OptArgs = crate::cli::parse_or_exit(cmd, rest, &pass_names);
         args.pass_flags = flags;
+        args.tool = tool;
         args
     }
 }
@@ -210,13 +270,14 @@ pub fn main_with(ctx: Context, args: OptArgs) -> i32 {
 /// Runs lf-opt with a given context and pass registry: an out-of-tree
 /// `my-opt` registers its ops in `ctx` and its passes in `registry` (on top of
 /// [`lf_transforms::all_passes`]) and parses its command line with
-/// [`OptArgs::parse_with_passes`].
+/// [`OptArgs::parse_tool_with_passes`].
 ///
 /// The context is not freed: this is the body of a tool's `main`, and the
 /// process ends right after (freeing a million ops' worth of uniqued
 /// attributes piece by piece takes longer than printing them).
 pub fn main_with_registry(ctx: Context, registry: PassRegistry, args: OptArgs) -> i32 {
     // Deeply nested input recurses; give the work a large stack.
+    let tool = args.tool;
     let handle = std::thread::Builder::new().stack_size(512 << 20).spawn(move || {
         let code = run(&ctx, &registry, &args);
         std::mem::forget(ctx);
@@ -225,7 +286,7 @@ pub fn main_with_registry(ctx: Context, registry: PassRegistry, args: OptArgs) -
     match handle.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
-            eprintln!("lf-opt: internal error (please report this with the input that caused it)");
+            eprintln!("{tool}: internal error (please report this with the input that caused it)");
             2
         }
     }
@@ -240,7 +301,10 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let threads = args
         .threads
         .map(|n| n as usize)
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        .filter(|_| !args.disable_threading)
+        .or(args.disable_threading.then_some(1))
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .min(MAX_THREADS);
     // Verification and printing use rayon's global pool. Deep nesting recurses,
     // so its threads get large stacks (address space; used as touched). It can
     // only be set up once per process: a second call keeps the first pool.
@@ -261,19 +325,17 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         Err(()) => return 1,
     };
     if args.dump_pass_pipeline {
+        // As mlir-opt prints it (and pasted into mlir-opt's
+        // --pass-pipeline when it has only MLIR's passes).
         match &pipeline {
-            Some(pm) => eprintln!(
-                "Pass Manager with {} passes:\n{}",
-                pm.pipeline.num_passes(),
-                pm.pipeline
-            ),
-            None => eprintln!("Pass Manager with 0 passes:\nbuiltin.module()"),
+            Some(pm) => eprint!("{}", pm.pipeline.dump_text()),
+            None => eprint!("{}", lf_pass::OpPassManager::new("builtin.module").dump_text()),
         }
     }
     let semantics = match semantics_options(args) {
         Ok(s) => s,
         Err(msg) => {
-            eprintln!("lf-opt: error: {msg}");
+            eprintln!("{}: error: {msg}", args.tool);
             return 1;
         }
     };
@@ -281,7 +343,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let (name, input) = match read_input(&args.input) {
         Ok(x) => x,
         Err(e) => {
-            eprintln!("lf-opt: error: could not open input file '{}': {e}", args.input);
+            eprintln!("{}: error: could not open input file '{}': {e}", args.tool, args.input);
             return 1;
         }
     };
@@ -301,10 +363,14 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         }
     };
     timing.lap("read");
-    // The source manager (a copy of the text) is only needed for diagnostics.
+    // The source manager (a copy of the text) is only needed for
+    // diagnostics; the pipeline's text is there for those that point into it.
     let source_mgr = || {
         let mut sm = SourceMgr::new();
         sm.add(name.as_str(), text);
+        if let Some(p) = &args.pass_pipeline {
+            sm.add(lf_pass::pipeline::PIPELINE_FILE, p.as_str());
+        }
         sm
     };
     let chunks: Vec<(&str, u32)> = if args.split_input_file {
@@ -324,6 +390,7 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let opts = PrintOptions {
         generic: args.print_op_generic,
         debuginfo: args.print_debuginfo,
+        local_scope: args.print_local_scope,
         spill_dir: Some(sink.spill_dir()),
     };
     let separator = format!("{}\n", lf_diag::DEFAULT_OUTPUT_SPLIT_MARKER);
@@ -338,6 +405,9 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
         };
         let parsed = parse_and_verify(ctx, chunk, &name, &popts, !args.no_verify, &mut timing).and_then(|mut owned| {
             if let Some(pm) = pipeline.as_mut() {
+                if let Some(text) = &args.pass_pipeline {
+                    check_pipeline_root(ctx, registry, pm, &owned, text)?;
+                }
                 let semantics = semantics.as_ref().map(|s| (s, semantics_chunk));
                 run_passes(ctx, pm, &mut owned, &mut timing, &mut diags, semantics)?;
             } else if let Some(s) = &semantics {
@@ -359,7 +429,10 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
                 });
                 timing.lap("print");
                 if let Err(e) = written {
-                    eprintln!("lf-opt: error: could not write output file '{}': {e}", args.output);
+                    eprintln!(
+                        "{}: error: could not write output file '{}': {e}",
+                        args.tool, args.output
+                    );
                     return 1;
                 }
                 if chunks.len() == 1 {
@@ -393,12 +466,15 @@ fn run(ctx: &Context, registry: &PassRegistry, args: &OptArgs) -> i32 {
     let code = match sink.finish() {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("lf-opt: error: could not write output file '{}': {e}", args.output);
+            eprintln!(
+                "{}: error: could not write output file '{}': {e}",
+                args.tool, args.output
+            );
             1
         }
     };
     timing.lap("write");
-    timing.report();
+    timing.report(args.tool);
     code
 }
 
@@ -433,12 +509,15 @@ fn build_pipeline(
         verify_each: args.verify_each && !args.no_verify,
         print_before: args.print_ir_before.clone(),
         print_after: args.print_ir_after.clone(),
+        print_before_all: args.print_ir_before_all,
         print_after_all: args.print_ir_after_all,
+        print_module_scope: args.print_ir_module_scope,
         print_after_change: args.print_ir_after_change,
         print_tree_dir: args.print_ir_tree_dir.clone(),
         print_options: PrintOptions {
             generic: args.print_op_generic,
             debuginfo: args.print_debuginfo,
+            local_scope: args.print_local_scope,
             ..PrintOptions::default()
         },
         timing: args.timing,
@@ -450,7 +529,10 @@ fn build_pipeline(
                 .suggest(name)
                 .map(|s| format!("; did you mean '{s}'?"))
                 .unwrap_or_default();
-            eprintln!("lf-opt: error: --print-ir-before/--print-ir-after: unknown pass '{name}'{hint}");
+            eprintln!(
+                "{}: error: --print-ir-before/--print-ir-after: unknown pass '{name}'{hint}",
+                args.tool
+            );
             return Err(());
         }
     }
@@ -461,7 +543,7 @@ fn build_pipeline(
     };
     let pipeline = match (&args.pass_pipeline, args.pass_flags.is_empty()) {
         (Some(_), false) => {
-            eprintln!("lf-opt: error: --pass-pipeline cannot be combined with pass flags such as --{}; put every pass in the pipeline", args.pass_flags[0].0);
+            eprintln!("{}: error: --pass-pipeline cannot be combined with pass flags such as --{}; put every pass in the pipeline", args.tool, args.pass_flags[0].0);
             return Err(());
         }
         (Some(text), true) => match lf_pass::parse_pipeline(text, ctx, registry) {
@@ -491,13 +573,49 @@ fn build_pipeline(
             match lf_pass::pipeline::pipeline_from_flags(ctx, "builtin.module", passes) {
                 Ok(pm) => pm,
                 Err(e) => {
-                    eprintln!("lf-opt: error: {e}");
+                    eprintln!("{}: error: {e}", args.tool);
                     return Err(());
                 }
             }
         }
     };
     Ok(Some(PassManager::new(pipeline, options)))
+}
+
+/// Checks that the top-level op of `--pass-pipeline=text` is the parsed
+/// op's, with an error pointing into the pipeline text (the input's
+/// top-level op, usually the implicit module, has no position of its own to
+/// show) that suggests the pipeline nested in the right op when that is
+/// valid, and a note at the op when it was written in the input.
+fn check_pipeline_root(
+    ctx: &Context,
+    registry: &PassRegistry,
+    pm: &PassManager,
+    owned: &lf_ir::OwnedOp,
+    text: &str,
+) -> Result<(), Box<Diagnostic>> {
+    let root = ctx.op_name_str(owned.body.op_name(owned.op));
+    let nesting = &pm.pipeline.nesting;
+    if nesting.matches(root) {
+        return Ok(());
+    }
+    let top = nesting.as_str();
+    let nested = format!("{root}({})", text.trim());
+    let fix = if lf_pass::parse_pipeline(&nested, ctx, registry).is_ok() {
+        format!("write '{nested}'")
+    } else {
+        format!("start the pipeline with '{root}(...)'")
+    };
+    let start = text.len() - text.trim_start().len();
+    let mut d = Diagnostic::error(
+        SourcePos::new(lf_pass::pipeline::PIPELINE_FILE, 1, start as u32 + 1),
+        format!("the pass pipeline runs on '{top}' ops, but the top-level op is '{root}': {fix}"),
+    )
+    .with_width(top.len() as u32);
+    if let Some(pos) = owned.body.op_loc(owned.op).source_pos(ctx).filter(|p| p.line > 0) {
+        d = d.with_note(Some(pos), format!("the top-level '{root}' op"));
+    }
+    Err(Box::new(d))
 }
 
 /// Runs the passes on one parsed buffer; warnings go to `diags`. With

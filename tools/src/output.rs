@@ -48,6 +48,51 @@ fn directory_of(path: &Path) -> &Path {
         .unwrap_or(Path::new("."))
 }
 
+/// A new temporary file in the directory of the output file `path`, with
+/// the permissions the output file gets, as mlir-opt gives them (it writes
+/// the file in place): those of the regular file already at `path`, or, for
+/// a new file, read and write for all less the umask (tempfile's own files
+/// are private, 0600, whatever the umask). An error is the operating
+/// system's alone: tempfile's adds the temporary file's name (`at path
+/// ".../.tmp2h5PSp"`), which the user never gave and which does not exist;
+/// the caller names the output file instead.
+fn temp_file_for(path: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    #[cfg(unix)]
+    {
+        use std::fs::Permissions;
+        use std::os::unix::fs::PermissionsExt;
+        let existing = std::fs::metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map(|m| m.permissions().mode() & 0o777);
+        // Created with 0666: the kernel applies the umask.
+        let f = tempfile::Builder::new()
+            .permissions(Permissions::from_mode(0o666))
+            .tempfile_in(directory_of(path))
+            .map_err(without_temp_path)?;
+        if let Some(mode) = existing {
+            f.as_file().set_permissions(Permissions::from_mode(mode))?;
+        }
+        Ok(f)
+    }
+    #[cfg(not(unix))]
+    tempfile::NamedTempFile::new_in(directory_of(path)).map_err(without_temp_path)
+}
+
+/// `e` without the path tempfile wraps around the operating system's error
+/// (its message is the error's then ` at path "..."`; the error itself is
+/// not reachable through the wrapper).
+fn without_temp_path(e: std::io::Error) -> std::io::Error {
+    if e.raw_os_error().is_some() {
+        return e;
+    }
+    let text = e.to_string();
+    match text.rsplit_once(" at path \"") {
+        Some((message, _)) => std::io::Error::new(e.kind(), message.to_string()),
+        None => e,
+    }
+}
+
 /// Opens an existing special destination for writing.
 fn open_in_place(path: &Path) -> std::io::Result<std::fs::File> {
     std::fs::OpenOptions::new().write(true).open(path)
@@ -62,9 +107,9 @@ pub fn write_file(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         f.write_all(bytes)?;
         return f.flush();
     }
-    let mut f = tempfile::NamedTempFile::new_in(directory_of(path))?;
+    let mut f = temp_file_for(path)?;
     f.write_all(bytes)?;
-    f.persist(path).map_err(|e| e.error)?;
+    f.persist(path).map_err(|e| without_temp_path(e.error))?;
     Ok(())
 }
 
@@ -116,8 +161,9 @@ impl Sink {
                 clearing,
             } => {
                 if tmp.is_none() {
+                    // The temporary file first: it takes the old file's permissions.
+                    let t = temp_file_for(path)?;
                     *clearing = remove_large_file_in_background(path);
-                    let t = tempfile::NamedTempFile::new_in(directory_of(path))?;
                     let w = BackgroundWriter::new(t.as_file().try_clone()?);
                     *tmp = Some((t, w));
                 }
@@ -160,9 +206,9 @@ impl Sink {
                         t
                     }
                     // Nothing printed (no part): still write an empty file.
-                    None => tempfile::NamedTempFile::new_in(directory_of(&path))?,
+                    None => temp_file_for(&path)?,
                 };
-                tmp.persist(&path).map_err(|e| e.error)?;
+                tmp.persist(&path).map_err(|e| without_temp_path(e.error))?;
                 Ok(())
             }
             Sink::Special { writer, .. } => match writer {

@@ -94,7 +94,8 @@ impl Timing {
     }
 
     /// Prints the report to stderr, in the layout of MLIR's `--mlir-timing`.
-    pub(crate) fn report(&self) {
+    /// `tool` names the tool in the title.
+    pub(crate) fn report(&self, tool: &str) {
         if !self.enabled {
             return;
         }
@@ -103,7 +104,7 @@ impl Timing {
             cpu: self.last.cpu.saturating_sub(self.start.cpu),
         };
         eprintln!("===-------------------------------------------------------------------------===");
-        eprintln!("                        lf-opt execution time report");
+        eprintln!("                        {tool} execution time report");
         eprintln!("===-------------------------------------------------------------------------===");
         eprintln!("  Total Execution Time: {:.4} seconds", total.wall.as_secs_f64());
         eprintln!();

@@ -1187,6 +1187,210 @@ fn deep_nesting() {
     run_cases("deep", &cases, None, true);
 }
 
+/// `-o OUT` gets the permissions mlir-opt gives it: read and write for all
+/// less the umask for a new file, and those of the file already there
+/// otherwise (lf writes a temporary file and renames it, where mlir-opt
+/// writes the file in place), also when that file is large (removed on
+/// another thread) and for lf-translate.
+#[cfg(unix)]
+#[test]
+fn output_files_get_the_umask_or_the_old_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = tempfile::tempdir().unwrap();
+    let input = scratch.path().join("in.mlir");
+    // With a @main: lf-translate writes a host program of it (with a warning).
+    std::fs::write(&input, "func.func @main() {\n  return\n}\n").unwrap();
+    let out = scratch.path().join("out.mlir");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let run = |umask: &str, tool: &str, extra: &[&str]| {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" \"$@\""))
+            .arg(tool)
+            .arg(&input)
+            .arg("-o")
+            .arg(&out)
+            .args(extra)
+            .stdin(Stdio::null());
+        let r = run_with_timeout(cmd, scratch.path(), "mode");
+        assert_eq!(r.status.and_then(|s| s.code()), Some(0), "{}", r.stderr);
+    };
+    let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
+    for (umask, want) in [("022", 0o644), ("027", 0o640), ("077", 0o600), ("002", 0o664)] {
+        let _ = std::fs::remove_file(&out);
+        run(umask, LF_OPT, &[]);
+        assert_eq!(mode(&out), want, "new file, umask {umask}");
+        let _ = std::fs::remove_file(&out);
+        run(umask, lf_translate, &["--target=cuda"]);
+        assert_eq!(mode(&out), want, "lf-translate, new file, umask {umask}");
+    }
+    for (old, size) in [(0o644, 10), (0o604, 10), (0o640, 3 << 20)] {
+        std::fs::write(&out, vec![b'x'; size]).unwrap();
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(old)).unwrap();
+        run("077", LF_OPT, &[]);
+        assert_eq!(mode(&out), old, "existing file of mode {old:o}, {size} bytes");
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            b"module {\n  func.func @main() {\n    return\n  }\n}\n\n"
+        );
+        std::fs::set_permissions(&out, std::fs::Permissions::from_mode(old)).unwrap();
+        run("077", LF_OPT, &["--split-input-file"]);
+        assert_eq!(mode(&out), old, "--split-input-file, existing file of mode {old:o}");
+    }
+}
+
+/// An output file that cannot be written is named as the user gave it;
+/// the temporary file lf-opt and lf-translate write first (and its made-up
+/// name) never shows in the error.
+#[test]
+fn output_errors_name_the_users_path() {
+    // Not named `.tmpXXXX` as tempfile's files are.
+    let scratch = tempfile::Builder::new().prefix("lf-output-errors").tempdir().unwrap();
+    let input = scratch.path().join("in.mlir");
+    // With a @main, which lf-translate emits as a host program.
+    std::fs::write(&input, "func.func @main() {\n  return\n}\n").unwrap();
+    let out = scratch.path().join("missing-dir").join("out.mlir");
+    let (input, out) = (input.to_str().unwrap(), out.to_str().unwrap());
+    let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
+    let runs: [(&str, Vec<&str>); 3] = [
+        (LF_OPT, vec![input, "-o", out]),
+        (LF_OPT, vec![input, "--split-input-file", "-o", out]),
+        (lf_translate, vec![input, "--target=cuda", "-o", out]),
+    ];
+    for (tool, args) in runs {
+        let mut cmd = Command::new(tool);
+        cmd.args(&args).stdin(Stdio::null());
+        let run = run_with_timeout(cmd, scratch.path(), "out");
+        let what = format!("{tool} {}", args.join(" "));
+        assert_eq!(run.status.and_then(|s| s.code()), Some(1), "{what}: {}", run.stderr);
+        assert!(run.stderr.contains(&format!("'{out}'")), "{what}: {}", run.stderr);
+        assert!(
+            !run.stderr.contains(".tmp") && !run.stderr.contains("at path"),
+            "{what}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// Every command-line error of the tools (an unknown flag, a bad number,
+/// boolean or enum value) exits with status 1, as every other error does,
+/// with the error on stderr; an unknown flag near a pass's name (or a flag)
+/// gets it as a suggestion. `--help` and `--version` exit 0.
+#[test]
+fn command_line_errors_exit_1() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("in.mlir");
+    std::fs::write(&path, "module {}\n").unwrap();
+    let input = path.to_str().unwrap();
+    let lf_run = env!("CARGO_BIN_EXE_lf-run");
+    let lf_translate = env!("CARGO_BIN_EXE_lf-translate");
+    let cases: &[(&str, &[&str], Option<&str>)] = &[
+        (LF_OPT, &["--csee"], Some("'--cse'")),
+        (LF_OPT, &["--canonicalise=max-iterations=3"], Some("'--canonicalize'")),
+        (LF_OPT, &["--frobnicate"], None),
+        (LF_OPT, &["--threads=0"], None),
+        (LF_OPT, &["--threads=many"], None),
+        (LF_OPT, &["--verify-each=maybe"], None),
+        (LF_OPT, &["--verify-semantics-rtol=x"], None),
+        (LF_OPT, &["-x"], None),
+        (LF_OPT, &["second-input.mlir"], None),
+        (lf_translate, &["--target=cudaa"], Some("'cuda'")),
+        (lf_translate, &["--target=cuda", "--emit=nothing"], None),
+        (lf_translate, &[], None),
+        (lf_run, &["--block-order=sideways"], None),
+        (lf_run, &["--max-steps=-1"], None),
+        (lf_run, &["--entyr=main"], Some("'--entry'")),
+    ];
+    for (tool, args, hint) in cases {
+        let mut cmd = Command::new(tool);
+        cmd.arg(input).args(*args).stdin(Stdio::null());
+        let run = run_with_timeout(cmd, scratch.path(), "cli");
+        let what = format!("{tool} {}", args.join(" "));
+        assert_eq!(run.status.and_then(|s| s.code()), Some(1), "{what}: {}", run.stderr);
+        assert!(run.stderr.contains("error"), "{what}: {}", run.stderr);
+        if let Some(hint) = hint {
+            assert!(run.stderr.contains(hint), "{what}: no {hint} in\n{}", run.stderr);
+        }
+    }
+    for tool in [LF_OPT, lf_run, lf_translate] {
+        for flag in ["--help", "--version"] {
+            let mut cmd = Command::new(tool);
+            cmd.arg(flag).stdin(Stdio::null());
+            let run = run_with_timeout(cmd, scratch.path(), "cli");
+            assert_eq!(
+                run.status.and_then(|s| s.code()),
+                Some(0),
+                "{tool} {flag}: {}",
+                run.stderr
+            );
+            assert!(!run.stdout.is_empty(), "{tool} {flag}");
+        }
+    }
+}
+
+/// `--threads=N` for a huge N does not start N threads (lf-opt uses at most
+/// `lf_tools::opt::MAX_THREADS`): an empty module takes no longer than on a
+/// few threads, and a module of functions prints as on one.
+#[test]
+fn huge_thread_counts_are_capped() {
+    let scratch = tempfile::tempdir().unwrap();
+    let path = scratch.path().join("in.mlir");
+    let funcs: String = (0..40)
+        .map(|i| format!("  \"t.f\"() ({{\n    \"t.op{i}\"() : () -> ()\n  }}) {{t.isolated}} : () -> ()\n"))
+        .collect();
+    for input in ["module {}\n".to_string(), format!("module {{\n{funcs}}}\n")] {
+        std::fs::write(&path, &input).unwrap();
+        let one = run_with_timeout(lf_opt(&[path.to_str().unwrap(), "--threads=1"]), scratch.path(), "one");
+        assert_eq!(one.status.and_then(|s| s.code()), Some(0), "{}", one.stderr);
+        for n in ["16000", "4294967295"] {
+            let start = Instant::now();
+            let flag = format!("--threads={n}");
+            let run = run_with_timeout(lf_opt(&[path.to_str().unwrap(), &flag]), scratch.path(), "many");
+            let took = start.elapsed();
+            assert_eq!(run.status.and_then(|s| s.code()), Some(0), "{flag}: {}", run.stderr);
+            assert_eq!(run.stdout, one.stdout, "{flag}");
+            assert!(took < Duration::from_secs(5), "{flag} took {took:?}");
+        }
+    }
+}
+
+/// A flat affine sum does not nest: a map of 1000 (and 20000, which mlir-opt
+/// reads too) dimensions that adds them all up reads and prints back as
+/// written, while an operator chain as long still nests too deep and a sum
+/// of more than 65536 terms is too deep a tree; both are positioned errors.
+#[test]
+fn long_affine_sums() {
+    let scratch = tempfile::tempdir().unwrap();
+    let sum_map = |n: usize, extra: &str| {
+        let dims: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
+        format!("affine_map<({}) -> ({}{extra})>", dims.join(", "), dims.join(" + "))
+    };
+    for n in [513, 1000, 20_000] {
+        let input = format!(
+            "#map = {}\nmodule {{\n  \"t.a\"() {{m = #map}} : () -> ()\n}}\n\n",
+            sum_map(n, "")
+        );
+        let path = scratch.path().join("sum.mlir");
+        std::fs::write(&path, &input).unwrap();
+        let run = run_with_timeout(lf_opt(&[path.to_str().unwrap()]), scratch.path(), "sum");
+        assert_eq!(
+            run.status.and_then(|s| s.code()),
+            Some(0),
+            "{n} terms: {}",
+            excerpt(run.stderr.as_bytes(), 300)
+        );
+        assert_eq!(String::from_utf8_lossy(&run.stdout), input, "{n} terms");
+    }
+    let cases = vec![
+        attr_case("sum of 65537 dims", &sum_map(65_536, " + d0")),
+        attr_case(
+            "1000 floordivs of a sum",
+            &format!("affine_map<(d0, d1) -> (d0 + d1{})>", " floordiv 2".repeat(1000)),
+        ),
+    ];
+    run_cases("long affine sums", &cases, None, false);
+}
+
 /// A function whose body is an affine nest `depth` deep: level `k` opens
 /// `opener(k, v)`, `v` the innermost loop variable so far (the function's
 /// argument `%i0` at first), which says whether it defines `%iK`; the

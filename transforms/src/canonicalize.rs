@@ -40,6 +40,11 @@ additions `(x + c1) + c2` become `x + (c1 + c2)`.\n\n\
 Like MLIR's canonicalizer, the pass runs the greedy pattern driver to a fixed point or to \
 `max-iterations`; with `test-convergence` not reaching the fixed point is an error \
 (`canonicalizer failed to converge within N iterations`), otherwise a warning.\n\n\
+The options are MLIR's, with MLIR's meanings (`max-iterations=-1`: no limit), and `fold`, \
+lf's own. `region-simplify` is accepted and has no effect: lf does not simplify the region \
+tree (MLIR's region simplification erases and merges blocks linked by branches, which lf's \
+dialects do not have). `--dump-pass-pipeline` leaves `fold` out while it is `true`, so that \
+the printed pipeline pastes into `mlir-opt`.\n\n\
 Differences from `mlir-opt --canonicalize`: lf also removes zero- and one-trip `affine.for` \
 loops with constant bounds (MLIR folds only zero-trip loops with results, and loops whose body \
 only yields); it lacks some of MLIR's patterns (among them constant `memref.alloc` sizes \
@@ -60,13 +65,19 @@ mlir-opt's (`bench/RESULTS.md`).",
             name: "max-iterations",
             kind: OptionKind::Int,
             default: "10",
-            help: "Max. iterations between applying patterns / simplifying regions",
+            help: "Max. iterations between applying patterns / simplifying regions (-1: no limit; 0 or less otherwise: no iteration)",
         },
         PassOption {
             name: "max-num-rewrites",
             kind: OptionKind::Int,
             default: "-1",
             help: "Max. number of pattern rewrites within an iteration (-1: no limit)",
+        },
+        PassOption {
+            name: "region-simplify",
+            kind: OptionKind::Enum(&["disabled", "normal", "aggressive"]),
+            default: "normal",
+            help: "Perform control flow optimizations to the region tree (accepted as MLIR's; no effect in lf)",
         },
         PassOption {
             name: "test-convergence",
@@ -78,7 +89,7 @@ mlir-opt's (`bench/RESULTS.md`).",
             name: "fold",
             kind: OptionKind::Bool,
             default: "true",
-            help: "Call op folders",
+            help: "Call op folders (lf's own option, not MLIR's)",
         },
         PassOption {
             name: "disable-patterns",
@@ -97,14 +108,17 @@ mlir-opt's (`bench/RESULTS.md`).",
 };
 
 fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
-    let max_iterations = opts.int("max-iterations");
-    if max_iterations < 1 {
-        return Err(format!("max-iterations must be at least 1, got {max_iterations}"));
-    }
+    // As MLIR's `GreedyRewriteConfig`: -1 is no limit, and 0 or another
+    // negative bound runs no iteration.
+    let max_iterations = match opts.int("max-iterations") {
+        -1 => GreedyConfig::NO_LIMIT,
+        n if n >= 1 => n.min(i64::from(GreedyConfig::NO_LIMIT - 1)) as u32,
+        _ => 0,
+    };
     let max = opts.int("max-num-rewrites");
     let config = GreedyConfig {
         top_down: opts.bool("top-down"),
-        max_iterations: max_iterations.min(u32::MAX as i64) as u32,
+        max_iterations,
         max_rewrites: (max >= 0).then_some(max as u64),
         fold: opts.bool("fold"),
         cse_constants: true,
@@ -144,6 +158,15 @@ impl Canonicalize {
 impl Pass for Canonicalize {
     fn info(&self) -> &'static PassInfo {
         &INFO
+    }
+
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "Canonicalizer".into()
+    }
+
+    fn lf_options(&self) -> &'static [&'static str] {
+        &["fold"]
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {

@@ -42,6 +42,11 @@ impl Pass for Cse {
         &INFO
     }
 
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "CSE".into()
+    }
+
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let dom = am.get::<DominanceInfo>(op);
         let graph = op_is_graph(op.ctx(), op.op_name());

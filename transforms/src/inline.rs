@@ -26,7 +26,7 @@ pub static INFO: PassInfo = PassInfo {
 single block ending in `func.return` and has at most `max-callee-ops` ops by a copy of that \
 body (arguments replaced by the call's operands, results by the returned values; the copied \
 ops get the location `callsite(callee at caller)`). As MLIR's inliner, every function is \
-first simplified with the `default-pipeline` (`canonicalize`, or nothing if `none`), so a \
+first simplified with the `default-pipeline` (`canonicalize`, or nothing if empty or `none`), so a \
 callee is inlined as it simplifies; calls that appear in inlined code are inlined too, \
 simplifying again between rounds, up to `max-iterations` rounds; a function is never inlined \
 into itself. Private functions that are no longer referenced are then erased.\n\n\
@@ -39,6 +39,8 @@ with affine ops only into a function or an affine construct (not into `scf.for` 
 `scf.if`); a callee with an op of a dialect that has no inliner interface in MLIR (an \
 unregistered op) nowhere. A loop variable passed where the callee has a symbol becomes a \
 dimension of the inlined load or store (MLIR leaves that to `canonicalize`).\n\n\
+`--dump-pass-pipeline` leaves `max-callee-ops`, lf's own option, out while it is at its \
+default, so that the printed pipeline pastes into `mlir-opt`.\n\n\
 Differences from `mlir-opt --inline`: callees with several blocks (which would need `cf` \
 branches) and indirect calls are not inlined; the rounds inline in every function at once \
 rather than callees first. mlir-opt checks a replaced operand of an affine access against \
@@ -51,7 +53,7 @@ rejects; lf checks it where the call is, as the affine verifier does, and refuse
             name: "max-callee-ops",
             kind: OptionKind::Int,
             default: "64",
-            help: "Inline only callees with at most this many ops (nested ops included)",
+            help: "Inline only callees with at most this many ops (nested ops included; lf's own option, not MLIR's)",
         },
         PassOption {
             name: "max-iterations",
@@ -61,9 +63,9 @@ rejects; lf checks it where the call is, as the affine verifier does, and refuse
         },
         PassOption {
             name: "default-pipeline",
-            kind: OptionKind::Enum(&["canonicalize", "none"]),
+            kind: OptionKind::Enum(&["canonicalize", "", "none"]),
             default: "canonicalize",
-            help: "The simplification run on each function after inlining",
+            help: "The simplification run on each function after inlining (empty or none: nothing)",
         },
     ],
     create,
@@ -334,6 +336,15 @@ fn symbol_refs(ctx: &Context, a: Attribute, out: &mut FxHashSet<String>) {
 impl Pass for Inline {
     fn info(&self) -> &'static PassInfo {
         &INFO
+    }
+
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "Inliner".into()
+    }
+
+    fn lf_options(&self) -> &'static [&'static str] {
+        &["max-callee-ops"]
     }
 
     fn run(&self, op: &mut PassTarget<'_>, _am: &mut AnalysisManager) -> PassResult {

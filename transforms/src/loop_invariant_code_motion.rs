@@ -38,6 +38,11 @@ impl Pass for Licm {
         &INFO
     }
 
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "LoopInvariantCodeMotion".into()
+    }
+
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         let regions = op.regions().to_vec();

@@ -62,6 +62,11 @@ impl Pass for SymbolDce {
         &INFO
     }
 
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "SymbolDCE".into()
+    }
+
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         if !ctx.op_def(op.op_name()).is_some_and(|d| d.has(Traits::SYMBOL_TABLE)) {

@@ -138,6 +138,8 @@ pub(crate) struct Node {
     /// wrapping `i64` arithmetic); 0 for the constant 0.
     lkd: i64,
     depth: u32,
+    /// How deeply the print nests (see [`AffineExpr::nesting`]), saturated.
+    nest: u16,
     flags: u8,
     /// A binary operation, or a constant too large for an inline leaf.
     pub(crate) data: Data,
@@ -287,6 +289,7 @@ impl AffineExpr {
             hash,
             lkd,
             depth: 1,
+            nest: 1,
             flags,
             data: Data::Constant(value),
         })
@@ -360,6 +363,12 @@ impl AffineExpr {
             },
         };
         let depth = lhs.depth().max(rhs.depth()).saturating_add(1);
+        let nest = lhs.nest().max(rhs.nest());
+        let nest = if op == BinaryOp::Add {
+            nest
+        } else {
+            nest.saturating_add(1)
+        };
         let divides_here = matches!(op, BinaryOp::Mod | BinaryOp::FloorDiv | BinaryOp::CeilDiv)
             && matches!(r_constant, Some(c) if c > 0);
         let divides = if divides_here {
@@ -372,6 +381,7 @@ impl AffineExpr {
             hash,
             lkd,
             depth,
+            nest,
             flags,
             data: Data::Binary(op, lhs, rhs),
         })
@@ -496,6 +506,25 @@ impl AffineExpr {
         match self.repr() {
             Repr::Leaf(_) => 1,
             Repr::Node(n) => n.depth,
+        }
+    }
+
+    /// How deeply the expression nests, not counting sums: 1 for a leaf,
+    /// the larger of the operands' for `+`, one more than that for the
+    /// other operators (saturating at `u16::MAX`). Its print, in MLIR's
+    /// layout, nests parentheses at most `nesting() - 1` deep, whereas a
+    /// flat sum of many terms is deep as a tree ([`AffineExpr::depth`]) but
+    /// prints without parentheses.
+    #[inline]
+    pub fn nesting(&self) -> u32 {
+        u32::from(self.nest())
+    }
+
+    #[inline]
+    fn nest(&self) -> u16 {
+        match self.repr() {
+            Repr::Leaf(_) => 1,
+            Repr::Node(n) => n.nest,
         }
     }
 

@@ -16,19 +16,25 @@ use crate::map::AffineMap;
 use crate::set::IntegerSet;
 
 /// The deepest nesting of parentheses, negations and `symbol(...)` the
-/// parser accepts; deeper input is rejected with "nesting too deep" instead
-/// of overflowing the stack. It equals [`MAX_EXPR_DEPTH`]: the print of an
-/// expression nests at most one less than its depth (MLIR parenthesises
-/// chains such as `((d0 floordiv 2) floordiv 2) floordiv 2`), so whatever
-/// the parser builds it can read back from its print.
-pub const MAX_NESTING: u32 = MAX_EXPR_DEPTH;
+/// parser accepts, and the deepest [`AffineExpr::nesting`] of an expression
+/// it builds (a chain such as `d0 floordiv 2 floordiv 2` nests one level per
+/// operator, a sum of any length does not nest); deeper input is rejected
+/// with "nesting too deep" instead of overflowing the stack. The print of an
+/// expression nests parentheses at most one less than its nesting (MLIR
+/// parenthesises chains such as `((d0 floordiv 2) floordiv 2) floordiv 2`),
+/// so whatever the parser builds it can read back from its print.
+pub const MAX_NESTING: u32 = 512;
 
-/// The deepest expression tree the parser builds (a sum of `n` distinct
-/// terms is `n` deep); beyond it parsing fails with "nesting too deep". This
-/// keeps the recursive algorithms (printing, simplification, evaluation,
-/// comparison) on parsed expressions within about 1 MiB of stack even in
-/// unoptimised builds (a few dozen KiB when optimised).
-pub const MAX_EXPR_DEPTH: u32 = 512;
+/// The deepest expression tree the parser builds: a sum of `n` terms is `n`
+/// deep as a tree although it does not nest, and mlir-opt reads sums of
+/// tens of thousands of terms. Beyond this, parsing fails with "affine
+/// expression too deep". The recursive algorithms (printing,
+/// simplification, evaluation, composition, comparison) on such an
+/// expression take under 512 bytes of stack per level in unoptimised builds
+/// (32 MiB at this depth, less when optimised); lf's tools give their
+/// threads 256 MiB or more, and a program that handles expressions this
+/// deep on threads of its own must give them enough.
+pub const MAX_EXPR_DEPTH: u32 = 1 << 16;
 
 /// A parse error: a byte offset into the parsed text and an MLIR-style
 /// message such as "expected ')' in affine map range" or "use of
@@ -101,11 +107,15 @@ impl Id {
 }
 
 /// The identifiers in scope, in order of definition. The first few live
-/// inline, so parsing a typical map allocates nothing for them.
+/// inline, so parsing a typical map allocates nothing for them; a long list
+/// (a map of a thousand dimensions) is also indexed by name.
 struct Names<'a> {
     inline: [(&'a str, Id); 8],
     len: usize,
     spill: Vec<(&'a str, Id)>,
+    /// The first binding of each name, once there are more than
+    /// [`Names::INDEX_FROM`] of them.
+    index: std::collections::HashMap<&'a str, Id>,
 }
 
 impl Default for Names<'_> {
@@ -114,12 +124,19 @@ impl Default for Names<'_> {
             inline: [("", Id::Dim(0)); 8],
             len: 0,
             spill: Vec::new(),
+            index: std::collections::HashMap::new(),
         }
     }
 }
 
 impl<'a> Names<'a> {
+    /// How many names are searched one by one before they are indexed.
+    const INDEX_FROM: usize = 32;
+
     fn find(&self, name: &str) -> Option<Id> {
+        if self.len > Self::INDEX_FROM {
+            return self.index.get(name).copied();
+        }
         let n = self.len.min(self.inline.len());
         self.inline[..n]
             .iter()
@@ -135,6 +152,16 @@ impl<'a> Names<'a> {
             self.spill.push((name, id));
         }
         self.len += 1;
+        if self.len > Self::INDEX_FROM {
+            if self.index.is_empty() {
+                let n = self.len.min(self.inline.len());
+                for &(k, v) in self.inline[..n].iter().chain(&self.spill) {
+                    self.index.entry(k).or_insert(v);
+                }
+            } else {
+                self.index.entry(name).or_insert(id);
+            }
+        }
     }
 
     fn for_each(&self, mut f: impl FnMut(&'a str, Id)) {
@@ -248,8 +275,11 @@ impl<'a> Parser<'a> {
     }
 
     fn check_depth(&self, e: AffineExpr, offset: usize) -> PResult<AffineExpr> {
-        if e.depth() > MAX_EXPR_DEPTH {
+        if e.nesting() > MAX_NESTING {
             return err(offset, "nesting too deep");
+        }
+        if e.depth() > MAX_EXPR_DEPTH {
+            return err(offset, "affine expression too deep");
         }
         Ok(e)
     }
@@ -376,12 +406,9 @@ impl<'a> Parser<'a> {
             }),
             Tok::Minus => self.nested(|p| {
                 p.advance();
-                // `-9223372036854775808` is i64::MIN, which the printer writes for a
-                // constant that folds to it (MLIR rejects it: lf reads back its own print).
-                if p.tok.kind == Tok::Integer && integer_value(p.spelling()) == Some(1 << 63) {
-                    p.advance();
-                    return Ok(AffineExpr::constant(i64::MIN));
-                }
+                // As MLIR: `-9223372036854775808` negates a constant too large
+                // for `i64` and is an error, although the printer writes
+                // i64::MIN so (mlir-opt cannot read that print back either).
                 let operand = p.parse_operand(after_op)?;
                 p.check_depth(operand.neg(), start)
             }),

@@ -481,10 +481,19 @@ fn error_offsets() {
         err("(d0) -> (99999999999999999999)"),
         (9, "constant too large for index".into())
     );
-    // i64::MIN, as the printer writes it, reads back (MLIR rejects it).
+    // i64::MIN, as the printer writes it, does not read back: MLIR negates
+    // 9223372036854775808, which is too large (and the error is there).
     assert_eq!(
-        map("(d0) -> (-9223372036854775808)").to_string(),
-        "(d0) -> (-9223372036854775808)"
+        err("(d0) -> (-9223372036854775808)"),
+        (10, "constant too large for index".into())
+    );
+    assert_eq!(
+        err("(d0) -> (d0 floordiv -9223372036854775808)"),
+        (22, "constant too large for index".into())
+    );
+    assert_eq!(
+        map("(d0) -> (-9223372036854775807)").to_string(),
+        "(d0) -> (-9223372036854775807)"
     );
     assert_eq!(err("(d0) -> (d0 é)"), (11, "expected ')' in affine map range".into()));
     assert_eq!(err(""), (0, "expected '(' in dimensional identifier list".into()));
@@ -504,27 +513,60 @@ fn deep_nesting_is_an_error_not_a_crash() {
     let depth = MAX_NESTING as usize - 1;
     let text = format!("(d0) -> ({}d0{})", "(".repeat(depth), ")".repeat(depth));
     assert_eq!(map(&text).to_string(), "(d0) -> (d0)");
-    // A long flat sum builds a deep tree: rejected beyond MAX_EXPR_DEPTH.
-    let dims: Vec<String> = (0..2000).map(|i| format!("d{i}")).collect();
-    let sum = |n: usize| (0..n).map(|i| format!("d{}", i % 2000)).collect::<Vec<_>>().join(" + ");
-    let text = format!("({}) -> ({})", dims.join(", "), sum(5000));
-    assert_eq!(parse_affine_map(&text).unwrap_err().message, "nesting too deep");
+    // A chain of operators nests (its print parenthesises each step):
+    // rejected beyond MAX_NESTING, which keeps every print readable.
+    let chain = |n: usize| format!("(d0) -> (d0{})", " floordiv 2".repeat(n));
+    assert_eq!(
+        parse_affine_map(&chain(MAX_NESTING as usize)).unwrap_err().message,
+        "nesting too deep"
+    );
+    let m = map(&chain(MAX_NESTING as usize - 1));
+    assert_eq!(m.results()[0].nesting(), MAX_NESTING);
+    assert_eq!(map(&m.to_string()), m);
+}
+
+/// A flat sum does not nest: mlir-opt reads `d0 + d1 + ... + d999`, and so
+/// does lf, up to MAX_EXPR_DEPTH terms (a tree that deep).
+#[test]
+fn long_flat_sums_are_not_nesting() {
+    let dims = |n: usize| (0..n).map(|i| format!("d{i}")).collect::<Vec<_>>().join(", ");
+    let sum = |n: usize| (0..n).map(|i| format!("d{i}")).collect::<Vec<_>>().join(" + ");
+    let m = map(&format!("({}) -> ({})", dims(1000), sum(1000)));
+    assert_eq!(m.num_dims(), 1000);
+    assert_eq!(m.results()[0].depth(), 1000);
+    assert_eq!(m.results()[0].nesting(), 1);
+    let vals: Vec<i64> = (0..1000).collect();
+    assert_eq!(m.evaluate(&vals, &[]), Some(vec![(0..1000).sum()]));
+    assert_eq!(map(&m.to_string()), m);
+    // Sums of products and differences nest one level, however long.
+    let terms = (0..1000)
+        .map(|i| format!("d{i} * {}", i % 7 - 3))
+        .collect::<Vec<_>>()
+        .join(" - ");
+    let m = map(&format!("({}) -> (({terms}) floordiv 3)", dims(1000)));
+    assert!(m.results()[0].nesting() <= 3, "{}", m.results()[0].nesting());
+    assert_eq!(map(&m.to_string()), m);
     let n = MAX_EXPR_DEPTH as usize;
-    let m = map(&format!("({}) -> ({})", dims.join(", "), sum(n)));
-    assert_eq!(m.results()[0].depth(), MAX_EXPR_DEPTH);
-    // Everything on such an expression works within a thread's default
-    // 2 MiB stack, even unoptimised.
+    // Everything on the deepest sum works on a thread with the stack lf's
+    // tools give theirs, even unoptimised.
+    let text = format!("({}) -> ({})", dims(n), sum(n));
     std::thread::Builder::new()
-        .stack_size(2 * 1024 * 1024)
+        .stack_size(32 << 20)
         .spawn(move || {
+            let m = map(&text);
+            assert_eq!(m.results()[0].depth(), MAX_EXPR_DEPTH);
             let s = m.to_string();
-            assert_eq!(map(&s).to_string(), s);
+            assert_eq!(s, text);
+            assert_eq!(map(&s), m);
             let simplified = m.simplify();
             assert_eq!(simplified.results()[0].depth(), MAX_EXPR_DEPTH);
-            let vals: Vec<i64> = (0..2000).collect();
+            let vals: Vec<i64> = (0..n as i64).collect();
             assert_eq!(m.evaluate(&vals, &[]), Some(vec![(0..n as i64).sum()]));
-            assert_eq!(m.compose(&AffineMap::get_multi_dim_identity(2000)), m);
+            assert_eq!(m.compose(&AffineMap::get_multi_dim_identity(n as u32)), m);
             drop((m, simplified));
+            // Beyond MAX_EXPR_DEPTH terms, a sum is too deep.
+            let e = parse_affine_map(&format!("({}) -> ({} + d0)", dims(n), sum(n))).unwrap_err();
+            assert_eq!(e.message, "affine expression too deep");
         })
         .unwrap()
         .join()

@@ -12,6 +12,7 @@
 //!   [`verify()`] / [`Verifier`] check emitted diagnostics against them.
 //! - [`split_input_file`] cuts a buffer at `// -----` markers, keeping
 //!   positions in the original file.
+//! - [`suggest::nearest`] picks the "did you mean" of an unknown name.
 //!
 //! A tool's `--verify-diagnostics --split-input-file` loop:
 //!
@@ -42,6 +43,7 @@ pub mod expect;
 pub mod render;
 pub mod source;
 pub mod split;
+pub mod suggest;
 pub mod verify;
 
 pub use diagnostic::{Diagnostic, Severity, SourcePos, UNKNOWN_POS};

@@ -149,8 +149,24 @@ fn write_block(w: &mut dyn WriteColor, d: &Diagnostic, sm: &SourceMgr, opts: &Re
     Ok(())
 }
 
+/// The longest source line a snippet shows whole, in bytes; a longer one
+/// is cut around the caret.
+const MAX_LINE: usize = 160;
+
+/// How much of a cut line is shown before the caret and after the
+/// underlined part, in characters.
+const CONTEXT_CHARS: usize = 60;
+
+/// The longest underline shown in a cut line, in characters.
+const MAX_UNDERLINE_CHARS: usize = 40;
+
+/// What a cut line shows where text was left out.
+const ELLIPSIS: &str = "...";
+
 /// codespan's rich rendering of `d`'s position, minus codespan's own header
-/// line (ours is written by `write_header`).
+/// line (ours is written by `write_header`). A line longer than
+/// [`MAX_LINE`] bytes is shown cut to [`CONTEXT_CHARS`] characters on either
+/// side of the caret, with `...` where text was left out.
 fn snippet(d: &Diagnostic, sm: &SourceMgr, color: bool) -> Option<Vec<u8>> {
     let pos = d.pos.as_ref()?;
     let id = sm.find(&pos.file)?;
@@ -158,17 +174,117 @@ fn snippet(d: &Diagnostic, sm: &SourceMgr, color: bool) -> Option<Vec<u8>> {
     let text = sm.text(id);
     let start = floor_char_boundary(text, sm.offset(id, pos.line, pos.col)?);
     let end = ceil_char_boundary(text, start.saturating_add(d.width as usize).min(line.end).max(start));
-    let label = cs::Label::primary(id, start..end);
-    let diag = cs::Diagnostic::new(cs_severity(d.severity)).with_labels(vec![label]);
     let config = Config {
         chars: Chars::ascii(),
         ..Config::default()
     };
     let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
-    term::emit(&mut buf, &config, &CsFiles(sm), &diag).ok()?;
+    if line.len() > MAX_LINE {
+        let cut = CutLine::new(sm, id, pos.line, line, start..end);
+        let label = cs::Label::primary((), cut.label.clone());
+        let diag = cs::Diagnostic::new(cs_severity(d.severity)).with_labels(vec![label]);
+        term::emit(&mut buf, &config, &cut, &diag).ok()?;
+    } else {
+        let label = cs::Label::primary(id, start..end);
+        let diag = cs::Diagnostic::new(cs_severity(d.severity)).with_labels(vec![label]);
+        term::emit(&mut buf, &config, &CsFiles(sm), &diag).ok()?;
+    }
     let bytes = buf.into_inner();
     let nl = bytes.iter().position(|&b| b == b'\n')?;
     Some(bytes[nl + 1..].to_vec())
+}
+
+/// A long source line cut around a label: the one-line "file" codespan
+/// renders instead of the whole line, which keeps the line's number and the
+/// label's real column.
+struct CutLine<'a> {
+    name: &'a str,
+    line: u32,
+    /// The part of the line shown, with `...` where text was left out and a
+    /// line terminator.
+    text: String,
+    /// The label's bytes in `text`.
+    label: Range<usize>,
+    /// The column (1-based, bytes) of the line at which `text` starts,
+    /// less the length of a leading `...`.
+    col_base: usize,
+    /// The length of a leading `...` (0 if the line is shown from its start).
+    prefix: usize,
+}
+
+impl<'a> CutLine<'a> {
+    /// Cuts `line` (a byte range of file `id`, without its terminator)
+    /// around `label` (a byte range inside it, or at its end).
+    fn new(sm: &'a SourceMgr, id: FileId, line_no: u32, line: Range<usize>, label: Range<usize>) -> Self {
+        let text = &sm.text(id)[line.clone()];
+        let (s, e) = (label.start - line.start, label.end - line.start);
+        // Back CONTEXT_CHARS characters from the caret, forward from the
+        // (shortened) underline.
+        let from = text[..s]
+            .char_indices()
+            .rev()
+            .nth(CONTEXT_CHARS - 1)
+            .map_or(0, |(i, _)| i);
+        let e = text[s..e]
+            .char_indices()
+            .nth(MAX_UNDERLINE_CHARS)
+            .map_or(e, |(i, _)| s + i);
+        let to = text[e..]
+            .char_indices()
+            .nth(CONTEXT_CHARS)
+            .map_or(text.len(), |(i, _)| e + i);
+        let prefix = if from > 0 { ELLIPSIS.len() } else { 0 };
+        let mut shown = String::with_capacity(to - from + 2 * ELLIPSIS.len() + 1);
+        if from > 0 {
+            shown.push_str(ELLIPSIS);
+        }
+        shown.push_str(&text[from..to]);
+        if to < text.len() {
+            shown.push_str(ELLIPSIS);
+        }
+        shown.push('\n');
+        CutLine {
+            name: sm.name(id),
+            line: line_no,
+            text: shown,
+            label: prefix + s - from..prefix + e - from,
+            col_base: from + 1,
+            prefix,
+        }
+    }
+}
+
+impl<'a> Files<'a> for CutLine<'a> {
+    type FileId = ();
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(self.name)
+    }
+
+    fn source(&'a self, (): ()) -> Result<&'a str, FilesError> {
+        Ok(&self.text)
+    }
+
+    fn line_index(&'a self, (): (), _byte_index: usize) -> Result<usize, FilesError> {
+        Ok(self.line as usize - 1)
+    }
+
+    fn column_number(&'a self, (): (), _line_index: usize, byte_index: usize) -> Result<usize, FilesError> {
+        Ok(byte_index.saturating_sub(self.prefix) + self.col_base)
+    }
+
+    fn line_range(&'a self, (): (), line_index: usize) -> Result<Range<usize>, FilesError> {
+        if line_index + 1 == self.line as usize {
+            Ok(0..self.text.len())
+        } else {
+            Err(FilesError::LineTooLarge {
+                given: line_index,
+                max: self.line as usize - 1,
+            })
+        }
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -366,6 +482,60 @@ mod tests {
              \x20 | ^\n\
              \n"
         );
+    }
+
+    /// A line of 100k characters is shown cut around the caret, with its
+    /// number and the real column, not echoed whole.
+    #[test]
+    fn long_lines_are_cut_around_the_caret() {
+        let long = format!(
+            "%x = \"t.a\"() {{v = {}é BAD {}}} : () -> ()\n",
+            "a".repeat(50_000),
+            "b".repeat(50_000)
+        );
+        let col = long.find("BAD").unwrap() as u32 + 1;
+        let sm = sm("long.mlir", &format!("module {{\n{long}}}\n"));
+        let d = Diagnostic::error(SourcePos::new("long.mlir", 2, col), "bad").with_width(3);
+        let out = render(&d, &sm);
+        let context = "a".repeat(CONTEXT_CHARS - 2);
+        let after = "b".repeat(CONTEXT_CHARS - 1);
+        assert_eq!(
+            out,
+            format!(
+                "long.mlir:2:{col}: error: bad\n\
+                 \x20 --> long.mlir:2:{col}\n\
+                 \x20 |\n\
+                 2 | ...{context}é BAD {after}...\n\
+                 \x20 | {}^^^\n\
+                 \n",
+                " ".repeat(3 + CONTEXT_CHARS)
+            )
+        );
+        // At the start and at the end of the line; a long underline is
+        // shortened.
+        let out = render(
+            &Diagnostic::error(SourcePos::new("long.mlir", 2, 1), "start").with_width(99_999),
+            &sm,
+        );
+        assert!(
+            out.contains(&format!(
+                "2 | %x = \"t.a\"() {{v = {}...\n",
+                "a".repeat(MAX_UNDERLINE_CHARS + CONTEXT_CHARS - 18)
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("  | {}\n", "^".repeat(MAX_UNDERLINE_CHARS))),
+            "{out}"
+        );
+        let end = long.len() as u32;
+        let out = render(&Diagnostic::error(SourcePos::new("long.mlir", 2, end), "end"), &sm);
+        assert!(out.contains(&format!("--> long.mlir:2:{end}\n")), "{out}");
+        assert!(
+            out.contains(&format!("2 | ...{}}} : () -> ()\n", "b".repeat(CONTEXT_CHARS - 12))),
+            "{out}"
+        );
+        assert!(out.len() < 600, "{out}");
     }
 
     #[test]

@@ -159,8 +159,7 @@ impl<'a> Parser<'a> {
                 return Ok(a);
             }
             // As MLIR, the error points just after the alias.
-            self.bump();
-            return Err(self.error_here(format!("undefined symbol alias id '{name}'")));
+            return Err(self.error_after(self.tok, format!("undefined symbol alias id '{name}'")));
         }
         let (dialect, rest) = name.split_once('.').unwrap_or((name, ""));
         self.check_dialect_allowed(dialect)?;
@@ -230,22 +229,28 @@ impl<'a> Parser<'a> {
             text.parse::<u128>()
         }
         .map_err(|_| self.error_at(tok, "integer constant out of range for attribute"))?;
-        let (width, signedness) = match self.ctx.type_data(ty) {
-            TypeData::Integer { width, signedness } => (*width, *signedness),
-            _ => (64, Signedness::Signless),
+        let (width, signedness, index) = match self.ctx.type_data(ty) {
+            TypeData::Integer { width, signedness } => (*width, *signedness, false),
+            _ => (64, Signedness::Signless, true),
         };
         let out_of_range = || self.error_at(tok, "integer constant out of range for attribute");
         if neg && signedness == Signedness::Unsigned {
             return Err(self.error_at(tok, "negative integer literal not valid for unsigned integer type"));
         }
         let max_unsigned: u128 = if width == 128 { u128::MAX } else { (1u128 << width) - 1 };
+        // As MLIR's `buildAttributeAPInt`: a positive signed or index value
+        // must leave the sign bit clear (`9223372036854775808 : index` is
+        // out of range, as `128 : si8`); a signless one may use all bits.
         let max_pos: u128 = match signedness {
             Signedness::Signed => max_unsigned >> 1,
+            _ if index => max_unsigned >> 1,
             _ => max_unsigned,
         };
         if neg {
+            // MLIR negates the value and requires the sign bit set after, so
+            // `-0` is out of range whatever the type.
             let min_mag = 1u128 << (width - 1);
-            if mag > min_mag {
+            if mag > min_mag || mag == 0 {
                 return Err(out_of_range());
             }
         } else if mag > max_pos {
@@ -682,8 +687,7 @@ impl<'a> Parser<'a> {
                 }
                 // As MLIR, an alias inside a location must be defined before (only an op's or
                 // block argument's `loc(#alias)` may refer forward); the error points after it.
-                self.bump();
-                Err(self.error_here(format!("undefined symbol alias id '{name}'")))
+                Err(self.error_after(self.tok, format!("undefined symbol alias id '{name}'")))
             }
             _ => Err(self.error_here("expected location instance")),
         }

@@ -495,6 +495,49 @@ impl<'a> Parser<'a> {
         Box::new(Diagnostic::error(Some(self.pos_of(tok)), msg.into()))
     }
 
+    /// An error just after a token (which never spans lines).
+    pub(crate) fn error_after(&self, tok: Token, msg: impl Into<String>) -> ParseError {
+        let pos = SourcePos::new(
+            self.file_name,
+            tok.line + self.line_offset,
+            tok.col + (tok.end - tok.start),
+        );
+        Box::new(Diagnostic::error(Some(pos), msg.into()))
+    }
+
+    /// The error MLIR's lexer reports for the current token when it is a
+    /// malformed string literal (`"...` or `@"...`): an unterminated one
+    /// ("expected '\"' in string literal", at the end of the line or file)
+    /// or one with an unknown escape (at the backslash). MLIR reports it as
+    /// it reads the token, ahead of whatever error the parser then finds at
+    /// that token, so it takes that error's place.
+    pub(crate) fn lexer_error(&self) -> Option<ParseError> {
+        if !matches!(self.tok.kind, TokenKind::Error | TokenKind::String | TokenKind::AtIdent) {
+            return None;
+        }
+        let b = self.src.as_bytes();
+        let start = self.tok.start as usize;
+        let quote = match (b.get(start), b.get(start + 1)) {
+            (Some(b'"'), _) => start,
+            (Some(b'@'), Some(b'"')) => start + 1,
+            _ => return None,
+        };
+        let mut p = quote + 1;
+        let (at, msg) = loop {
+            match b.get(p) {
+                None | Some(b'\n' | 0x0b | 0x0c) => break (p, "expected '\"' in string literal"),
+                Some(b'"') => return None,
+                Some(b'\\') => match b.get(p + 1) {
+                    Some(b'"' | b'\\' | b'n' | b't') => p += 2,
+                    Some(c) if c.is_ascii_hexdigit() && b.get(p + 2).is_some_and(u8::is_ascii_hexdigit) => p += 3,
+                    _ => break (p, "unknown escape in string literal"),
+                },
+                Some(_) => p += 1,
+            }
+        };
+        Some(Box::new(Diagnostic::error(Some(self.pos_of_offset(at)), msg)))
+    }
+
     fn pos_of_eof(&self) -> SourcePos {
         // Point at the end of the last non-empty line, as MLIR does.
         let trimmed = self.src.trim_end();

@@ -48,6 +48,11 @@ pub(crate) struct PendingOp {
 impl<'a> Parser<'a> {
     /// Parses the whole file.
     pub(crate) fn parse_top_level(&mut self) -> ParseResult<OwnedOp> {
+        self.parse_top_level_ops().map_err(|e| self.lexer_error().unwrap_or(e))
+    }
+
+    /// [`Parser::parse_top_level`] without the lexer's errors.
+    fn parse_top_level_ops(&mut self) -> ParseResult<OwnedOp> {
         let ctx = self.ctx;
         self.bodies.push(Body::new());
         self.scopes.push(IsolatedScope::default());
@@ -649,21 +654,7 @@ impl<'a> Parser<'a> {
         let text = self.text();
         let found = self.lookup_custom_op(text);
         let Some((op_name, def)) = found else {
-            return Err(match self.default_dialects.last() {
-                Some(&"") => {
-                    let here = self.pos_of(self.tok);
-                    let dialects = self.ctx.registered_dialects().join(", ");
-                    Box::new(
-                        Diagnostic::error(
-                            Some(here.clone()),
-                            format!("Dialect `' not found for custom op '{text}'  (tried '.{text}' as well)"),
-                        )
-                        .with_note(Some(here), format!("Available dialects: {dialects}")),
-                    )
-                }
-                Some(d) => self.error_here(format!("custom op '{text}' is unknown (tried '{d}.{text}' as well)")),
-                None => self.error_here(format!("custom op '{text}' is unknown")),
-            });
+            return Err(self.unknown_custom_op(text));
         };
         let format = ctx.op_format(op_name);
         let parse = def.parse;
@@ -686,7 +677,12 @@ impl<'a> Parser<'a> {
         // The op's regions get no default dialect unless its parser pushes
         // one (as `func.func` does).
         self.default_dialects.push("");
-        let mut cp = CustomParser { p: self, pending, def };
+        let mut cp = CustomParser {
+            p: self,
+            pending,
+            def,
+            name_tok: tok,
+        };
         let parsed = match parse {
             Some(parse) => parse(&mut cp),
             None => crate::ods::format::parse_with_format(&mut cp, format.expect("checked above")),
@@ -706,6 +702,45 @@ impl<'a> Parser<'a> {
     }
 
     /// The registered op a custom-form op name stands for, with its name.
+    /// The error for a custom op name that names no registered op, worded
+    /// as MLIR's: a name without a dialect prefix is tried in the default
+    /// dialect of the enclosing op (`builtin` at the top level), and an
+    /// unknown dialect is reported as such. A registered op of a similar
+    /// name is suggested.
+    fn unknown_custom_op(&self, text: &str) -> Box<Diagnostic> {
+        let default = self.default_dialects.last().copied().unwrap_or("builtin");
+        let (dialect, full) = match text.split_once('.') {
+            Some((d, _)) => (d, None),
+            None => (default, Some(format!("{default}.{text}"))),
+        };
+        let tried = full
+            .as_deref()
+            .map(|f| format!(" (tried '{f}' as well)"))
+            .unwrap_or_default();
+        let ops = self.ctx.registered_ops();
+        let suggestion = lf_diag::suggest::nearest(full.as_deref().unwrap_or(text), ops.iter().map(|d| d.name));
+        let here = self.pos_of(self.tok);
+        if !self.ctx.is_dialect_registered(dialect) {
+            // The suggestion ends MLIR's note rather than adding one, which
+            // `--verify-diagnostics` of a test written for mlir-opt would
+            // not expect.
+            let dialects = self.ctx.registered_dialects().join(", ");
+            let hint = suggestion.map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+            return Box::new(
+                Diagnostic::error(
+                    Some(here.clone()),
+                    format!("Dialect `{dialect}' not found for custom op '{text}' {tried}"),
+                )
+                .with_note(Some(here), format!("Available dialects: {dialects}{hint}")),
+            );
+        }
+        let hint = suggestion.map(|s| format!("; did you mean '{s}'?")).unwrap_or_default();
+        Box::new(Diagnostic::error(
+            Some(here),
+            format!("custom op '{text}' is unknown{tried}{hint}"),
+        ))
+    }
+
     fn lookup_custom_op(&self, text: &str) -> Option<(crate::OpName, &'static OpDef)> {
         let ctx = self.ctx;
         if text.contains('.') {
@@ -929,6 +964,8 @@ pub struct CustomParser<'p, 'a> {
     pub(crate) p: &'p mut Parser<'a>,
     pub(crate) pending: PendingOp,
     pub(crate) def: &'static OpDef,
+    /// The op's name.
+    pub(crate) name_tok: Token,
 }
 
 impl<'p, 'a> CustomParser<'p, 'a> {
@@ -945,6 +982,25 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     /// An error at the current token.
     pub fn error(&self, msg: impl Into<String>) -> ParseError {
         self.p.error_here(msg)
+    }
+
+    /// Where the current token is, for an error reported once more has been
+    /// parsed ([`CustomParser::emit_error`]); MLIR's `getCurrentLocation`.
+    pub fn current_location(&self) -> Token {
+        self.p.tok
+    }
+
+    /// Where the op's name is; MLIR's `getNameLoc`.
+    pub fn name_location(&self) -> Token {
+        self.name_tok
+    }
+
+    /// An error at `at` as MLIR's `OpAsmParser::emitError` words it, with
+    /// `custom op 'NAME' ` before the message (the errors an op's own parser
+    /// reports, as opposed to those of the parsing helpers it calls).
+    pub fn emit_error(&self, at: Token, msg: impl Into<String>) -> ParseError {
+        self.p
+            .error_at(at, format!("custom op '{}' {}", self.def.name, msg.into()))
     }
 
     /// The location of the op being parsed.

@@ -348,7 +348,7 @@ fn run_task<'a>(
     shared.memos.lock().push(std::mem::take(&mut p.memo));
     shared.pending.lock().remove(&task.idx);
     match r {
-        Err(e) => Outcome::Failed(e),
+        Err(e) => Outcome::Failed(p.lexer_error().unwrap_or(e)),
         Ok(()) if p.tok.start != task.end => Outcome::Mismatch,
         Ok(()) => Outcome::Done {
             body: pending.state.nested.unwrap_or_default(),

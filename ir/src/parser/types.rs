@@ -132,7 +132,8 @@ impl<'a> Parser<'a> {
             return Ok(t);
         }
         if !text.contains('.') && !self.src[self.tok.end as usize..].starts_with('<') {
-            return Err(self.error_here(format!("undefined symbol alias id '{text}'")));
+            // As MLIR, the error points just after the alias.
+            return Err(self.error_after(self.tok, format!("undefined symbol alias id '{text}'")));
         }
         let (dialect, rest) = text.split_once('.').map_or((text, ""), |(d, r)| (d, r));
         self.check_dialect_allowed(dialect)?;

@@ -33,6 +33,10 @@ pub struct PrintOptions {
     pub generic: bool,
     /// Print locations (`loc(...)`), as `--mlir-print-debuginfo`.
     pub debuginfo: bool,
+    /// Print as MLIR's local scope (`--mlir-print-local-scope`): no alias
+    /// definitions, every attribute, type and location written where it is
+    /// used, and no empty line after the op.
+    pub local_scope: bool,
     /// A directory for an unnamed temporary file that holds the text of a
     /// long custom-form print until its alias definitions, which come first,
     /// are known. Without one the text is held in memory until then.
@@ -57,6 +61,18 @@ pub fn attr_to_string(ctx: &Context, a: Attribute) -> String {
 /// definitions, followed by a newline, to `w`.
 pub fn print_op(ctx: &Context, body: &Body, op: OpId, opts: &PrintOptions, w: &mut dyn io::Write) -> io::Result<()> {
     let number = || Names::compute_with((!opts.generic).then_some(ctx), body, op, opts.generic, true);
+    if opts.local_scope {
+        let (names, aliases) = (number(), Aliases::default());
+        let mut p = OpPrinter::new(ctx, opts, &names, &aliases, w);
+        p.flush_at = WRITE_CHUNK;
+        p.print_op(body, op);
+        p.out.push('\n');
+        p.flush(true);
+        return match p.err.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        };
+    }
     let collect = || Aliases::collect(ctx, body, op, opts.debuginfo, None);
     let (names, mut aliases) = if opts.generic {
         // Independent walks, each with parts on one thread: together they

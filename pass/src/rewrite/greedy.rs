@@ -31,7 +31,10 @@ pub struct GreedyConfig {
     /// Walk regions in program order (`true`, MLIR's canonicalizer default)
     /// or post-order.
     pub top_down: bool,
-    /// Most iterations over the whole IR (MLIR's `max-iterations`, 10).
+    /// Most iterations over the whole IR (MLIR's `max-iterations`, 10);
+    /// [`GreedyConfig::NO_LIMIT`] for none (MLIR's -1); 0 runs none and
+    /// changes nothing (as MLIR's driver for 0 or a negative bound other
+    /// than -1).
     pub max_iterations: u32,
     /// Most pattern applications and folds in all (`None`: no bound).
     pub max_rewrites: Option<u64>,
@@ -42,6 +45,12 @@ pub struct GreedyConfig {
     /// Whether to also process the bodies of nested isolated ops
     /// (functions in a module), in parallel.
     pub recurse_into_nested: bool,
+}
+
+impl GreedyConfig {
+    /// [`GreedyConfig::max_iterations`] without a limit: iterate until
+    /// nothing changes.
+    pub const NO_LIMIT: u32 = u32::MAX;
 }
 
 impl Default for GreedyConfig {
@@ -292,8 +301,13 @@ fn run_body(
         converged: false,
         ..GreedyResult::default()
     };
+    if config.max_iterations == 0 {
+        // As MLIR: no iteration runs, and what did not run did not diverge.
+        res.converged = true;
+        return res;
+    }
     let mut budget = config.max_rewrites;
-    while res.iterations < config.max_iterations.max(1) {
+    while res.iterations < config.max_iterations {
         res.iterations += 1;
         st.constants.clear();
         st.constant_keys.clear();

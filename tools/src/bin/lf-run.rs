@@ -1,7 +1,7 @@
 //! `lf-run`: runs CPU- and GPU-level IR with race, bounds and barrier checking.
 //! The work is done by the `lf-interp` crate; see docs/lf-run.md.
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use lf_devices::GpuBackend;
 use lf_interp::{BlockOrder, Options};
 use std::io::Write;
@@ -87,7 +87,7 @@ fn parse_order(s: &str) -> Result<BlockOrder, String> {
 }
 
 pub fn main() -> ExitCode {
-    let a = Args::parse();
+    let a: Args = lf_tools::cli::parse_or_exit(Args::command(), std::env::args_os().collect(), &[]);
     let opts = Options {
         exec: lf_interp::exec::ExecOptions {
             max_steps: a.max_steps,

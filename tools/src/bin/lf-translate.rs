@@ -1,6 +1,6 @@
 //! `lf-translate`: emit CUDA or OpenCL C from gpu-dialect IR.
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, Parser, ValueEnum};
 use lf_diag::{Diagnostic, SourceMgr};
 use lf_ir::Context;
 use lf_targets::{Emit, OpenClProfile, Options, Target};
@@ -68,7 +68,8 @@ struct Args {
 }
 
 fn main() {
-    std::process::exit(run(Args::parse()));
+    let args: Args = lf_tools::cli::parse_or_exit(Args::command(), std::env::args_os().collect(), &[]);
+    std::process::exit(run(args));
 }
 
 fn run(args: Args) -> i32 {

@@ -532,22 +532,37 @@ fn parse_bound<'a>(p: &mut CustomParser<'_, 'a>, is_lower: bool) -> ParseResult<
             return Ok((AffineMap::get_constant_map(v as i64), Vec::new()));
         }
     }
+    // As MLIR's: the errors of the bound itself point at it, the others at
+    // the op's name.
+    let attr_loc = p.current_location();
     let a = p.parse_attribute()?;
     let Some(m) = map_of(p.ctx(), Some(a)).cloned() else {
-        return Err(p.error("expected valid affine map representation for loop bounds"));
+        return Err(p.emit_error(
+            p.name_location(),
+            "expected valid affine map representation for loop bounds",
+        ));
     };
     let (dims, syms) = parse_dim_and_symbol_list(p)?;
     if dims.len() != m.num_dims() as usize {
-        return Err(p.error("dim operand count and affine map dim count must match"));
+        return Err(p.emit_error(
+            p.name_location(),
+            "dim operand count and affine map dim count must match",
+        ));
     }
     if syms.len() != m.num_symbols() as usize {
-        return Err(p.error("symbol operand count and affine map symbol count must match"));
+        return Err(p.emit_error(
+            p.name_location(),
+            "symbol operand count and affine map symbol count must match",
+        ));
     }
     if m.num_results() > 1 && !has_kw {
-        return Err(p.error(format!(
-            "{} loop bound affine map with multiple results requires '{kw}' prefix",
-            if is_lower { "lower" } else { "upper" }
-        )));
+        return Err(p.emit_error(
+            attr_loc,
+            format!(
+                "{} loop bound affine map with multiple results requires '{kw}' prefix",
+                if is_lower { "lower" } else { "upper" }
+            ),
+        ));
     }
     if m.num_results() == 0 {
         return Err(p.error("expected a map with at least one result"));
@@ -569,9 +584,13 @@ fn parse_for(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
     let (ub_map, ub_ops) = parse_bound(p, false)?;
     let mut step = 1i128;
     if p.parse_optional_keyword("step") {
+        let step_loc = p.current_location();
         step = p.parse_integer()?;
         if step <= 0 {
-            return Err(p.error("expected step to be representable as a positive signed integer"));
+            return Err(p.emit_error(
+                step_loc,
+                "expected step to be representable as a positive signed integer",
+            ));
         }
     }
     let (mut args, mut inits, mut types) = (Vec::new(), Vec::new(), Vec::new());
@@ -596,7 +615,10 @@ fn parse_for(p: &mut CustomParser<'_, '_>) -> ParseResult<()> {
             types.push(p.parse_type()?);
         }
         if types.len() != args.len() {
-            return Err(p.error("mismatch between the number of loop-carried values and results"));
+            return Err(p.emit_error(
+                p.name_location(),
+                "mismatch between the number of loop-carried values and results",
+            ));
         }
     }
     add_index_operands(p, &lb_ops)?;

@@ -81,6 +81,7 @@ pub static CALL: OpDef = OpDef {
         AttrDef::optional("no_inline", &UNIT_ATTR),
     ],
     format: Some("$callee `(` $operands `)` attr-dict `:` functional-type($operands, results)"),
+    verify_symbol_uses: Some(verify_call_uses),
     ..OpDef::declared("func.call")
 };
 
@@ -115,6 +116,7 @@ pub static CONSTANT: OpDef = OpDef {
     attributes: &[AttrDef::required("value", &FLAT_SYMBOL_REF)],
     format: Some("$value attr-dict `:` type(results)"),
     result_names: Some(|_, _, _| Some("f".to_string())),
+    verify_symbol_uses: Some(verify_constant_uses),
     ..OpDef::declared("func.constant")
 };
 
@@ -410,8 +412,11 @@ fn verify_return(ctx: &Context, body: &Body, op: OpId, fname: &str, results: &[T
 }
 
 /// The function named `name` in the symbol table holding `func` (an op of `body`).
-fn lookup_function(ctx: &Context, body: &Body, func: OpId, name: &str) -> Option<(Vec<Type>, Vec<Type>)> {
-    let region = body.op_block(func).and_then(|b| body.block_region(b))?;
+/// The type of the function `name` in the symbol table `table` (see
+/// [`lf_ir::registry::SymbolUsesFn`]).
+fn lookup_function(ctx: &Context, table: Option<(&Body, OpId)>, name: &str) -> Option<(Vec<Type>, Vec<Type>)> {
+    let (body, anchor) = table?;
+    let region = body.op_block(anchor).and_then(|b| body.block_region(b))?;
     let target = lf_ir::symbols::lookup_symbol(ctx, body, region, name)?;
     if ctx.op_name_str(body.op_name(target)) != "func.func" {
         return None;
@@ -432,23 +437,26 @@ fn type_list(ctx: &Context, tys: impl Iterator<Item = Type>) -> String {
         .join(", ")
 }
 
-/// MLIR's `verifySymbolUses` of the `func.call`s and `func.constant`s in the
-/// body of `func`, against the symbol table holding `func`. Runs after the
-/// body verified (as in MLIR, where the symbol table checks its users after
-/// its regions), on the thread that verified it.
+/// MLIR's `verifySymbolUses` of the symbol users (`func.call`,
+/// `func.constant`, `memref.get_global`) in the body of `func`, against the
+/// symbol table holding `func`. Runs after the body verified (as in MLIR,
+/// where the symbol table checks its users after its regions), on the
+/// thread that verified it. The symbol users outside functions are checked
+/// by their module.
 fn verify_symbol_uses(ctx: &Context, body: &Body, func: OpId) -> Result<(), Diagnostic> {
     let mut result = Ok(());
     // Compared by id: this visits every op of every function.
-    let (func_name, call, constant) = (
+    let (func_name, call, constant, get_global) = (
         ctx.op_name("func.func"),
         ctx.op_name("func.call"),
         ctx.op_name("func.constant"),
+        ctx.op_name("memref.get_global"),
     );
     // Most functions hold no symbol use at all: a scan of their op arenas
     // (contiguous) says so faster than the walk through the op lists.
     if body
         .nested_body(func)
-        .is_some_and(|nested| !holds_op_named(nested, &[call, constant]))
+        .is_some_and(|nested| !holds_op_named(nested, &[call, constant, get_global]))
     {
         return Ok(());
     }
@@ -460,12 +468,14 @@ fn verify_symbol_uses(ctx: &Context, body: &Body, func: OpId) -> Result<(), Diag
         if name == func_name || ctx.op_def(name).is_some_and(|d| d.has(Traits::SYMBOL_TABLE)) {
             return WalkControl::Skip;
         }
-        let r = if name == call {
-            verify_call_uses(ctx, body, func, b, o)
-        } else if name == constant {
-            verify_constant_uses(ctx, body, func, b, o)
+        let hook = if name == call || name == constant || name == get_global {
+            ctx.op_def(name).and_then(|d| d.verify_symbol_uses)
         } else {
-            Ok(())
+            None
+        };
+        let r = match hook {
+            Some(f) => f(ctx, Some((body, func)), b, o),
+            None => Ok(()),
         };
         match r {
             Ok(()) => WalkControl::Advance,
@@ -485,12 +495,12 @@ fn holds_op_named(body: &Body, names: &[OpName]) -> bool {
     })
 }
 
-fn verify_call_uses(ctx: &Context, table: &Body, func: OpId, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+fn verify_call_uses(ctx: &Context, table: Option<(&Body, OpId)>, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let err = |m: String| Err(op_error(ctx, body, op, m));
     let Some(callee) = flat_symbol(ctx, prop(ctx, body, op, "callee")) else {
         return err("requires a 'callee' symbol reference attribute".into());
     };
-    let Some((inputs, results)) = lookup_function(ctx, table, func, &callee) else {
+    let Some((inputs, results)) = lookup_function(ctx, table, &callee) else {
         return err(format!("'{callee}' does not reference a valid function"));
     };
     if inputs.len() != body.num_operands(op) {
@@ -530,11 +540,11 @@ fn verify_call_uses(ctx: &Context, table: &Body, func: OpId, body: &Body, op: Op
     Ok(())
 }
 
-fn verify_constant_uses(ctx: &Context, table: &Body, func: OpId, body: &Body, op: OpId) -> Result<(), Diagnostic> {
+fn verify_constant_uses(ctx: &Context, table: Option<(&Body, OpId)>, body: &Body, op: OpId) -> Result<(), Diagnostic> {
     let Some(name) = flat_symbol(ctx, prop(ctx, body, op, "value")) else {
         return Ok(());
     };
-    let Some((inputs, results)) = lookup_function(ctx, table, func, &name) else {
+    let Some((inputs, results)) = lookup_function(ctx, table, &name) else {
         return Err(op_error(
             ctx,
             body,

@@ -322,6 +322,11 @@ impl Pass for GpuKernelOutlining {
         &INFO
     }
 
+    fn class_name(&self) -> std::borrow::Cow<'static, str> {
+        // MLIR's name of the pass, in IR dump headers.
+        "GpuKernelOutliningPass".into()
+    }
+
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         let regions = op.regions().to_vec();

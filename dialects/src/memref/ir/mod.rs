@@ -580,8 +580,52 @@ pub static GET_GLOBAL: OpDef = OpDef {
     results: &[ArgDef::one("result", &STATIC_MEMREF)],
     attributes: &[AttrDef::required("name", &FLAT_SYMBOL_REF)],
     format: Some("$name `:` type($result) attr-dict"),
+    verify_symbol_uses: Some(verify_get_global_uses),
     ..OpDef::declared("memref.get_global")
 };
+
+/// MLIR's `GetGlobalOp::verifySymbolUses`: `name` is a `memref.global` of
+/// the result's type.
+fn verify_get_global_uses(
+    ctx: &Context,
+    table: Option<(&Body, OpId)>,
+    body: &Body,
+    op: OpId,
+) -> Result<(), Diagnostic> {
+    let Some(AttrData::SymbolRef { root, nested }) = prop(ctx, body, op, "name").map(|a| ctx.attr_data(a)) else {
+        return Ok(());
+    };
+    let name = ctx.ident_str(*root);
+    let global = table.filter(|_| nested.is_empty()).and_then(|(tb, anchor)| {
+        let region = tb.op_block(anchor).and_then(|b| tb.block_region(b))?;
+        let g = lf_ir::symbols::lookup_symbol(ctx, tb, region, name)?;
+        (ctx.op_name_str(tb.op_name(g)) == "memref.global").then_some((tb, g))
+    });
+    let Some((tb, g)) = global else {
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            format!("'{name}' does not reference a valid global memref"),
+        ));
+    };
+    let result = body.value_type(body.result(op, 0));
+    if let Some(AttrData::Type(t)) = prop(ctx, tb, g, "type").map(|a| ctx.attr_data(a)) {
+        if *t != result {
+            return Err(op_error(
+                ctx,
+                body,
+                op,
+                format!(
+                    "result type '{}' does not match type '{}' of the global memref @{name}",
+                    type_to_string(ctx, result),
+                    type_to_string(ctx, *t)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
 
 /// `memref.global`.
 pub static GLOBAL: OpDef = OpDef {
