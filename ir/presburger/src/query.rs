@@ -1,8 +1,8 @@
 //! The integer queries: emptiness, a sample point, lexicographic optimum,
 //! constant bounds, membership.
 
-use crate::arith::{add, ceil_div, floor_div, mul, to_i64};
-use crate::error::Result;
+use crate::arith::{add, ceil_div, floor_div, mul, neg, to_i64};
+use crate::error::{Error, Result};
 use crate::relation::{BoundType, IntegerRelation};
 use crate::sample::{integer_sample, rational_opt, rationally_empty};
 use crate::simplex::RationalOpt;
@@ -153,55 +153,53 @@ impl IntegerRelation {
 /// The rational optimum over the normalized system bounds the integer one;
 /// when the rational one is unbounded so is the integer one (a rational
 /// polyhedron with an integer point has the same recession cone as its
-/// integer hull). The rest is a bisection between that bound and the
-/// sample's value, each step an integer emptiness test that also moves the
-/// sample.
+/// integer hull). The rest is a search between that bound and the sample's
+/// value, each step an integer emptiness test that also moves the sample:
+/// the bound itself first (usually the answer), then steps doubling away
+/// from it, capped at the middle of the range (bisection).
 fn int_opt(sys: &IntegerRelation, v: usize, maximize: bool, sample: &mut Vec<i128>) -> Result<Option<i128>> {
     let mut objective = vec![0; sys.num_cols()];
     objective[v] = 1;
-    let (lo, hi) = match rational_opt(sys, &objective, maximize)? {
+    // Work with t = x_v (minimizing) or t = -x_v (maximizing): minimize t.
+    let sign: i128 = if maximize { -1 } else { 1 };
+    let mut lo = match rational_opt(sys, &objective, maximize)? {
         RationalOpt::Unbounded => return Ok(None),
-        RationalOpt::Empty => unreachable!("a system with an integer point is rationally non-empty"),
+        RationalOpt::Empty => {
+            return Err(Error::Unsupported(
+                "internal: a system with an integer point is rationally empty",
+            ))
+        }
         RationalOpt::Bounded(num, den) => {
             if maximize {
-                (sample[v], floor_div(num, den))
+                neg(floor_div(num, den))?
             } else {
-                (ceil_div(num, den), sample[v])
+                ceil_div(num, den)
             }
         }
     };
-    let (mut lo, mut hi) = (lo, hi);
+    // No point has t < lo; the sample has t == hi.
+    let mut hi = mul(sign, sample[v])?;
+    let mut step: i128 = 1;
     let mut probe = sys.clone();
     while lo < hi {
-        // Minimizing: is there a point with x_v <= mid? Maximizing: >= mid.
-        let mid = if maximize {
-            hi - (hi - lo) / 2
-        } else {
-            lo + (hi - lo) / 2
-        };
+        let mid = add(lo, (step - 1).min((hi - lo) / 2))?;
         probe.clone_from(sys);
+        // Is there a point with t <= mid?
         if maximize {
-            probe.add_bound(v, BoundType::Lower, to_i64(mid)?)?;
+            probe.add_bound(v, BoundType::Lower, to_i64(neg(mid)?)?)?;
         } else {
             probe.add_bound(v, BoundType::Upper, to_i64(mid)?)?;
         }
         match integer_sample(&probe, true)? {
             Some(p) => {
-                if maximize {
-                    lo = p[v];
-                } else {
-                    hi = p[v];
-                }
+                hi = mul(sign, p[v])?;
                 *sample = p;
             }
             None => {
-                if maximize {
-                    hi = mid - 1;
-                } else {
-                    lo = mid + 1;
-                }
+                lo = add(mid, 1)?;
+                step = step.saturating_mul(2);
             }
         }
     }
-    Ok(Some(if maximize { lo } else { hi }))
+    Ok(Some(mul(sign, hi)?))
 }

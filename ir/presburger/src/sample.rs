@@ -311,15 +311,21 @@ pub(crate) fn integer_sample(rel: &IntegerRelation, want_point: bool) -> Result<
     // Step 4: bounded and unbounded directions.
     let Reduced { mut ineqs, mut t } = red;
     let k = bounded_prefix(&mut ineqs, &mut t)?;
-    // Step 5: branch and bound on the bounded variables.
-    let Some(leaf) = branch_and_bound(simplex_of(&ineqs)?, k)? else {
+    // Step 5: search the bounded variables: branch and bound first, the
+    // search with basis reduction when that takes long.
+    let found = match branch_and_bound(simplex_of(&ineqs)?, k, BB_BUDGET)? {
+        Ok(Some(leaf)) => Some((0..k).map(|j| int_value(&leaf, j)).collect()),
+        Ok(None) => None,
+        Err(()) => search(&ineqs, k)?,
+    };
+    let Some(fixed) = found else {
         return Ok(None);
     };
     if !want_point {
         return Ok(Some(Vec::new()));
     }
     // Step 6: complete the unbounded variables.
-    let y = complete(&ineqs, &leaf, k)?;
+    let y = complete(&ineqs, fixed)?;
     map_back(&t, &y, true).map(Some)
 }
 
@@ -456,23 +462,26 @@ fn rank_is_full(e: &Rows) -> Result<bool> {
     Ok(rank == m)
 }
 
-/// Depth-first branch and bound on the first `k` variables of `root`.
-/// Returns a feasible tableau whose first `k` sample values are integers.
-fn branch_and_bound(root: Simplex, k: usize) -> Result<Option<Simplex>> {
+/// Depth-first branch and bound on the first `k` variables of `root`, on
+/// the coordinates, within `budget` nodes. Returns a feasible tableau whose
+/// first `k` sample values are integers, `Ok(None)` when there is none, or
+/// `Err(())` when the budget ran out (the search with basis reduction
+/// takes over).
+fn branch_and_bound(root: Simplex, k: usize, budget: usize) -> Result<std::result::Result<Option<Simplex>, ()>> {
     let m = root.num_vars();
     let mut stack = vec![root];
     let mut nodes = 0usize;
     let mut unit: Vec<i128> = vec![0; m];
     while let Some(mut s) = stack.pop() {
         nodes += 1;
-        if nodes > MAX_BRANCH_NODES {
-            return Err(Error::LimitExceeded(Limit::BranchNodes));
+        if nodes > budget {
+            return Ok(Err(()));
         }
         if s.is_empty() {
             continue;
         }
         let Some((j, lo, hi)) = first_fractional(&s, k) else {
-            return Ok(Some(s));
+            return Ok(Ok(Some(s)));
         };
         // y_j >= hi, explored second.
         let mut up = s.clone();
@@ -485,14 +494,295 @@ fn branch_and_bound(root: Simplex, k: usize) -> Result<Option<Simplex>> {
         s.add_inequality(&unit, lo)?;
         stack.push(s);
     }
-    Ok(None)
+    Ok(Ok(None))
 }
 
-/// Completes the integer values of the first `k` variables of `leaf`'s
-/// sample with integer values of the others (step 6).
-fn complete(ineqs: &Rows, leaf: &Simplex, k: usize) -> Result<Vec<i128>> {
+/// The nodes branch and bound may use before the search with basis
+/// reduction takes over: enough for the usual dependence systems, whose
+/// relaxations are close to integral; thin, skewed polytopes (large
+/// coefficients) go to the reduction quickly.
+const BB_BUDGET: usize = 64;
+
+/// A fraction `num / den` with `den > 0`.
+type Frac = (i128, i128);
+
+/// `a < b` for fractions, checked.
+fn frac_lt(a: Frac, b: Frac) -> Result<bool> {
+    Ok(mul(a.0, b.1)? < mul(b.0, a.1)?)
+}
+
+/// The linear programs of basis reduction: the width of a direction `d`
+/// over the current polytope `Q` (the inequalities and the equalities of
+/// the levels fixed so far), `max d.(x - y)` over `x, y` in `Q`, with
+/// `b.(x - y) == 0` for each direction `b` in `eqs`.
+struct WidthLp<'a> {
+    ineqs: &'a Rows,
+    fixed: &'a [(Vec<i128>, i128)],
+    eqs: Vec<Vec<i128>>,
+}
+
+impl WidthLp<'_> {
+    /// The width of `dir` and, with `dual_of_last`, the dual value of the
+    /// last equality of `eqs` (see [`Simplex::optimize_with_duals`]).
+    fn width(&self, dir: &[i128], dual_of_last: bool) -> Result<(Frac, Frac)> {
+        let m = self.ineqs.w - 1;
+        let k = dir.len();
+        let mut s = Simplex::new(
+            2 * m,
+            2 * (self.ineqs.len() + 2 * self.fixed.len() + 2 * self.eqs.len()),
+        );
+        let mut row = vec![0i128; 2 * m];
+        for r in self.ineqs.iter() {
+            row.iter_mut().for_each(|v| *v = 0);
+            row[..m].copy_from_slice(&r[..m]);
+            s.add_inequality(&row, r[m])?;
+            row.iter_mut().for_each(|v| *v = 0);
+            row[m..].copy_from_slice(&r[..m]);
+            s.add_inequality(&row, r[m])?;
+        }
+        for (d, v) in self.fixed {
+            let nv = neg(*v)?;
+            row.iter_mut().for_each(|v| *v = 0);
+            row[..d.len()].copy_from_slice(d);
+            s.add_equality(&row, nv)?;
+            row.iter_mut().for_each(|v| *v = 0);
+            row[m..m + d.len()].copy_from_slice(d);
+            s.add_equality(&row, nv)?;
+        }
+        let mut last = 0;
+        for d in &self.eqs {
+            row.iter_mut().for_each(|v| *v = 0);
+            for j in 0..d.len() {
+                row[j] = d[j];
+                row[m + j] = neg(d[j])?;
+            }
+            last = s.num_constraints();
+            s.add_equality(&row, 0)?;
+        }
+        if s.is_empty() {
+            return Ok(((0, 1), (0, 1)));
+        }
+        row.iter_mut().for_each(|v| *v = 0);
+        for j in 0..k {
+            row[j] = dir[j];
+            row[m + j] = neg(dir[j])?;
+        }
+        let wanted: &[usize] = if dual_of_last && !self.eqs.is_empty() {
+            &[last]
+        } else {
+            &[]
+        };
+        let (opt, duals) = s.optimize_with_duals(&row, 0, true, wanted)?;
+        match opt {
+            RationalOpt::Bounded(num, den) => Ok(((num, den), duals.first().copied().unwrap_or((0, 1)))),
+            // The directions span bounded variables only.
+            _ => Err(Error::Unsupported("internal: unbounded width in basis reduction")),
+        }
+    }
+}
+
+/// Generalized basis reduction (Lovász and Scarf; Cook, Rutherford, Scarf
+/// and Shallcross) of `basis[level..]` over the polytope of `lp`: afterwards
+/// each direction's width, with the earlier directions held fixed, is at
+/// most 4/3 of the next one's, so few integer values of each direction
+/// need to be tried. Only unimodular row operations among
+/// `basis[level..]`.
+fn reduce_basis(lp: &mut WidthLp<'_>, basis: &mut [Vec<i128>], level: usize, steps: &mut usize) -> Result<()> {
+    let n = basis.len();
+    if level + 1 >= n {
+        return Ok(());
+    }
+    lp.eqs.clear();
+    // widths[j - level] = F_j(b_j): the width of b_j with b_level..b_{j-1}
+    // held fixed (lp.eqs holds b_level..b_{i-1}).
+    let mut widths: Vec<Frac> = Vec::new();
+    let mut i = level;
+    while i + 1 < n {
+        *steps += 1;
+        if *steps > MAX_BRANCH_NODES {
+            return Err(Error::LimitExceeded(Limit::BranchNodes));
+        }
+        if widths.len() <= i - level {
+            widths.push(lp.width(&basis[i], false)?.0);
+        }
+        // F_{i+1}(b_{i+1}) and the dual lambda of b_i's equality:
+        // F_{i+1}(b_{i+1}) = F_i(b_{i+1} - lambda b_i).
+        lp.eqs.push(basis[i].clone());
+        let (next_width, (ln, ld)) = lp.width(&basis[i + 1], true)?;
+        lp.eqs.pop();
+        // The best integer multiple is next to -lambda.
+        let (lo, hi) = (floor_div(neg(ln)?, ld), ceil_div(neg(ln)?, ld));
+        let mut best: Option<(i128, Frac)> = None;
+        for u in [lo, hi] {
+            if best.is_some_and(|(b, _)| b == u) {
+                continue;
+            }
+            let cand = add_multiple(&basis[i + 1], &basis[i], u)?;
+            let w = lp.width(&cand, false)?.0;
+            if best.is_none_or(|(_, bw)| frac_lt(w, bw).unwrap_or(false)) {
+                best = Some((u, w));
+            }
+        }
+        let (u, cand_width) = best.expect("two candidates");
+        if u != 0 {
+            basis[i + 1] = add_multiple(&basis[i + 1], &basis[i], u)?;
+        }
+        // Swap when F_i(b_{i+1}) < 3/4 F_i(b_i).
+        let w = widths[i - level];
+        if frac_lt((mul(cand_width.0, 4)?, cand_width.1), (mul(w.0, 3)?, w.1))? {
+            basis.swap(i, i + 1);
+            widths[i - level] = cand_width;
+            widths.truncate(i - level + 1);
+            if i > level {
+                lp.eqs.pop();
+                i -= 1;
+            }
+        } else {
+            lp.eqs.push(basis[i].clone());
+            i += 1;
+            // F_i(b_i + u b_{i-1}) = F_i(b_i) with b_{i-1} held fixed.
+            if widths.len() <= i - level {
+                widths.push(next_width);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `a + u * b`, checked.
+fn add_multiple(a: &[i128], b: &[i128], u: i128) -> Result<Vec<i128>> {
+    a.iter().zip(b).map(|(&x, &y)| add(x, mul(u, y)?)).collect()
+}
+
+/// The integer range `[ceil(min), floor(max)]` of `dir . y` over `s`
+/// (`None` when `s` is empty).
+fn integer_range(s: &mut Simplex, dir: &[i128]) -> Result<Option<(i128, i128)>> {
+    let m = s.num_vars();
+    let mut row = vec![0i128; m];
+    row[..dir.len()].copy_from_slice(dir);
+    let lo = match s.optimize(&row, 0, false)? {
+        RationalOpt::Bounded(num, den) => ceil_div(num, den),
+        RationalOpt::Empty => return Ok(None),
+        RationalOpt::Unbounded => return Err(Error::Unsupported("internal: unbounded direction in the search")),
+    };
+    let hi = match s.optimize(&row, 0, true)? {
+        RationalOpt::Bounded(num, den) => floor_div(num, den),
+        RationalOpt::Empty => return Ok(None),
+        RationalOpt::Unbounded => return Err(Error::Unsupported("internal: unbounded direction in the search")),
+    };
+    Ok(Some((lo, hi)))
+}
+
+/// Integer values of the first `k` variables of `ineqs` (which are bounded)
+/// with a rational completion, or `None` when there are none (step 5).
+///
+/// A depth-first search over the directions of a basis of `Z^k`: at level
+/// `l` every integer value of `b_l . y` in its range (with the earlier
+/// directions fixed) is tried. Before a level's range is enumerated, the
+/// remaining directions are reduced (generalized basis reduction), which
+/// makes the ranges short even for thin, skewed polytopes, where branching
+/// on the coordinates would try values without end.
+fn search(ineqs: &Rows, k: usize) -> Result<Option<Vec<i128>>> {
+    let root = simplex_of(ineqs)?;
+    if root.is_empty() {
+        return Ok(None);
+    }
+    if k == 0 {
+        return Ok(Some(Vec::new()));
+    }
+    let mut basis: Vec<Vec<i128>> = (0..k)
+        .map(|i| {
+            let mut b = vec![0; k];
+            b[i] = 1;
+            b
+        })
+        .collect();
+    // Per level entered: the simplex before its direction is fixed, the
+    // next value to try and the last one.
+    let mut stack: Vec<(Simplex, i128, i128)> = Vec::new();
+    // The equalities `b_l . y == v_l` of the levels above.
+    let mut fixed: Vec<(Vec<i128>, i128)> = Vec::new();
+    let mut current = root;
+    let mut steps = 0usize;
+    loop {
+        let level = fixed.len();
+        if level == k {
+            if !current.is_empty() {
+                let mut y = Vec::with_capacity(k);
+                for j in 0..k {
+                    let (num, den) = current.var_value(j);
+                    if num % den != 0 {
+                        return Err(Error::Unsupported("internal: fractional value of a fixed variable"));
+                    }
+                    y.push(num / den);
+                }
+                return Ok(Some(y));
+            }
+        } else if stack.len() == level {
+            // Entering the level. When the rational sample is already
+            // integral in the first k variables, done.
+            if !current.is_empty() && first_fractional(&current, k).is_none() {
+                return Ok(Some((0..k).map(|j| int_value(&current, j)).collect()));
+            }
+            // Otherwise the level's range, after reduction when it holds
+            // more than one value.
+            steps += 1;
+            if steps > MAX_BRANCH_NODES {
+                return Err(Error::LimitExceeded(Limit::BranchNodes));
+            }
+            match integer_range(&mut current, &basis[level])? {
+                Some((lo, hi)) if lo <= hi => {
+                    let (lo, hi) = if lo < hi {
+                        let mut lp = WidthLp {
+                            ineqs,
+                            fixed: &fixed,
+                            eqs: Vec::new(),
+                        };
+                        reduce_basis(&mut lp, &mut basis, level, &mut steps)?;
+                        match integer_range(&mut current, &basis[level])? {
+                            Some(r) => r,
+                            None => (1, 0),
+                        }
+                    } else {
+                        (lo, hi)
+                    };
+                    stack.push((current.clone(), lo, hi));
+                }
+                _ => stack.push((current.clone(), 1, 0)),
+            }
+        }
+        // Try the level's next value, or go back up.
+        let level = stack.len() - 1;
+        fixed.truncate(level);
+        let (s, next, hi) = stack.last_mut().expect("a level");
+        if *next > *hi {
+            // Exhausted: back to the level above, to its next value.
+            stack.pop();
+            if stack.is_empty() {
+                return Ok(None);
+            }
+            fixed.truncate(stack.len() - 1);
+            continue;
+        }
+        steps += 1;
+        if steps > MAX_BRANCH_NODES {
+            return Err(Error::LimitExceeded(Limit::BranchNodes));
+        }
+        let value = *next;
+        *next = add(*next, 1)?;
+        current = s.clone();
+        let mut row = vec![0i128; current.num_vars()];
+        row[..k].copy_from_slice(&basis[level]);
+        current.add_equality(&row, neg(value)?)?;
+        fixed.push((basis[level].clone(), value));
+    }
+}
+
+/// Completes the integer values `fixed` of the first `k` variables with
+/// integer values of the others (step 6).
+fn complete(ineqs: &Rows, fixed: Vec<i128>) -> Result<Vec<i128>> {
     let m = ineqs.w - 1;
-    let fixed: Vec<i128> = (0..k).map(|j| int_value(leaf, j)).collect();
+    let k = fixed.len();
     if k == m {
         return Ok(fixed);
     }
@@ -511,7 +801,10 @@ fn complete(ineqs: &Rows, leaf: &Simplex, k: usize) -> Result<Vec<i128>> {
         }
         shrunk.add_inequality(&r[k..m], c)?;
     }
-    debug_assert!(!shrunk.is_empty(), "the shrunken slice of a full-dimensional cone is not empty");
+    debug_assert!(
+        !shrunk.is_empty(),
+        "the shrunken slice of a full-dimensional cone is not empty"
+    );
     if shrunk.is_empty() {
         return Err(Error::Unsupported("internal: empty shrunken slice"));
     }

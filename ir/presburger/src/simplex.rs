@@ -318,8 +318,25 @@ impl Simplex {
     /// constraints added so far. The tableau stays feasible (its sample may
     /// move to the optimum).
     pub(crate) fn optimize(&mut self, coeffs: &[i128], konst: i128, maximize: bool) -> Result<RationalOpt> {
+        Ok(self.optimize_with_duals(coeffs, konst, maximize, &[])?.0)
+    }
+
+    /// [`optimize`](Self::optimize), and at a bounded optimum the dual value
+    /// (shadow price) of each equality named in `equalities` by the index of
+    /// its first inequality (equality `e == 0` added as `e >= 0`, then
+    /// `-e >= 0`): the derivative `lambda` of the optimum when the equality
+    /// becomes `e == t`, as `(num, den)`. Then the optimum equals the
+    /// optimum of `objective - lambda * e` without that equality (LP
+    /// duality), which is what basis reduction needs.
+    pub(crate) fn optimize_with_duals(
+        &mut self,
+        coeffs: &[i128],
+        konst: i128,
+        maximize: bool,
+        equalities: &[usize],
+    ) -> Result<(RationalOpt, Vec<(i128, i128)>)> {
         if self.empty {
-            return Ok(RationalOpt::Empty);
+            return Ok((RationalOpt::Empty, Vec::new()));
         }
         let r = if maximize {
             self.push_row(coeffs, konst, OBJECTIVE)?
@@ -328,14 +345,41 @@ impl Simplex {
             self.push_row(&negated, neg(konst)?, OBJECTIVE)?
         };
         let result = self.maximize_row(r);
+        let mut duals = Vec::with_capacity(equalities.len());
+        if let Ok(RationalOpt::Bounded(..)) = result {
+            let den = self.at(r, 0);
+            for &k in equalities {
+                // Relaxing `e >= 0` (a column unknown u with objective
+                // coefficient d <= 0) to `e >= -t` moves the optimum by
+                // -d t, so lambda = d; relaxing `-e >= 0` moves it by -d' t
+                // for e = t, so lambda = -d'.
+                let (g1, g2) = (self.pos[self.nvars + k], self.pos[self.nvars + k + 1]);
+                let num = if g1 < 0 {
+                    self.at(r, 2 + (-(g1 + 1)) as usize)
+                } else if g2 < 0 {
+                    neg(self.at(r, 2 + (-(g2 + 1)) as usize))?
+                } else {
+                    0
+                };
+                let g = gcd(num, den).max(1);
+                duals.push((num / g, den / g));
+            }
+        }
         // The objective row is never a pivot row: it is still row r, the last.
         debug_assert_eq!(r, self.nrows() - 1);
         self.row_unknown.pop();
         self.tab.truncate(r * self.width);
-        match result? {
-            RationalOpt::Bounded(num, den) if !maximize => Ok(RationalOpt::Bounded(neg(num)?, den)),
-            other => Ok(other),
-        }
+        let opt = match result? {
+            RationalOpt::Bounded(num, den) if !maximize => RationalOpt::Bounded(neg(num)?, den),
+            other => other,
+        };
+        Ok((opt, duals))
+    }
+
+    /// The number of constraints added (an equality counts as two).
+    #[inline]
+    pub(crate) fn num_constraints(&self) -> usize {
+        self.pos.len() - self.nvars
     }
 
     /// Pivots row `r` up to its maximum.
@@ -421,5 +465,33 @@ mod tests {
         s.add_equality(&[2], -1).unwrap();
         assert!(!s.is_empty());
         assert_eq!(s.var_value(0), (1, 2));
+    }
+}
+
+#[cfg(test)]
+mod dual_tests {
+    use super::*;
+
+    #[test]
+    fn dual_of_an_equality_is_the_shadow_price() {
+        // max a s.t. a - b == 0, b <= 7, a <= 10: 7; with a - b == t the
+        // optimum is 7 + t, so lambda = 1.
+        let mut s = Simplex::new(2, 8);
+        s.add_inequality(&[0, -1], 7).unwrap();
+        s.add_inequality(&[-1, 0], 10).unwrap();
+        let k = s.num_constraints();
+        s.add_equality(&[1, -1], 0).unwrap();
+        let (opt, duals) = s.optimize_with_duals(&[1, 0], 0, true, &[k]).unwrap();
+        assert_eq!(opt, RationalOpt::Bounded(7, 1));
+        assert_eq!(duals, vec![(1, 1)]);
+        // Same with the equality written the other way: b - a == 0, so
+        // b - a == t gives 7 - t... no: a = b - t <= 7 - t: lambda = -1.
+        let mut s = Simplex::new(2, 8);
+        s.add_inequality(&[0, -1], 7).unwrap();
+        s.add_inequality(&[-1, 0], 10).unwrap();
+        let k = s.num_constraints();
+        s.add_equality(&[-1, 1], 0).unwrap();
+        let (_, duals) = s.optimize_with_duals(&[1, 0], 0, true, &[k]).unwrap();
+        assert_eq!(duals, vec![(-1, 1)]);
     }
 }
