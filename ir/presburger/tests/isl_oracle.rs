@@ -25,7 +25,7 @@
 //! ISL answers every question but not always fast: on a few percent of the
 //! projections (large coefficients on existential variables) its set
 //! difference takes seconds to minutes. The oracle gives each question a
-//! time limit (`LF_PRESBURGER_ISL_LIMIT`, seconds, default 0.5); a question
+//! time limit (`LF_PRESBURGER_ISL_LIMIT`, seconds, default 0.2); a question
 //! ISL does not answer in time is not compared and is counted. The test
 //! fails unless at least 2000 systems are compared for each of emptiness,
 //! projection and lexmin (and lf answers every system: no limit error).
@@ -588,7 +588,7 @@ fn agrees_with_isl_on_random_systems() {
     }
     let cases: usize = env_or("LF_PRESBURGER_CASES", 2600);
     let seed: u64 = env_or("LF_PRESBURGER_SEED", 0x5eed_1f00_d15c_0001);
-    let limit: f64 = env_or("LF_PRESBURGER_ISL_LIMIT", 0.5);
+    let limit: f64 = env_or("LF_PRESBURGER_ISL_LIMIT", 0.2);
     let jobs: usize = env_or(
         "LF_PRESBURGER_JOBS",
         std::thread::available_parallelism().map_or(1, |n| n.get()).min(4),
