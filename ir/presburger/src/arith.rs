@@ -1,24 +1,28 @@
 //! Checked integer arithmetic: every operation returns
 //! [`Limit::Overflow`](crate::Limit::Overflow) instead of wrapping.
+//!
+//! `i128::MIN` counts as an overflow too: every value stays in the
+//! symmetric range `-(2^127 - 1)..=2^127 - 1`, so `abs`, negation and the
+//! gcd of any two values never overflow.
 
 use crate::error::{Result, OVERFLOW};
 
 /// `a + b`, checked.
 #[inline]
 pub(crate) fn add(a: i128, b: i128) -> Result<i128> {
-    a.checked_add(b).ok_or(OVERFLOW)
+    a.checked_add(b).filter(|&v| v != i128::MIN).ok_or(OVERFLOW)
 }
 
 /// `a - b`, checked.
 #[inline]
 pub(crate) fn sub(a: i128, b: i128) -> Result<i128> {
-    a.checked_sub(b).ok_or(OVERFLOW)
+    a.checked_sub(b).filter(|&v| v != i128::MIN).ok_or(OVERFLOW)
 }
 
 /// `a * b`, checked.
 #[inline]
 pub(crate) fn mul(a: i128, b: i128) -> Result<i128> {
-    a.checked_mul(b).ok_or(OVERFLOW)
+    a.checked_mul(b).filter(|&v| v != i128::MIN).ok_or(OVERFLOW)
 }
 
 /// `a * b + c * d`, checked.
@@ -30,7 +34,7 @@ pub(crate) fn mul_add(a: i128, b: i128, c: i128, d: i128) -> Result<i128> {
 /// `-a`, checked.
 #[inline]
 pub(crate) fn neg(a: i128) -> Result<i128> {
-    a.checked_neg().ok_or(OVERFLOW)
+    a.checked_neg().filter(|&v| v != i128::MIN).ok_or(OVERFLOW)
 }
 
 /// The value as an `i64`, or the overflow error.
@@ -46,9 +50,10 @@ pub(crate) fn gcd(a: i128, b: i128) -> i128 {
     while b != 0 {
         (a, b) = (b, a % b);
     }
-    // Values stay far below 2^127 in practice; a gcd of 2^127 (only from
-    // i128::MIN) saturates, which only weakens a normalization.
-    i128::try_from(a).unwrap_or(i128::MAX)
+    // Only i128::MIN has the magnitude 2^127, and no checked operation
+    // produces it (see the module documentation); were it given, 1 divides
+    // everything and only weakens a normalization.
+    i128::try_from(a).unwrap_or(1)
 }
 
 /// `floor(a / b)` for `b > 0`.
@@ -98,5 +103,9 @@ mod tests {
         assert!(mul(i128::MAX, 2).is_err());
         assert!(add(i128::MAX, 1).is_err());
         assert!(to_i64(i64::MAX as i128 + 1).is_err());
+        // i128::MIN is out of range: negation and abs stay safe.
+        assert!(sub(-i128::MAX, 1).is_err());
+        assert!(mul(i128::MIN / 2, 2).is_err());
+        assert_eq!(gcd(i128::MIN, 0), 1);
     }
 }

@@ -3,8 +3,8 @@
 
 use std::cmp::Ordering;
 
-use crate::arith::{floor_div, gcd, mul, sub, to_i64};
-use crate::error::{Result, MAX_CONSTRAINTS, OVERFLOW};
+use crate::arith::{add, floor_div, gcd, mul, sub, to_i64};
+use crate::error::{Result, MAX_CONSTRAINTS};
 use crate::relation::{Division, IntegerRelation, VarKind};
 use crate::sample::check_limits;
 use crate::simplex::{RationalOpt, Simplex};
@@ -68,16 +68,10 @@ fn normalize_ineq(row: &mut [i64]) -> RowNorm {
 }
 
 /// `a * x + b * y` per entry, checked, as an `i64` row.
-fn combine(x: &[i64], a: i64, y: &[i64], b: i64) -> Result<Vec<i64>> {
+fn combine(x: &[i64], a: i128, y: &[i64], b: i128) -> Result<Vec<i64>> {
     x.iter()
         .zip(y)
-        .map(|(&u, &v)| {
-            to_i64(
-                (a as i128 * u as i128)
-                    .checked_add(b as i128 * v as i128)
-                    .ok_or(OVERFLOW)?,
-            )
-        })
+        .map(|(&u, &v)| to_i64(add(mul(a, u as i128)?, mul(b, v as i128)?)?))
         .collect()
 }
 
@@ -92,23 +86,60 @@ impl IntegerRelation {
     /// dropping it when it is bounded on one side only; Fourier–Motzkin when
     /// all its lower or all its upper bounds have coefficient 1), and the
     /// others stay as existentials.
+    ///
+    /// A system over the size limits ([`MAX_VARS`](crate::MAX_VARS),
+    /// [`MAX_CONSTRAINTS`](crate::MAX_CONSTRAINTS)) is left unchanged with
+    /// [`Error::LimitExceeded`](crate::Error::LimitExceeded). An overflow
+    /// during the elimination leaves a system that still describes the
+    /// projection, with more locals.
     pub fn project_out(&mut self, start: usize, end: usize) -> Result<()> {
         assert!(
             start <= end && end <= self.num_vars(),
             "variables {start}..{end} out of range"
         );
-        let mut segments = Vec::new();
+        check_limits(self)?;
+        let local0 = self.var_offset(VarKind::Local);
+        self.make_leading_locals(start.min(local0), end.min(local0));
+        self.eliminate_locals()
+    }
+
+    /// Makes the non-local variables in columns `start..end` locals, placed
+    /// before the existing locals, whose division records stay valid (they
+    /// only use earlier columns).
+    fn make_leading_locals(&mut self, start: usize, end: usize) {
+        let moved = end - start;
+        if moved == 0 {
+            return;
+        }
+        let n = self.num_vars();
+        let local0 = self.var_offset(VarKind::Local);
+        // New column i is old column from[i].
+        let mut from: Vec<usize> = (0..local0).filter(|c| !(start..end).contains(c)).collect();
+        from.extend(start..end);
+        from.extend(local0..n);
+        let mut cols = from;
+        cols.push(n);
+        self.eqs.permute_cols(&cols);
+        self.ineqs.permute_cols(&cols);
         for kind in [VarKind::Domain, VarKind::Range, VarKind::Symbol] {
-            let (o, n) = (self.var_offset(kind), self.num_vars_of(kind));
-            let (s, e) = (start.max(o), end.min(o + n));
-            if s < e {
-                segments.push((kind, s - o, e - s));
+            let (o, k) = (self.var_offset(kind), self.num_vars_of(kind));
+            let removed = end.min(o + k).saturating_sub(start.max(o));
+            match kind {
+                VarKind::Domain => self.num_domain -= removed,
+                VarKind::Range => self.num_range -= removed,
+                _ => self.num_symbols -= removed,
             }
         }
-        for (kind, pos, n) in segments {
-            self.convert_var_kind(kind, pos, n, VarKind::Local);
-        }
-        self.eliminate_locals()
+        self.num_locals += moved;
+        let old = std::mem::take(&mut self.divs);
+        self.divs = std::iter::repeat_n(None, moved)
+            .chain(old.into_iter().map(|d| {
+                d.map(|mut d| {
+                    d.dividend = cols.iter().map(|&f| d.dividend[f]).collect();
+                    d
+                })
+            }))
+            .collect();
     }
 
     /// Eliminates the locals that can be eliminated exactly (see
@@ -145,12 +176,17 @@ impl IntegerRelation {
             return Ok(true);
         }
         if used_eq {
-            let Some(i) = (0..self.num_equalities()).find(|&i| self.eqs.row(i)[col].abs() == 1) else {
+            let Some(i) = (0..self.num_equalities()).find(|&i| self.eqs.row(i)[col].unsigned_abs() == 1) else {
                 return Ok(false);
             };
             let e = self.eqs.row(i).to_vec();
+            // All or nothing: an overflow half-way leaves the system as it was.
+            let saved = (self.eqs.clone(), self.ineqs.clone(), self.divs.clone());
             self.eqs.remove_row(i);
-            self.substitute(col, &e)?;
+            if let Err(err) = self.substitute(col, &e) {
+                (self.eqs, self.ineqs, self.divs) = saved;
+                return Err(err);
+            }
             self.remove_var(col);
             return Ok(true);
         }
@@ -178,7 +214,7 @@ impl IntegerRelation {
             for &ui in &uppers {
                 let (l, u) = (self.ineqs.row(li), self.ineqs.row(ui));
                 // b * L + a * U cancels the variable (L: a > 0, U: -b < 0).
-                let (a, b) = (l[col], -u[col]);
+                let (a, b) = (l[col] as i128, -(u[col] as i128));
                 let mut r = combine(l, b, u, a)?;
                 if let RowNorm::Infeasible = normalize_ineq(&mut r) {
                     self.mark_empty();
