@@ -342,7 +342,7 @@ impl IntegerRelation {
                 continue;
             }
             let r = self.ineqs.row(i);
-            if r[..n].iter().any(|&v| v == i64::MIN) {
+            if r[..n].contains(&i64::MIN) {
                 continue;
             }
             negated.iter_mut().zip(&r[..n]).for_each(|(x, &v)| *x = -v);

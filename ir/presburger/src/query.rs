@@ -47,7 +47,7 @@ impl IntegerRelation {
     /// Whether the system has no rational point (a quick necessary test for
     /// [`is_empty`](Self::is_empty): rationally empty implies empty).
     pub fn is_rationally_empty(&self) -> Result<bool> {
-        Ok(rationally_empty(self)?)
+        rationally_empty(self)
     }
 
     /// An integer point of the system: values of all variables, locals

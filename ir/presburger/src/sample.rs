@@ -739,10 +739,7 @@ fn search(ineqs: &Rows, k: usize) -> Result<Option<Vec<i128>>> {
                             eqs: Vec::new(),
                         };
                         reduce_basis(&mut lp, &mut basis, level, &mut steps)?;
-                        match integer_range(&mut current, &basis[level])? {
-                            Some(r) => r,
-                            None => (1, 0),
-                        }
+                        integer_range(&mut current, &basis[level])?.unwrap_or((1, 0))
                     } else {
                         (lo, hi)
                     };
