@@ -138,8 +138,9 @@ impl CudaDevice {
         Err(format!("--gpu-backend=cuda: {what} failed: {name}"))
     }
 
-    /// Compiles `src` with nvcc to a cubin.
-    fn compile(&mut self, src: &str, name: &str) -> Result<Vec<u8>, String> {
+    /// Compiles `src` (kernel `@name`, emitted as the C function `entry`)
+    /// with nvcc to a cubin.
+    fn compile(&mut self, src: &str, entry: &str, name: &str) -> Result<Vec<u8>, String> {
         if self.nvcc.is_none() {
             self.nvcc = find_nvcc();
         }
@@ -148,8 +149,8 @@ impl CudaDevice {
             .clone()
             .ok_or("--gpu-backend=cuda: nvcc not found (set NVCC, put it on PATH, or pip install nvidia-cuda-nvcc)")?;
         let dir = tempfile::tempdir().map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-        let cu = dir.path().join(format!("{name}.cu"));
-        let cubin = dir.path().join(format!("{name}.cubin"));
+        let cu = dir.path().join(format!("{entry}.cu"));
+        let cubin = dir.path().join(format!("{entry}.cubin"));
         std::fs::write(&cu, src).map_err(|e| format!("cannot write {}: {e}", cu.display()))?;
         let arch = std::env::var("LF_CUDA_ARCH").unwrap_or_else(|_| "sm_90".into());
         let out = Command::new(&nvcc)
@@ -177,13 +178,15 @@ impl CudaDevice {
         if let Some(&(_, f)) = self.loaded.get(&kernel) {
             return Ok(f);
         }
-        let src = match self.sources.get(&kernel) {
+        let code = match self.sources.get(&kernel) {
             Some(Ok(s)) => s.clone(),
             Some(Err(d)) => return Err(format!("the CUDA emitter cannot translate kernel @{name}:\n{d}")),
             None => return Err(format!("no CUDA source for kernel @{name}")),
         };
-        let cubin = self.compile(&src, name)?;
-        let cname = CString::new(name).map_err(|_| "kernel name with a NUL byte".to_string())?;
+        // The file is named after the C name: a C identifier, whatever the
+        // gpu.func's name holds.
+        let cubin = self.compile(&code.source, &code.entry, name)?;
+        let cname = CString::new(code.entry).map_err(|_| "kernel name with a NUL byte".to_string())?;
         let mut module: CuModule = std::ptr::null_mut();
         let mut func: CuFunction = std::ptr::null_mut();
         // SAFETY: the cubin image stays alive during the call; out-pointers are valid.

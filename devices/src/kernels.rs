@@ -4,7 +4,7 @@ use crate::GpuBackend;
 use lf_diag::SourceMgr;
 use lf_dialects::builtin::BuiltinModuleOp;
 use lf_dialects::gpu::{GpuFuncOp, GpuModuleOp};
-use lf_interp::device::KernelSource;
+use lf_interp::device::{KernelCode, KernelSource};
 use lf_ir::view::{IrRef, OpView};
 use lf_ir::{Body, Context, OpId};
 use rustc_hash::FxHashMap;
@@ -62,15 +62,18 @@ pub fn kernels(
         let Some(idx) = find(&format!("{module}::{}", k.name)) else {
             continue;
         };
+        let one = [(module, k)];
         let src = match backend {
             GpuBackend::OpenCl => {
                 let mut opts = lf_targets::Options::new(lf_targets::Target::OpenCl);
                 opts.profile = lf_targets::OpenClProfile::Generic;
-                lf_targets::opencl::kernel_program(ctx, &[(module, k)], &opts)
+                lf_targets::opencl::kernel_program(ctx, &one, &opts)
             }
-            _ => lf_targets::cuda::kernel_file(ctx, &[(module, k)]),
+            _ => lf_targets::cuda::kernel_file(ctx, &one),
         };
-        out.insert(idx, src.map_err(|d| lf_diag::render_all(&d, sources)));
+        let entry = lf_targets::module::kernel_c_names(&one).remove(0);
+        let code = src.map(|source| KernelCode { source, entry });
+        out.insert(idx, code.map_err(|d| lf_diag::render_all(&d, sources)));
     }
     out
 }

@@ -56,20 +56,20 @@ impl OpenClDevice {
         if self.built.contains_key(&kernel) {
             return Ok(());
         }
-        let src = match self.sources.get(&kernel) {
+        let code = match self.sources.get(&kernel) {
             Some(Ok(s)) => s,
             Some(Err(diags)) => return Err(format!("the OpenCL emitter cannot translate kernel @{name}:\n{diags}")),
             None => return Err(format!("no OpenCL source for kernel @{name}")),
         };
         // No contraction of a * b + c into an FMA: the interpreter rounds each op.
-        let src = format!("#pragma OPENCL FP_CONTRACT OFF\n{src}");
+        let src = format!("#pragma OPENCL FP_CONTRACT OFF\n{}", code.source);
         let program = Program::create_and_build_from_source(&self.context, &src, "-cl-std=CL1.1").map_err(|log| {
             format!(
                 "building the OpenCL C of kernel @{name} failed on '{}':\n{log}",
                 self.name
             )
         })?;
-        let k = Kernel::create(&program, name).map_err(|e| format!("OpenCL kernel @{name}: {e}"))?;
+        let k = Kernel::create(&program, &code.entry).map_err(|e| format!("OpenCL kernel @{name}: {e}"))?;
         self.built.insert(kernel, (program, k));
         Ok(())
     }

@@ -149,6 +149,38 @@ fn scalar_and_memref_argument_kinds_match_sim() {
 }
 
 #[test]
+fn i1_buffers_match_sim() {
+    // i1 elements travel as one byte each, 0 or 1, both ways.
+    let Some(_lock) = opencl_or_skip("i1_buffers_match_sim") else {
+        return;
+    };
+    let f = root().join("targets/tests/programs/i1_buffers.lfir");
+    same_as_sim(&f, "main", None);
+    let cl = run(&f, GpuBackend::OpenCl, "main", None);
+    let out = String::from_utf8_lossy(&cl.stdout);
+    assert!(out.contains("[-1,  11,  -1,  13,"), "{out}");
+}
+
+#[test]
+fn renamed_and_same_named_kernels_match_sim() {
+    // Kernels named like C built-ins (loaded under the emitted name), and
+    // inline launches outlined into kernels of one name in several modules.
+    let Some(_lock) = opencl_or_skip("renamed_and_same_named_kernels_match_sim") else {
+        return;
+    };
+    for p in [
+        "targets/tests/programs/names.lfir",
+        "targets/tests/programs/two_launches.lfir",
+    ] {
+        let f = root().join(p);
+        same_as_sim(&f, "main", None);
+        let cl = run(&f, GpuBackend::OpenCl, "main", None);
+        let expected = std::fs::read_to_string(f.with_extension("expected")).expect("expected");
+        assert_eq!(String::from_utf8_lossy(&cl.stdout), expected, "{p}");
+    }
+}
+
+#[test]
 fn compare_runs_on_opencl() {
     let Some(_lock) = opencl_or_skip("compare_runs_on_opencl") else {
         return;
@@ -220,7 +252,9 @@ fn kernel_sources_are_the_emitters() {
         .kernel_source("kernels::matmul_tiled")
         .expect("a kernel")
         .as_ref()
-        .expect("emitted");
+        .expect("emitted")
+        .source
+        .clone();
     assert!(src.contains("#include <cuda_runtime.h>"), "{src}");
     assert!(
         src.contains("extern \"C\" __global__ void matmul_tiled(float* arg0, float* arg1, float* arg2)"),
@@ -231,7 +265,9 @@ fn kernel_sources_are_the_emitters() {
         .kernel_source("kernels::matmul_tiled")
         .expect("a kernel")
         .as_ref()
-        .expect("emitted");
+        .expect("emitted")
+        .source
+        .clone();
     assert!(src.contains("__kernel void matmul_tiled(__global float* arg0"), "{src}");
     assert!(src.contains("__local float arg3[64];"), "{src}");
     let sim = lf_interp::load_for(&name, &text, GpuBackend::Sim.device()).expect("loads");

@@ -413,7 +413,8 @@ impl<'a> FnDecoder<'a> {
             Inst::Jump { target: t }
             | Inst::JumpIfZero { target: t, .. }
             | Inst::JumpIfLt { target: t, .. }
-            | Inst::LoopNext { target: t, .. } => *t = target,
+            | Inst::LoopNext { target: t, .. }
+            | Inst::LoopNextWrap { target: t, .. } => *t = target,
             _ => {}
         }
     }
@@ -582,13 +583,16 @@ impl<'a> FnDecoder<'a> {
     }
 
     /// A counted loop `op` with body `region`: `iv` from `lb` while `< ub`
-    /// by `step`, carrying `iters`.
+    /// by `step`, carrying `iters`. An induction variable narrower than 64
+    /// bits wraps at its width when the step is added (MLIR's lowering adds
+    /// the step with an `arith.addi` of the variable's type).
     fn counted_loop(&mut self, op: OpId, region: RegionId, lb: Reg, ub: Reg, step: Reg, inits: &[Reg]) -> R<()> {
         let block = self.entry(region)?;
         let args = self.body.block_args(block).to_vec();
         if args.is_empty() {
             return Err("loop without induction variable".into());
         }
+        let shift = scalar(self.ctx, self.body.value_type(args[0]))?.shift();
         let iv = self.reg(args[0]);
         let iters = self.operand_regs(&args[1..]);
         for (i, &r) in iters.iter().enumerate() {
@@ -608,11 +612,21 @@ impl<'a> FnDecoder<'a> {
         let body = self.pc();
         self.patch(enter, body);
         self.decode_region(region, iters)?;
-        self.emit(Inst::LoopNext {
-            iv,
-            step,
-            ub,
-            target: body,
+        self.emit(if shift == 0 {
+            Inst::LoopNext {
+                iv,
+                step,
+                ub,
+                target: body,
+            }
+        } else {
+            Inst::LoopNextWrap {
+                iv,
+                step,
+                ub,
+                target: body,
+                shift,
+            }
         });
         let end = self.pc();
         self.patch(skip, end);

@@ -2,8 +2,8 @@
 //! interface the device backends implement ([`DeviceBackend`], [`Device`]),
 //! and how launch arguments move between the interpreter's memory and
 //! device buffers ([`marshal`] / [`unmarshal`]: memref arguments are copied
-//! element by element, row-major, packed to the kernel's C element type;
-//! scalar arguments are passed by value).
+//! element by element, row-major, packed to the kernel's C element type,
+//! `i1` as one byte holding 0 or 1; scalar arguments are passed by value).
 //!
 //! The backends themselves (OpenCL through opencl3, CUDA through nvcc and
 //! the driver API) live in the `lf-devices` crate, which makes each kernel's
@@ -18,7 +18,17 @@ use rustc_hash::FxHashMap;
 
 /// The source of one kernel for a backend, or why there is none (rendered
 /// emitter diagnostics).
-pub type KernelSource = Result<String, String>;
+pub type KernelSource = Result<KernelCode, String>;
+
+/// The emitted code of one kernel.
+#[derive(Clone, Debug)]
+pub struct KernelCode {
+    /// The source to build (the kernel and the helpers it needs).
+    pub source: String,
+    /// The name of the kernel's function in `source`, which the emitter
+    /// may have renamed (a `gpu.func` named like a C or CUDA built-in).
+    pub entry: String,
+}
 
 /// A device backend: prepares a module's kernels and opens a device that
 /// runs them. Launches of a program loaded for a backend run there (see
@@ -100,6 +110,8 @@ fn device_size(kind: Scalar, memref: bool) -> Result<usize, String> {
         Scalar::F32 => Ok(4),
         Scalar::F64 => Ok(8),
         Scalar::Int(w @ (8 | 16 | 32 | 64)) => Ok(w as usize / 8),
+        // An i1 element is one byte holding 0 or 1 (lf-targets' layout).
+        Scalar::Int(1) if memref => Ok(1),
         Scalar::Index if !memref => Ok(4),
         k => Err(format!(
             "{} {} is not supported by the device backends",
@@ -155,7 +167,11 @@ pub fn marshal(mem: &Memory, kernel: &Func, vals: &[u64]) -> Result<Marshalled, 
                 .ok()
                 .and_then(|p| buf.data.get(p))
                 .ok_or_else(|| format!("kernel argument {k} is a view outside its buffer"))?;
-            bytes.extend_from_slice(&x.to_le_bytes()[..n]);
+            if kind == Scalar::Int(1) {
+                bytes.push((x & 1) as u8);
+            } else {
+                bytes.extend_from_slice(&x.to_le_bytes()[..n]);
+            }
         }
         m.bufs.push(HostBuf {
             desc: v,
@@ -180,6 +196,8 @@ pub fn unmarshal(mem: &mut Memory, m: &Marshalled) {
             let bits = u64::from_le_bytes(raw);
             let v = match hb.elem {
                 Scalar::F32 | Scalar::F64 => bits,
+                // Any nonzero byte is true: i1 true is all ones in a register.
+                Scalar::Int(1) => crate::program::sext((bits != 0) as u64, 63),
                 _ => crate::program::sext(bits, (64 - 8 * n) as u8),
             };
             if let Some(x) = buf.data.get_mut(*p as usize) {
@@ -278,6 +296,26 @@ mod tests {
         });
         let e = marshal(&mem, &k, &[d, v]).unwrap_err();
         assert!(e.contains("aliasing views are not supported"), "{e}");
+    }
+
+    #[test]
+    fn i1_elements_are_bytes() {
+        let mut mem = memory();
+        let ty = MemTy {
+            shape: vec![Some(3)],
+            elem: Scalar::Int(1),
+            space: Space::Global,
+            strided: None,
+        };
+        let d = mem.alloc(&ty, vec![3], Space::Global).unwrap();
+        // Registers hold i1 sign-extended: true is all ones.
+        mem.bufs[0].data = vec![u64::MAX, 0, u64::MAX];
+        let k = kernel(vec![(Some(ty), Scalar::Int(1))]);
+        let mut m = marshal(&mem, &k, &[d]).unwrap();
+        assert_eq!(m.bufs[0].bytes, [1, 0, 1]);
+        m.bufs[0].bytes = vec![0, 1, 1];
+        unmarshal(&mut mem, &m);
+        assert_eq!(mem.bufs[0].data, [0, u64::MAX, u64::MAX]);
     }
 
     #[test]

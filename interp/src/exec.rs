@@ -1,12 +1,12 @@
 //! The execution loop: runs the instructions of a stack of frames until it
 //! returns, reaches a barrier or ends a kernel thread.
 
-use crate::memory::{Access, Desc, Memory, Shadow};
+use crate::memory::{Access, BufKind, Desc, Memory, Shadow};
 use crate::print::{fmt_g, print_memref};
 use crate::program::*;
 use lf_dialects::arith::{CmpFPredicate, CmpIPredicate};
 use lf_dialects::gpu::GpuBarrierOp;
-use lf_dialects::memref::MemrefDimOp;
+use lf_dialects::memref::{MemrefAllocaOp, MemrefDimOp, MemrefGetGlobalOp, MemrefGlobalOp};
 use lf_ir::view::OpView;
 use rustc_hash::FxHashMap;
 use std::io::Write;
@@ -68,6 +68,9 @@ pub struct Frame {
     pub regs: Vec<u64>,
     /// Where the caller wants the results (a list of the caller's function).
     pub rets: List,
+    /// The buffers of the `memref.alloca`s this activation ran, released
+    /// when it returns.
+    pub allocas: Vec<u32>,
 }
 
 /// Why a run of frames stopped.
@@ -254,6 +257,7 @@ impl<'p> Machine<'p> {
             pc: 0,
             regs,
             rets: List::default(),
+            allocas: Vec::new(),
         }
     }
 
@@ -304,6 +308,11 @@ impl<'p> Machine<'p> {
                 }
                 Next::Ret(vals) => {
                     let top = stack.pop().expect("a frame");
+                    // Stack memory ends with its function: later accesses
+                    // through a memref that escaped are faults.
+                    for &buf in &top.allocas {
+                        self.mem.free(buf);
+                    }
                     let f = &self.prog.funcs[top.func as usize];
                     let v: Vec<u64> = f.lists[vals.start as usize..(vals.start + vals.len) as usize]
                         .iter()
@@ -462,6 +471,19 @@ impl<'p> Machine<'p> {
                         pc = target as usize
                     }
                 }
+                Inst::LoopNextWrap {
+                    iv,
+                    step,
+                    ub,
+                    target,
+                    shift,
+                } => {
+                    let n = sext(r!(iv).wrapping_add(r!(step)), shift) as i64;
+                    r!(iv) = n as u64;
+                    if n < r!(ub) as i64 {
+                        pc = target as usize
+                    }
+                }
                 Inst::StepCheck { step } => {
                     if (r!(step) as i64) <= 0 {
                         return Err(fault(
@@ -485,7 +507,7 @@ impl<'p> Machine<'p> {
                     dst,
                     ty,
                     dyn_sizes,
-                    stack: _,
+                    stack,
                 } => {
                     let t = &prog.types[ty as usize];
                     let mut dyns = list!(dyn_sizes).iter();
@@ -502,6 +524,15 @@ impl<'p> Machine<'p> {
                         }
                     }
                     let d = self.mem.alloc(t, sizes, t.space).map_err(|m| fault(fid, here, m))?;
+                    if stack {
+                        let buf = self.mem.descs[d as usize].buf;
+                        self.mem.bufs[buf as usize].kind = BufKind::Stack { func: fid, pc: here };
+                        // Workgroup memory lives as long as its block, not
+                        // as the thread's function.
+                        if !(per_block && self.gpu.is_some()) {
+                            fr.allocas.push(buf);
+                        }
+                    }
                     if let (true, Some(g)) = (per_block, &mut self.gpu) {
                         g.wg_allocas.insert((fid, here), d);
                     }
@@ -509,7 +540,11 @@ impl<'p> Machine<'p> {
                 }
                 Inst::Dealloc { mem } => {
                     let buf = self.desc(fid, here, r!(mem))?.buf;
-                    if self.mem.bufs[buf as usize].freed {
+                    let b = &self.mem.bufs[buf as usize];
+                    if b.kind != BufKind::Heap {
+                        return Err(self.bad_dealloc(fid, here, buf));
+                    }
+                    if b.freed {
                         return Err(fault(fid, here, "memref deallocated twice"));
                     }
                     self.mem.free(buf);
@@ -664,7 +699,7 @@ impl<'p> Machine<'p> {
     fn check_pos(&self, fid: u32, pc: u32, buf: u32, pos: i64) -> Res<()> {
         let b = &self.mem.bufs[buf as usize];
         if b.freed {
-            return Err(fault(fid, pc, "access to a memref after its deallocation"));
+            return Err(self.use_after_free(fid, pc, buf, "access to"));
         }
         if pos < 0 || pos as usize >= b.data.len() {
             return Err(fault(
@@ -677,6 +712,59 @@ impl<'p> Machine<'p> {
             ));
         }
         Ok(())
+    }
+
+    /// `what` ("access to", "printing") a memref whose buffer `buf` is
+    /// freed: after a dealloc, or after the return of the function whose
+    /// `memref.alloca` made it (with a note there).
+    #[cold]
+    fn use_after_free(&self, fid: u32, pc: u32, buf: u32, what: &str) -> Fault {
+        match self.mem.bufs[buf as usize].kind {
+            BufKind::Stack { func, pc: at } => {
+                let mut f = fault(
+                    fid,
+                    pc,
+                    format!(
+                        "{what} memory of a '{}' after its function returned (stack memory is released \
+                         on return)",
+                        MemrefAllocaOp::def().name
+                    ),
+                );
+                f.notes.push((Some((func, at)), "allocated here".into()));
+                f
+            }
+            _ => fault(fid, pc, format!("{what} a memref after its deallocation")),
+        }
+    }
+
+    /// A dealloc of buffer `buf`, which no dealloc may free: stack memory
+    /// (`memref.alloca`) or a `memref.global`.
+    #[cold]
+    fn bad_dealloc(&self, fid: u32, pc: u32, buf: u32) -> Fault {
+        match self.mem.bufs[buf as usize].kind {
+            BufKind::Stack { func, pc: at } => {
+                let mut f = fault(
+                    fid,
+                    pc,
+                    format!(
+                        "deallocation of memory allocated by '{}' (undefined behaviour: stack memory is \
+                         released when its function returns)",
+                        MemrefAllocaOp::def().name
+                    ),
+                );
+                f.notes.push((Some((func, at)), "allocated here".into()));
+                f
+            }
+            _ => fault(
+                fid,
+                pc,
+                format!(
+                    "deallocation of a '{}' (undefined behaviour: the memref of '{}' is not heap memory)",
+                    MemrefGlobalOp::def().name,
+                    MemrefGetGlobalOp::def().name
+                ),
+            ),
+        }
     }
 
     #[cold]
@@ -912,6 +1000,7 @@ impl<'p> Machine<'p> {
             .alloc(&gl.ty, sizes, Space::Global)
             .map_err(|m| fault(fid, pc, m))?;
         let buf = self.mem.descs[d as usize].buf;
+        self.mem.bufs[buf as usize].kind = BufKind::Global;
         if let Some(init) = &gl.init {
             let data = &mut self.mem.bufs[buf as usize].data;
             if init.len() == 1 {
@@ -934,7 +1023,7 @@ impl<'p> Machine<'p> {
                 let d = self.desc(fid, pc, arg(0))?.clone();
                 let b = &self.mem.bufs[d.buf as usize];
                 if b.freed {
-                    return Err(fault(fid, pc, "printing a memref after its deallocation"));
+                    return Err(self.use_after_free(fid, pc, d.buf, "printing"));
                 }
                 if b.elem != elem && !(b.elem.width() == elem.width() && !b.elem.is_float() && !elem.is_float()) {
                     return Err(fault(fid, pc, "printMemref function does not match the element type"));

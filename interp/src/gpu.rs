@@ -163,6 +163,7 @@ impl Machine<'_> {
                         pc: start,
                         regs,
                         rets: List::default(),
+                        allocas: Vec::new(),
                     }
                 }
             };

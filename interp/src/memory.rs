@@ -3,6 +3,24 @@
 
 use crate::program::{MemTy, Scalar, Space};
 
+/// What made a buffer, for the operations only some allocations allow.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BufKind {
+    /// `memref.alloc`, `gpu.alloc`, a kernel-mode input: freed by a dealloc.
+    Heap,
+    /// `memref.alloca` at instruction `pc` of function `func`: released
+    /// when that function returns; a dealloc of it is undefined behaviour.
+    Stack {
+        /// The function of the `memref.alloca`.
+        func: u32,
+        /// Its instruction.
+        pc: u32,
+    },
+    /// A `memref.global` (through `memref.get_global`): lives as long as
+    /// the program; a dealloc of it is undefined behaviour.
+    Global,
+}
+
 /// One allocation.
 #[derive(Debug)]
 pub struct Buffer {
@@ -12,8 +30,10 @@ pub struct Buffer {
     pub elem: Scalar,
     /// Memory space.
     pub space: Space,
-    /// Freed by a dealloc.
+    /// Freed by a dealloc, or (stack memory) by the return of its function.
     pub freed: bool,
+    /// What made it.
+    pub kind: BufKind,
     /// Which elements were written (only with `--check-uninit`).
     pub init: Option<Vec<bool>>,
     /// The shape it was allocated with.
@@ -96,6 +116,7 @@ impl Memory {
             elem: ty.elem,
             space,
             freed: false,
+            kind: BufKind::Heap,
             init: self.track_init.then(|| vec![false; n]),
             shape: sizes.clone().into(),
         });

@@ -388,6 +388,17 @@ pub enum Inst {
         ub: Reg,
         target: u32,
     },
+    /// [`Inst::LoopNext`] of an induction variable narrower than 64 bits
+    /// (`scf.for ... : i8`): the sum wraps at the variable's width (sign
+    /// extended by `shift`, as [`sext`]), as the `arith.addi` of MLIR's
+    /// lowering to `cf` does.
+    LoopNextWrap {
+        iv: Reg,
+        step: Reg,
+        ub: Reg,
+        target: u32,
+        shift: u8,
+    },
     /// Loop of `scf.for` with an unsigned comparison or non-positive steps: checked at run time.
     StepCheck {
         step: Reg,

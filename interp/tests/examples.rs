@@ -143,13 +143,14 @@ fn examples_match_live_mlir_runner() {
 }
 
 /// The programs of interp/tests/inputs (runner-utils prints, arithmetic
-/// semantics, memref ops, parallel loops) against mlir-runner's output recorded next to them
+/// semantics, memref ops, parallel loops, loops with narrow induction
+/// variables) against mlir-runner's output recorded next to them
 /// (NAME.out), and live when mlir-runner is installed.
 #[test]
 fn semantics_programs_match_mlir_runner() {
     let dir = root().join("interp/tests/inputs");
     let mut n = 0;
-    for name in ["prints", "arith", "memref", "parallel"] {
+    for name in ["prints", "arith", "memref", "parallel", "narrow_loops"] {
         let src = dir.join(format!("{name}.mlir"));
         let got = lf_run(&src);
         let want = std::fs::read_to_string(dir.join(format!("{name}.out"))).expect("expected");
@@ -159,5 +160,5 @@ fn semantics_programs_match_mlir_runner() {
         }
         n += 1;
     }
-    assert_eq!(n, 4);
+    assert_eq!(n, 5);
 }

@@ -440,3 +440,133 @@ func.func @main() {
         "iteration (0, 1) writes element [0, 0] of a 4x4xf32 buffer, which iteration (0, 0) wrote",
     );
 }
+
+/// Undefined behaviour that crashes the compiled program (issue 25, item 7):
+/// a dealloc of stack memory or of a global, and a use of stack memory after
+/// its function returned. Each is a fault at the op, with a note at the
+/// `memref.alloca` where there is one.
+#[test]
+fn dealloc_of_stack_or_global_memory_and_stack_use_after_return() {
+    let dealloc_alloca = r#"
+func.func @main() {
+  %m = memref.alloca() : memref<4xf32>
+  memref.dealloc %m : memref<4xf32>
+  return
+}
+"#;
+    let out = run(dealloc_alloca);
+    fails_at(&out, 4, "deallocation of memory allocated by 'memref.alloca'");
+    assert!(
+        out.stderr.contains("t.lfir:3:"),
+        "no note at the alloca:\n{}",
+        out.stderr
+    );
+    assert!(out.stderr.contains("allocated here"), "{}", out.stderr);
+
+    let dealloc_cast_of_alloca = r#"
+func.func @main() {
+  %m = memref.alloca() : memref<4xf32>
+  %c = memref.cast %m : memref<4xf32> to memref<?xf32>
+  memref.dealloc %c : memref<?xf32>
+  return
+}
+"#;
+    fails_at(
+        &run(dealloc_cast_of_alloca),
+        5,
+        "deallocation of memory allocated by 'memref.alloca'",
+    );
+
+    let dealloc_global = r#"
+memref.global "private" @g : memref<4xf32> = dense<1.0>
+func.func @main() {
+  %m = memref.get_global @g : memref<4xf32>
+  memref.dealloc %m : memref<4xf32>
+  return
+}
+"#;
+    fails_at(
+        &run(dealloc_global),
+        5,
+        "deallocation of a 'memref.global' (undefined behaviour",
+    );
+
+    let use_after_return = r#"
+func.func @make() -> memref<4xf32> {
+  %m = memref.alloca() : memref<4xf32>
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  memref.store %v, %m[%c0] : memref<4xf32>
+  return %m : memref<4xf32>
+}
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %m = call @make() : () -> memref<4xf32>
+  %v = memref.load %m[%c0] : memref<4xf32>
+  return
+}
+"#;
+    let out = run(use_after_return);
+    fails_at(
+        &out,
+        12,
+        "access to memory of a 'memref.alloca' after its function returned",
+    );
+    assert!(
+        out.stderr.contains("t.lfir:3:"),
+        "no note at the alloca:\n{}",
+        out.stderr
+    );
+
+    let print_after_return = r#"
+func.func private @printMemrefF32(memref<*xf32>)
+func.func @make() -> memref<4xf32> {
+  %m = memref.alloca() : memref<4xf32>
+  return %m : memref<4xf32>
+}
+func.func @main() {
+  %m = call @make() : () -> memref<4xf32>
+  %u = memref.cast %m : memref<4xf32> to memref<*xf32>
+  call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  return
+}
+"#;
+    fails_at(
+        &run(print_after_return),
+        10,
+        "printing memory of a 'memref.alloca' after its function returned",
+    );
+
+    // Stack memory used while its function runs (also by callees, and in
+    // a loop that allocates on every iteration) is fine, as are globals read
+    // from several functions.
+    let fine = r#"
+func.func private @printMemrefF32(memref<*xf32>)
+memref.global "private" @g : memref<2xf32> = dense<3.0>
+func.func @fill(%m: memref<2xf32>, %v: f32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  memref.store %v, %m[%c0] : memref<2xf32>
+  memref.store %v, %m[%c1] : memref<2xf32>
+  return
+}
+func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %g = memref.get_global @g : memref<2xf32>
+  scf.for %i = %c0 to %c3 step %c1 {
+    %m = memref.alloca() : memref<2xf32>
+    %v = memref.load %g[%c0] : memref<2xf32>
+    func.call @fill(%m, %v) : (memref<2xf32>, f32) -> ()
+    %u = memref.cast %m : memref<2xf32> to memref<*xf32>
+    func.call @printMemrefF32(%u) : (memref<*xf32>) -> ()
+  }
+  %h = memref.alloc() : memref<2xf32>
+  memref.dealloc %h : memref<2xf32>
+  return
+}
+"#;
+    let out = run(fine);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+}

@@ -57,6 +57,22 @@ pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
     })
 }
 
+/// The C spelling of the elements of a memref of `t` (a buffer, a
+/// workgroup or private array): the scalar's, except `i1`, which is one
+/// byte holding 0 or 1 in every buffer, on the host and in kernels, in CUDA
+/// and OpenCL alike (`uint8_t`; `uchar` in OpenCL C, where `bool` has no
+/// defined size and may not be a kernel argument's pointee). This is MLIR's
+/// layout of `memref<...xi1>` too (LLVM stores an `i1` in a byte). A
+/// loaded element converts to the scalar `i1` type (`int` or `bool`)
+/// unchanged; a stored `i1` is 0 or 1.
+pub fn element(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
+    match ctx.type_data(t) {
+        TypeData::Integer { width: 1, .. } if flavor == Flavor::OclDevice => Some("uchar"),
+        TypeData::Integer { width: 1, .. } => Some("uint8_t"),
+        _ => scalar(ctx, t, flavor),
+    }
+}
+
 /// The unsigned spelling of an integer type (for unsigned compares, divisions, shifts).
 pub fn unsigned(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
     let ocl = flavor == Flavor::OclDevice;

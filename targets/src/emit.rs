@@ -174,6 +174,15 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// The C type of the elements of a memref of `t` (see
+    /// [`ctypes::element`]: `i1` is one byte), or an error at `op`.
+    pub fn elem_cty(&mut self, op: OpId, t: Type) -> &'static str {
+        match ctypes::element(self.ctx, t, self.flavor) {
+            Some(s) => s,
+            None => self.cty(op, t),
+        }
+    }
+
     /// The scalar expression of `v`.
     pub fn expr(&self, v: Value) -> String {
         match self.vals.get(&v) {
@@ -406,7 +415,16 @@ impl<'a> Emitter<'a> {
         } else if any(CASTS) {
             let r = res.unwrap();
             let t = self.cty(op, self.body.value_type(r));
-            let s = format!("({t}){}", paren(&e(self, 0)));
+            let s = if is_i1(self.ctx, self.body.value_type(r)) {
+                // A truncation to i1 keeps the lowest bit (C's conversion
+                // would keep any nonzero value as nonzero).
+                format!("({t})({} & 1)", paren(&e(self, 0)))
+            } else if ArithExtsiOp::isa(&ir, op) && is_i1(self.ctx, self.body.value_type(ops[0])) {
+                // i1 true (1) sign-extends to all ones (-1).
+                format!("-({t}){}", paren(&e(self, 0)))
+            } else {
+                format!("({t}){}", paren(&e(self, 0)))
+            };
             if ArithIndexCastOp::isa(&ir, op) && self.flavor.is_device() {
                 // index is `int` in kernels: the cast is free.
                 let src = self.cty(op, self.body.value_type(ops[0]));
@@ -513,7 +531,7 @@ impl<'a> Emitter<'a> {
             let name = self.names.get(r);
             let ty = self.body.value_type(r);
             if let Some(m) = self.view_of_type(op, ty, name.clone(), Space::Private) {
-                let t = self.cty(op, m.elem);
+                let t = self.elem_cty(op, m.elem);
                 let n = m.count();
                 self.line(&format!("{t} {name}[{n}];"));
                 self.vals.insert(r, Val::Mem(m));
@@ -523,7 +541,7 @@ impl<'a> Emitter<'a> {
             let name = self.names.get(r);
             let ty = self.body.value_type(r);
             if let Some(m) = self.view_of_type(op, ty, name.clone(), Space::Host) {
-                let t = self.cty(op, m.elem);
+                let t = self.elem_cty(op, m.elem);
                 let n = m.count();
                 self.line(&format!(
                     "{t}* {name} = ({t}*)lf_host_alloc((size_t)({n}) * sizeof({t}));"
@@ -639,6 +657,13 @@ impl<'a> Emitter<'a> {
 
     fn binop(&mut self, op: OpId, sym: &str) {
         let ops = self.operands(op);
+        // i1 arithmetic is modulo 2: the sum and difference of two bits are
+        // their exclusive or, the product their and (an `int` would hold 2).
+        let sym = match sym {
+            "+" | "-" if is_i1(self.ctx, self.body.value_type(ops[0])) => "^",
+            "*" if is_i1(self.ctx, self.body.value_type(ops[0])) => "&",
+            _ => sym,
+        };
         let (a, b) = (self.expr(ops[0]), self.expr(ops[1]));
         let s = format!("{} {sym} {}", paren(&a), paren(&b));
         let r = self.body.result(op, 0);
@@ -970,6 +995,11 @@ fn scalar_bits(ctx: &Context, t: Type) -> Option<u32> {
         TypeData::Float(k) => Some(k.width()),
         _ => None,
     }
+}
+
+/// Whether `t` is `i1`.
+fn is_i1(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_data(t), TypeData::Integer { width: 1, .. })
 }
 
 /// Which id a `gpu` id op reads.

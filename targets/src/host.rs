@@ -12,13 +12,10 @@ use lf_dialects::gpu::GpuLaunchFuncOp;
 use lf_ir::view::{IrRef, OpView};
 use lf_ir::{AttrData, Context, TypeData};
 
-/// The C name of host function `name` (`main` becomes `lf_main`).
-pub fn c_name(name: &str) -> String {
-    if name == "main" {
-        "lf_main".into()
-    } else {
-        name.to_string()
-    }
+/// The C name of host function `name` in `program` (`main` becomes
+/// `lf_main`; see [`crate::names`]).
+fn c_name(program: &Program<'_>, name: &str) -> String {
+    program.names.func(name).unwrap_or(name).to_string()
 }
 
 /// Emits every host function of `program`: all prototypes first (appended to
@@ -51,16 +48,17 @@ pub fn emit_functions(
 }
 
 /// Emits one host function: signature and body.
-pub fn emit_function(
-    ctx: &Context,
-    program: &Program<'_>,
-    f: FuncRef<'_>,
+pub fn emit_function<'a>(
+    ctx: &'a Context,
+    program: &'a Program<'a>,
+    f: FuncRef<'a>,
     flavor: Flavor,
 ) -> Result<(String, String), Vec<Diagnostic>> {
     // Returns the prototype and the definition.
     let mut em = Emitter::new(ctx, f.body, f.op, flavor);
     em.at_func = true;
     em.program = Some(program);
+    em.names.avoid(&program.names);
     let ir = IrRef::new(ctx, f.body);
     let Some(func) = FuncFuncOp::cast(&ir, f.op) else {
         return Err(vec![op_error(
@@ -101,7 +99,7 @@ pub fn emit_function(
         let t = inputs.get(i).copied().unwrap_or_else(|| rb.value_type(a));
         if matches!(ctx.type_data(t), TypeData::MemRef { .. }) {
             if let Some(m) = em.view_of_type(f.op, t, n.clone(), Space::Host) {
-                let ct = em.cty(f.op, m.elem);
+                let ct = em.elem_cty(f.op, m.elem);
                 params.push(format!("{ct}* {n}"));
                 em.vals.insert(a, Val::Mem(m));
             }
@@ -121,7 +119,7 @@ pub fn emit_function(
     if !em.errors.is_empty() {
         return Err(em.errors);
     }
-    let proto = format!("static {ret} {}({params})", c_name(f.name));
+    let proto = format!("static {ret} {}({params})", c_name(program, f.name));
     Ok((proto.clone(), format!("{proto} {{\n{}}}\n", em.out)))
 }
 
@@ -131,7 +129,12 @@ pub fn call_op(em: &mut Emitter<'_>, call: FuncCallOp) {
     let op = call.op();
     let callee = call.callee(&ir).to_string();
     let args = call.operands(&ir);
-    if let Some(elem) = runtime::runtime_function(&callee) {
+    let defined = em
+        .program
+        .is_some_and(|p| p.host_funcs.iter().any(|f| f.name == callee));
+    // A function of the module with a body is called, even when it has a
+    // runtime function's name (it is renamed, see crate::names).
+    if let Some(elem) = runtime::runtime_function(&callee).filter(|_| !defined) {
         match elem {
             Some(_) => {
                 let Some(m) = em.mem(op, args[0]) else { return };
@@ -160,10 +163,8 @@ pub fn call_op(em: &mut Emitter<'_>, call: FuncCallOp) {
         }
         return;
     }
-    let known = em
-        .program
-        .is_some_and(|p| p.host_funcs.iter().any(|f| f.name == callee));
-    if !known {
+    let program = em.program.filter(|p| p.host_funcs.iter().any(|f| f.name == callee));
+    let Some(program) = program else {
         em.error(
             op,
             format!(
@@ -171,7 +172,7 @@ pub fn call_op(em: &mut Emitter<'_>, call: FuncCallOp) {
             ),
         );
         return;
-    }
+    };
     let mut a = Vec::new();
     for v in &args {
         match em.vals.get(v).cloned() {
@@ -185,7 +186,7 @@ pub fn call_op(em: &mut Emitter<'_>, call: FuncCallOp) {
             _ => a.push(em.expr(*v)),
         }
     }
-    let text = format!("{}({})", c_name(&callee), a.join(", "));
+    let text = format!("{}({})", c_name(program, &callee), a.join(", "));
     match call.results(&ir).first().copied() {
         Some(r) => {
             let t = em.cty(op, em.body.value_type(r));
@@ -200,7 +201,7 @@ pub fn call_op(em: &mut Emitter<'_>, call: FuncCallOp) {
 /// The grid and block sizes of a `gpu.launch_func` as C expressions, the
 /// kernel operands, and the dynamic shared memory size (if any).
 pub struct Launch {
-    /// Kernel name.
+    /// The kernel's C name.
     pub kernel: String,
     /// Grid sizes x, y, z.
     pub grid: [String; 3],
@@ -232,8 +233,15 @@ pub fn launched_kernel<'c>(
 pub fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) -> Option<Launch> {
     let ir = IrRef::new(em.ctx, em.body);
     let op = launch.op();
-    let Some((_module, kernel)) = launched_kernel(em.ctx, em.body, launch) else {
+    let Some((module, kernel)) = launched_kernel(em.ctx, em.body, launch) else {
         em.error(op, "launch without a '@module::@kernel' reference");
+        return None;
+    };
+    let Some(kernel) = em.program.and_then(|p| p.kernel_c_name(module, kernel)) else {
+        em.error(
+            op,
+            format!("launch of '@{module}::@{kernel}', which is not a kernel of this module"),
+        );
         return None;
     };
     if launch.cluster_size_x(&ir).is_some() {

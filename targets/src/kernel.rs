@@ -36,59 +36,26 @@ pub fn arg_count(ctx: &Context, f: FuncRef<'_>) -> usize {
     gpu_func(ctx, f).map_or(0, |g| g.num_inputs(&(ctx, f.body)))
 }
 
-/// C and OpenCL C keywords and the OpenCL C 1.1 built-in functions a kernel
-/// name would clash with (the emitted kernel keeps the gpu.func's name, which
-/// the host code uses to find it).
-#[rustfmt::skip]
-const CLASHING_NAMES: &[&str] = &[
-    "auto", "bool", "break", "case", "char", "const", "constant", "continue", "default", "do",
-    "double", "else", "enum", "extern", "float", "for", "global", "goto", "half", "if",
-    "image2d_t", "image3d_t", "inline", "int", "kernel", "local", "long", "private", "register", "restrict",
-    "return", "sampler_t", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "uchar",
-    "uint", "ulong", "union", "unsigned", "ushort", "void", "volatile", "while", "main", "get_work_dim",
-    "get_global_size", "get_global_id", "get_local_size", "get_local_id", "get_num_groups", "get_group_id", "get_global_offset", "barrier", "mem_fence", "read_mem_fence",
-    "write_mem_fence", "async_work_group_copy", "async_work_group_strided_copy", "wait_group_events", "prefetch", "acos", "acosh", "acospi", "asin", "asinh",
-    "asinpi", "atan", "atan2", "atanh", "atanpi", "atan2pi", "cbrt", "ceil", "copysign", "cos",
-    "cosh", "cospi", "erfc", "erf", "exp", "exp2", "exp10", "expm1", "fabs", "fdim",
-    "floor", "fma", "fmax", "fmin", "fmod", "fract", "frexp", "hypot", "ilogb", "ldexp",
-    "lgamma", "lgamma_r", "log", "log2", "log10", "log1p", "logb", "mad", "maxmag", "minmag",
-    "modf", "nan", "nextafter", "pow", "pown", "powr", "remainder", "remquo", "rint", "rootn",
-    "round", "rsqrt", "sin", "sincos", "sinh", "sinpi", "sqrt", "tan", "tanh", "tanpi",
-    "tgamma", "trunc", "abs", "abs_diff", "add_sat", "hadd", "rhadd", "clamp", "clz", "mad_hi",
-    "mad_sat", "max", "min", "mul_hi", "rotate", "sub_sat", "upsample", "mad24", "mul24", "degrees",
-    "mix", "radians", "step", "smoothstep", "sign", "cross", "dot", "distance", "length", "normalize",
-    "fast_distance", "fast_length", "fast_normalize", "isequal", "isnotequal", "isgreater", "isgreaterequal", "isless", "islessequal", "islessgreater",
-    "isfinite", "isinf", "isnan", "isnormal", "isordered", "isunordered", "signbit", "any", "all", "bitselect",
-    "select", "vload2", "vload4", "vload8", "vload16", "vstore2", "vstore4", "vstore8", "vstore16", "vload_half",
-    "vstore_half",
-];
-
-/// Why a kernel named `name` cannot be emitted as is, if it cannot.
-fn clashing_kernel_name(name: &str, flavor: Flavor) -> Option<&'static str> {
-    if name.starts_with("lf_") || name.starts_with("__") {
-        return Some("is reserved for lf's generated code");
-    }
-    let clashes = CLASHING_NAMES.contains(&name);
-    match flavor {
-        Flavor::OclDevice if clashes => Some("is an OpenCL C keyword or built-in function"),
-        _ if clashes => Some("is a C keyword or a CUDA/OpenCL built-in function"),
-        _ => None,
-    }
+/// The comment above an emitted kernel: its `gpu.module` and `gpu.func`.
+pub fn kernel_comment(module: &str, kernel: &str) -> String {
+    crate::names::comment_safe(&format!("gpu.module @{module}, gpu.func @{kernel}"))
 }
 
-/// Appends each of `kernels` to `out` as `source` emits it, after a comment
-/// naming its `gpu.module` and `gpu.func`; returns `out`, or the errors of
-/// every kernel that failed.
+/// Appends each of `kernels` to `out` as `source` emits it under its C name
+/// ([`crate::module::kernel_c_names`]), after a comment naming its
+/// `gpu.module` and `gpu.func`; returns `out`, or the errors of every kernel
+/// that failed.
 pub fn append_kernels(
     mut out: String,
     kernels: &[(&str, FuncRef<'_>)],
-    mut source: impl FnMut(FuncRef<'_>) -> Result<String, Vec<Diagnostic>>,
+    mut source: impl FnMut(FuncRef<'_>, &str) -> Result<String, Vec<Diagnostic>>,
 ) -> Result<String, Vec<Diagnostic>> {
     let mut errors = Vec::new();
-    for (module, k) in kernels {
-        match source(*k) {
+    let names = crate::module::kernel_c_names(kernels);
+    for ((module, k), cname) in kernels.iter().zip(&names) {
+        match source(*k, cname) {
             Ok(s) => {
-                out.push_str(&format!("\n/* gpu.module @{module}, gpu.func @{} */\n", k.name));
+                out.push_str(&format!("\n/* {} */\n", kernel_comment(module, k.name)));
                 out.push_str(&s);
             }
             Err(e) => errors.extend(e),
@@ -101,8 +68,8 @@ pub fn append_kernels(
     }
 }
 
-/// Emits the kernel `f` for a device flavor.
-pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<String, Vec<Diagnostic>> {
+/// Emits the kernel `f` for a device flavor, as the C function `cname`.
+pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, cname: &str, flavor: Flavor) -> Result<String, Vec<Diagnostic>> {
     let ir = (ctx, f.body);
     let Some(g) = gpu_func(ctx, f).filter(|g| g.is_kernel(&ir)) else {
         return Err(vec![op_error(
@@ -116,14 +83,6 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
             ),
         )]);
     };
-    if let Some(why) = clashing_kernel_name(f.name, flavor) {
-        return Err(vec![op_error(
-            ctx,
-            f.body,
-            f.op,
-            format!("kernel name '{}' {why}: rename the gpu.func", f.name),
-        )]);
-    }
     let mut em = Emitter::new(ctx, f.body, f.op, flavor);
     em.at_func = true;
     let rb = f.body.regions_body(f.op);
@@ -152,7 +111,7 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
                 let constant = is_constant_arg(ctx, f, i);
                 let space = if constant { Space::Constant } else { Space::Global };
                 if let Some(m) = em.view_of_type(f.op, t, n.clone(), space) {
-                    let ct = em.cty(f.op, m.elem);
+                    let ct = em.elem_cty(f.op, m.elem);
                     params.push(match (flavor, constant) {
                         (Flavor::OclDevice, true) => format!("__constant {ct}* {n}"),
                         (Flavor::OclDevice, false) => format!("__global {ct}* {n}"),
@@ -174,7 +133,7 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
                 em.error(f.op, "workgroup attribution without the workgroup address space");
             }
             if let Some(m) = em.view_of_type(f.op, t, n.clone(), space) {
-                let ct = em.cty(f.op, m.elem);
+                let ct = em.elem_cty(f.op, m.elem);
                 let count = m.count();
                 let shape = m.dims.join("x");
                 let qual = match (flavor, workgroup) {
@@ -204,5 +163,5 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, flavor: Flavor) -> Result<Stri
         Flavor::OclDevice => "__kernel void",
         _ => "extern \"C\" __global__ void",
     };
-    Ok(format!("{head} {}({params}) {{\n{}}}\n", f.name, em.out))
+    Ok(format!("{head} {cname}({params}) {{\n{}}}\n", em.out))
 }

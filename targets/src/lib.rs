@@ -77,11 +77,74 @@ impl Options {
     }
 }
 
-/// Translates the module `op` (stored in `body`) to source text.
+/// Translates the module `op` (stored in `body`) to source text (see
+/// [`translate_with_warnings`], whose warnings this drops).
 pub fn translate(ctx: &Context, body: &Body, op: OpId, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+    translate_with_warnings(ctx, body, op, opts).map(|t| t.code)
+}
+
+/// What [`translate_with_warnings`] makes.
+#[derive(Debug)]
+pub struct Translation {
+    /// The source text.
+    pub code: String,
+    /// Warnings about the input (the code is complete all the same).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Translates the module `op` (stored in `body`) to source text, with
+/// warnings.
+///
+/// A module without GPU kernels (no `gpu.func` kernel, no inline launch
+/// outlined into one) is CPU code. With `@main` it becomes a host program
+/// that links and runs on the CPU (its `main` calls `@main`), with the
+/// warning "no GPU kernels"; without `@main` there is nothing to run or
+/// launch, and it is an error (a program without `main` would not link).
+/// `--emit=kernels` of such a module is a warning and a file without kernels.
+pub fn translate_with_warnings(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    opts: &Options,
+) -> Result<Translation, Vec<Diagnostic>> {
     let program = module::Program::collect(ctx, body, op)?;
-    match opts.target {
+    // What cannot be emitted is reported first.
+    let code = match opts.target {
         Target::Cuda => cuda::emit_program(ctx, &program, opts.emit),
         Target::OpenCl => opencl::emit_program(ctx, &program, opts),
+    }?;
+    let mut warnings = Vec::new();
+    if program.kernels.is_empty() {
+        let pos = module_pos(ctx, body, op);
+        let has_main = program.host_funcs.iter().any(|f| f.name == "main");
+        match opts.emit {
+            Emit::All if !has_main => {
+                return Err(vec![Diagnostic::error(
+                    pos,
+                    "no GPU kernels and no @main: nothing to emit (lf-translate writes a GPU program, \
+                     with kernels in gpu.modules or inline gpu.launch ops, or a host program whose `main` \
+                     calls @main; lf-run runs CPU code as it is)",
+                )]);
+            }
+            Emit::All => warnings.push(Diagnostic::warning(
+                pos,
+                "no GPU kernels: the program is host code only (its `main` calls @main on the CPU)",
+            )),
+            Emit::Kernels => warnings.push(Diagnostic::warning(pos, "no GPU kernels: the output holds no kernel")),
+        }
     }
+    Ok(Translation { code, warnings })
+}
+
+/// Where a diagnostic about the whole module `op` points: the module's
+/// location, or the first line of its file when that is the file's `0:0`
+/// (MLIR's location of an implicit module).
+fn module_pos(ctx: &Context, body: &Body, op: OpId) -> Option<lf_diag::SourcePos> {
+    module::op_pos(ctx, body, op).map(|mut p| {
+        if p.line == 0 {
+            p.line = 1;
+            p.col = 1;
+        }
+        p
+    })
 }

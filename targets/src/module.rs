@@ -2,6 +2,7 @@
 //! its host functions. Inline `gpu.launch` ops are refused here (they must be
 //! outlined first).
 
+use crate::names::Symbols;
 use lf_diag::Diagnostic;
 use lf_dialects::builtin::BuiltinModuleOp;
 use lf_dialects::func::FuncFuncOp;
@@ -21,8 +22,21 @@ pub struct FuncRef<'a> {
     pub name: &'a str,
 }
 
+/// The C names the kernels `kernels` (`(gpu.module, kernel)`) get when they
+/// are emitted together ([`crate::names`]), in order: the entry points of
+/// [`crate::cuda::kernel_file`] and [`crate::opencl::kernel_program`].
+pub fn kernel_c_names(kernels: &[(&str, FuncRef<'_>)]) -> Vec<String> {
+    let names = Symbols::new(kernels.iter().map(|(m, k)| (*m, k.name)), []);
+    kernels
+        .iter()
+        .map(|(m, k)| names.kernel(m, k.name).unwrap_or(k.name).to_string())
+        .collect()
+}
+
 /// A module split into kernels, host functions and external declarations.
 pub struct Program<'a> {
+    /// The C names of the kernels and host functions.
+    pub names: Symbols,
     /// `gpu.func`s of all `gpu.module`s, in program order, with their module's name.
     pub kernels: Vec<(&'a str, FuncRef<'a>)>,
     /// `func.func`s with a body.
@@ -86,6 +100,7 @@ impl<'a> Program<'a> {
             return Err(errors);
         }
         let mut p = Program {
+            names: Symbols::default(),
             kernels: Vec::new(),
             host_funcs: Vec::new(),
             declarations: Vec::new(),
@@ -139,25 +154,23 @@ impl<'a> Program<'a> {
                 ));
             }
         }
-        let mut seen = rustc_hash::FxHashSet::default();
-        for (_, k) in &p.kernels {
-            if !seen.insert(k.name) {
-                errors.push(op_error(
-                    ctx,
-                    k.body,
-                    k.op,
-                    format!(
-                        "two kernels are named '{}': kernel names must be unique across gpu.modules",
-                        k.name
-                    ),
-                ));
-            }
-        }
+        // Any number of kernels may share a name (one per gpu.module, as
+        // gpu-kernel-outlining makes them of the launches of one function):
+        // each gets a C name of its own.
+        p.names = Symbols::new(
+            p.kernels.iter().map(|(m, k)| (*m, k.name)),
+            p.host_funcs.iter().map(|f| f.name),
+        );
         if errors.is_empty() {
             Ok(p)
         } else {
             Err(errors)
         }
+    }
+
+    /// The C name of kernel `@module::@name` (see [`crate::names`]).
+    pub fn kernel_c_name(&self, module: &str, name: &str) -> Option<&str> {
+        self.names.kernel(module, name)
     }
 
     /// The kernel `@module::@name`.

@@ -89,25 +89,29 @@ fn kernel_prelude(fp64: bool) -> String {
 }
 
 /// The OpenCL C source of one kernel (no prelude), checked against the
-/// profile. With [`kernel_program`] this is what a runtime needs to run a
-/// single launch.
-pub fn kernel_source(ctx: &Context, f: FuncRef<'_>, opts: &Options) -> Result<String, Vec<Diagnostic>> {
+/// profile, emitted as the C function `cname` (see
+/// [`crate::module::kernel_c_names`]). With [`kernel_program`] this is what
+/// a runtime needs to run a single launch.
+pub fn kernel_source(ctx: &Context, f: FuncRef<'_>, cname: &str, opts: &Options) -> Result<String, Vec<Diagnostic>> {
     if opts.profile == OpenClProfile::Rv770 {
         let errs = rv770::check_kernel(ctx, f, opts);
         if !errs.is_empty() {
             return Err(errs);
         }
     }
-    emit_kernel(ctx, f, Flavor::OclDevice)
+    emit_kernel(ctx, f, cname, Flavor::OclDevice)
 }
 
-/// A complete `.cl` program of the given kernels (prelude included).
+/// A complete `.cl` program of the given kernels (prelude included), under
+/// the C names [`crate::module::kernel_c_names`] gives them.
 pub fn kernel_program(
     ctx: &Context,
     kernels: &[(&str, FuncRef<'_>)],
     opts: &Options,
 ) -> Result<String, Vec<Diagnostic>> {
-    crate::kernel::append_kernels(kernel_prelude(opts.amd_fp64), kernels, |k| kernel_source(ctx, k, opts))
+    crate::kernel::append_kernels(kernel_prelude(opts.amd_fp64), kernels, |k, cname| {
+        kernel_source(ctx, k, cname, opts)
+    })
 }
 
 /// `text` as a C string literal, one source line per literal line.
@@ -198,7 +202,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
         let n = em.names.get(r);
         let ty = em.body.value_type(r);
         if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
-            let t = em.cty(op, m.elem);
+            let t = em.elem_cty(op, m.elem);
             em.stmt(&format!("cl_int {n}_err;"));
             em.stmt(&format!(
                 "cl_mem {n} = clCreateBuffer(lf_cl_context, CL_MEM_READ_WRITE, {}, NULL, &{n}_err);",
@@ -215,7 +219,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
         let (Some(d), Some(s)) = (em.mem(op, copy.dst(&ir)), em.mem(op, copy.src(&ir))) else {
             return;
         };
-        let t = em.cty(op, d.elem);
+        let t = em.elem_cty(op, d.elem);
         let bytes = host::bytes(&d, t);
         let call = match (d.space, s.space) {
             (Space::Device, Space::Host) => format!(

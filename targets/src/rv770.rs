@@ -152,12 +152,18 @@ pub fn check_kernel(ctx: &Context, f: FuncRef<'_>, opts: &Options) -> Vec<Diagno
             };
             if narrow {
                 let ts = lf_ir::printer::type_to_string(ctx, t);
+                // An i1 element is a byte in every buffer (see ctypes::element).
+                let byte = if matches!(ctx.type_data(t), TypeData::Integer { width: 1, .. }) {
+                    ", one byte in memory"
+                } else {
+                    ""
+                };
                 errs.push(rule(
                     ctx,
                     b,
                     o,
                     "no byte-addressable stores",
-                    format!("stores a '{ts}' element (only 32-bit and wider stores)"),
+                    format!("stores a '{ts}' element{byte} (only 32-bit and wider stores)"),
                 ));
             }
         }

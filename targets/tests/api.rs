@@ -42,12 +42,12 @@ fn one_kernel_as_opencl_and_cuda() {
             .kernel("kernels", "axpy")
             .expect("kernel found by @module::@name");
         let opts = Options::new(Target::OpenCl);
-        let cl = lf_targets::opencl::kernel_source(ctx, k, &opts).unwrap();
+        let cl = lf_targets::opencl::kernel_source(ctx, k, k.name, &opts).unwrap();
         assert!(cl.starts_with("__kernel void axpy(float arg0, __global float* arg1, __global float* arg2) {"));
         assert!(cl.contains("arg2[thread_id_x] = v3;"), "{cl}");
         let full = lf_targets::opencl::kernel_program(ctx, &[("kernels", k)], &opts).unwrap();
         assert!(full.contains("int lf_mod(int a, int b)") && full.contains(&cl));
-        let cu = lf_targets::cuda::kernel_source(ctx, k).unwrap();
+        let cu = lf_targets::cuda::kernel_source(ctx, k, k.name).unwrap();
         assert!(cu.starts_with("extern \"C\" __global__ void axpy(float arg0, float* arg1, float* arg2) {"));
         assert!(program.kernel("kernels", "nope").is_none());
     });
@@ -57,7 +57,7 @@ fn one_kernel_as_opencl_and_cuda() {
 fn profile_rules_apply_per_kernel() {
     with_program(|ctx, program| {
         let k = program.kernel("kernels", "wide").unwrap();
-        let errs = lf_targets::opencl::kernel_source(ctx, k, &Options::new(Target::OpenCl)).unwrap_err();
+        let errs = lf_targets::opencl::kernel_source(ctx, k, k.name, &Options::new(Target::OpenCl)).unwrap_err();
         assert_eq!(errs.len(), 1);
         let d = &errs[0];
         assert!(d.message.contains("'no byte-addressable stores'"), "{}", d.message);
@@ -65,7 +65,7 @@ fn profile_rules_apply_per_kernel() {
         assert_eq!((pos.line, pos.col), (16, 7));
         let mut generic = Options::new(Target::OpenCl);
         generic.profile = OpenClProfile::Generic;
-        let cl = lf_targets::opencl::kernel_source(ctx, k, &generic).unwrap();
+        let cl = lf_targets::opencl::kernel_source(ctx, k, k.name, &generic).unwrap();
         assert!(cl.contains("__global short* arg0"));
     });
 }

@@ -471,3 +471,245 @@ fn bitcast_kernels_pass_the_rv770_front_end() {
         "clang-15 (r600, rv770) bitcast.cl",
     );
 }
+
+/// A program with `i1` buffers on the host and in a kernel (loads, stores,
+/// copies both ways): one byte per element everywhere.
+fn i1_program() -> PathBuf {
+    root().join("targets/tests/programs/i1_buffers.lfir")
+}
+
+#[test]
+fn i1_buffer_program_runs_under_lf_run_as_expected() {
+    let program = i1_program();
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(
+        lf_run(&program),
+        expected,
+        "lf-run output differs from i1_buffers.expected"
+    );
+}
+
+#[test]
+fn i1_buffer_program_runs_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "i1_buffer_program_runs_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = i1_program();
+    let mut opts = Options::new(Target::OpenCl);
+    opts.profile = lf_targets::OpenClProfile::Generic;
+    let c = translate(&input, &opts).expect("i1_buffers translates");
+    assert!(
+        c.contains("__global uchar* arg0") && c.contains("uint8_t* alloc = (uint8_t*)lf_host_alloc"),
+        "i1 buffers are not bytes on both sides:\n{c}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("i1_buffers.c");
+    std::fs::write(&file, &c).unwrap();
+    let exe = dir.path().join("i1_buffers");
+    run(
+        Command::new("gcc")
+            .args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function", "-o"])
+            .arg(&exe)
+            .arg(&file)
+            .args(["-lOpenCL", "-lm"]),
+        "gcc i1_buffers.c",
+    );
+    let out = run(&mut Command::new(&exe), "running i1_buffers on OpenCL");
+    assert_eq!(
+        normalize(&String::from_utf8_lossy(&out.stdout)),
+        lf_run(&input),
+        "the OpenCL program's output differs from lf-run's"
+    );
+}
+
+#[test]
+fn i1_buffer_program_compiles_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "i1_buffer_program_compiles_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    let cu = translate(&i1_program(), &Options::new(Target::Cuda)).expect("i1_buffers translates");
+    assert!(
+        cu.contains("pick(uint8_t* arg0, int32_t* arg1, uint8_t* arg2)")
+            && cu.contains("cudaMalloc((void**)&memref, (size_t)(16) * sizeof(uint8_t))"),
+        "i1 buffers are not bytes on both sides:\n{cu}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("i1_buffers.cu");
+    std::fs::write(&file, &cu).unwrap();
+    run(
+        Command::new(&nvcc)
+            .args(["-arch=sm_90", "-Werror", "all-warnings", "-o"])
+            .arg(dir.path().join("i1_buffers"))
+            .arg(&file),
+        "nvcc i1_buffers.cu",
+    );
+}
+
+/// Builds the OpenCL program of `input` (`opts`) with gcc, runs it on the
+/// first OpenCL device and returns what it printed (base addresses as 0x0).
+fn run_opencl_program(input: &Path, opts: &Options) -> String {
+    let name = stem(input);
+    let c = translate(input, opts).unwrap_or_else(|| panic!("{name} does not translate"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.c"));
+    std::fs::write(&file, &c).unwrap();
+    let exe = dir.path().join(&name);
+    run(
+        Command::new("gcc")
+            .args(["-std=c99", "-O1", "-Wall", "-Werror", "-Wno-unused-function", "-o"])
+            .arg(&exe)
+            .arg(&file)
+            .args(["-lOpenCL", "-lm"]),
+        &format!("gcc {name}.c"),
+    );
+    let out = run(&mut Command::new(&exe), &format!("running {name} on OpenCL"));
+    normalize(&String::from_utf8_lossy(&out.stdout))
+}
+
+/// Compiles and links the CUDA program of `input` with nvcc (warnings are
+/// errors, host code with `-Wall -Wextra`).
+fn compile_cuda_program(nvcc: &Path, input: &Path) {
+    let name = stem(input);
+    let cu = translate(input, &Options::new(Target::Cuda)).unwrap_or_else(|| panic!("{name} does not translate"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(format!("{name}.cu"));
+    std::fs::write(&file, &cu).unwrap();
+    run(
+        Command::new(nvcc)
+            .args([
+                "-arch=sm_90",
+                "-Werror",
+                "all-warnings",
+                "-Xcompiler",
+                "-Wall,-Wextra,-Werror",
+                "-o",
+            ])
+            .arg(dir.path().join(&name))
+            .arg(&file),
+        &format!("nvcc {name}.cu"),
+    );
+}
+
+/// Kernels and host functions named like C, C++, CUDA and OpenCL
+/// identifiers (`size_t`, `true`, `NULL`, `float4`, `memcpy`, `dim3`,
+/// `cudaMalloc`, `LF_CUDA_CHECK`, `main`, ...; `printF32` with a body).
+fn names_program() -> PathBuf {
+    root().join("targets/tests/programs/names.lfir")
+}
+
+#[test]
+fn names_program_runs_under_lf_run_as_expected() {
+    let program = names_program();
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(lf_run(&program), expected, "lf-run output differs from names.expected");
+}
+
+#[test]
+fn names_program_runs_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "names_program_runs_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = names_program();
+    let mut opts = Options::new(Target::OpenCl);
+    opts.profile = lf_targets::OpenClProfile::Generic;
+    assert_eq!(run_opencl_program(&input, &opts), lf_run(&input));
+}
+
+#[test]
+fn names_program_compiles_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "names_program_compiles_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    compile_cuda_program(&nvcc, &names_program());
+}
+
+/// Three inline launches in one function and two in another.
+fn two_launches_program() -> PathBuf {
+    root().join("targets/tests/programs/two_launches.lfir")
+}
+
+/// mlir-opt's `--gpu-kernel-outlining` of `input`, written into `dir`;
+/// `None` (after a `SKIPPED` line, or a failure under `LF_REQUIRE_TOOLS=1`)
+/// when mlir-opt is missing.
+fn mlir_opt_outlined(test: &str, input: &Path, dir: &Path) -> Option<PathBuf> {
+    let Some(mlir_opt) = on_path("mlir-opt-22").or_else(|| on_path("mlir-opt")) else {
+        skip_or_fail(test, "mlir-opt", "apt-get install mlir-22-tools");
+        return None;
+    };
+    let out = run(
+        Command::new(mlir_opt).arg("--gpu-kernel-outlining").arg(input),
+        "mlir-opt --gpu-kernel-outlining",
+    );
+    let path = dir.join(format!("{}.mlir-outlined.lfir", stem(input)));
+    std::fs::write(&path, &out.stdout).unwrap();
+    Some(path)
+}
+
+#[test]
+fn two_launches_program_runs_under_lf_run_as_expected() {
+    let program = two_launches_program();
+    let expected = std::fs::read_to_string(program.with_extension("expected")).unwrap();
+    assert_eq!(
+        lf_run(&program),
+        expected,
+        "lf-run output differs from two_launches.expected"
+    );
+}
+
+#[test]
+fn two_launches_program_runs_on_pocl_like_lf_run() {
+    if !opencl_available() {
+        return skip_or_fail(
+            "two_launches_program_runs_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = two_launches_program();
+    let expected = lf_run(&input);
+    // Outlined by lf (as lf-translate does), then by mlir-opt.
+    assert_eq!(run_opencl_program(&input, &Options::new(Target::OpenCl)), expected);
+    let dir = tempfile::tempdir().unwrap();
+    let Some(outlined) = mlir_opt_outlined("two_launches_program_runs_on_pocl_like_lf_run", &input, dir.path()) else {
+        return;
+    };
+    let text = std::fs::read_to_string(&outlined).unwrap();
+    assert!(
+        text.contains("gpu.module @fig3_kernel_0") && text.contains("@fig3_kernel_0::@fig3_kernel"),
+        "mlir-opt outlined differently:\n{text}"
+    );
+    assert_eq!(run_opencl_program(&outlined, &Options::new(Target::OpenCl)), expected);
+}
+
+#[test]
+fn two_launches_program_compiles_with_nvcc() {
+    let Some(nvcc) = lf_targets::cuda::find_nvcc() else {
+        return skip_or_fail(
+            "two_launches_program_compiles_with_nvcc",
+            "nvcc",
+            "pip install nvidia-cuda-nvcc nvidia-cuda-runtime",
+        );
+    };
+    let input = two_launches_program();
+    compile_cuda_program(&nvcc, &input);
+    let dir = tempfile::tempdir().unwrap();
+    if let Some(outlined) = mlir_opt_outlined("two_launches_program_compiles_with_nvcc", &input, dir.path()) {
+        compile_cuda_program(&nvcc, &outlined);
+    }
+}

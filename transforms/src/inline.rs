@@ -2,8 +2,12 @@
 //! simplifies the functions with `canonicalize` and erases private
 //! functions that are no longer referenced, as MLIR's inliner.
 
+use lf_dialects::affine::utils::inlining;
+use lf_dialects::affine::utils::validity::affine_scope_region;
+use lf_dialects::builtin::BuiltinUnrealizedConversionCastOp;
 use lf_dialects::func::{FuncCallOp, FuncFuncOp, FuncReturnOp};
 use lf_ir::attrs::{AttrData, LocationData};
+use lf_ir::builder::Builder;
 use lf_ir::clone::{clone_op_into, ValueMap};
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::OpView;
@@ -21,12 +25,26 @@ pub static INFO: PassInfo = PassInfo {
     description: "Replaces each `func.call` of a function of the same module whose body is a \
 single block ending in `func.return` and has at most `max-callee-ops` ops by a copy of that \
 body (arguments replaced by the call's operands, results by the returned values; the copied \
-ops get the location `callsite(callee at caller)`). Calls that appear in inlined code are \
-inlined too, up to `max-iterations` rounds; a function is never inlined into itself. Then, as \
-MLIR's inliner, every function is simplified with the `default-pipeline` (`canonicalize`, or \
-nothing if empty) and private functions that are no longer referenced are erased.\n\n\
+ops get the location `callsite(callee at caller)`). As MLIR's inliner, every function is \
+first simplified with the `default-pipeline` (`canonicalize`, or nothing if `none`), so a \
+callee is inlined as it simplifies; calls that appear in inlined code are inlined too, \
+simplifying again between rounds, up to `max-iterations` rounds; a function is never inlined \
+into itself. Private functions that are no longer referenced are then erased.\n\n\
+A call is inlined only where MLIR's inliner interfaces allow it: into a function, the \
+`scf` and `memref` ops' regions, and an `affine.for`, `affine.parallel` or `affine.if` \
+when the callee's ops are effect-free or `affine.load`/`affine.store` whose operands stay \
+valid dimensions and symbols at the call (so a callee with a call, a loop or a \
+`memref.store` is not inlined into an affine loop); never into a `gpu.launch`; a callee \
+with affine ops only into a function or an affine construct (not into `scf.for` or \
+`scf.if`); a callee with an op of a dialect that has no inliner interface in MLIR (an \
+unregistered op) nowhere. A loop variable passed where the callee has a symbol becomes a \
+dimension of the inlined load or store (MLIR leaves that to `canonicalize`).\n\n\
 Differences from `mlir-opt --inline`: callees with several blocks (which would need `cf` \
-branches) and indirect calls are not inlined.",
+branches) and indirect calls are not inlined; the rounds inline in every function at once \
+rather than callees first. mlir-opt checks a replaced operand of an affine access against \
+the affine loop's region, where every value defined in it counts as a symbol, and so \
+inlines `affine.load %M[%k + 1]` with `%k` loaded in the loop, which its verifier then \
+rejects; lf checks it where the call is, as the affine verifier does, and refuses.",
     anchor: Anchor::Op("builtin.module"),
     options: &[
         PassOption {
@@ -161,16 +179,27 @@ fn inline_calls(
         if args.len() != body.num_operands(call) {
             continue;
         }
-        let call_loc = body.op_loc(call);
-        let mut map = ValueMap::default();
-        for (a, v) in args.iter().zip(body.operands(call).collect::<Vec<_>>()) {
-            map.map(*a, v);
+        let operands: Vec<Value> = body.operands(call).collect();
+        if !legal_to_inline(ctx, body, call, c, &operands) {
+            continue;
         }
         let ops: Vec<OpId> = c.body.block_ops(c.block).collect();
-        let (term, rest) = ops.split_last().expect("a terminator");
+        let Some((term, rest)) = ops.split_last() else {
+            continue;
+        };
+        if c.body.num_operands(*term) != body.num_results(call) {
+            continue;
+        }
+        let call_loc = body.op_loc(call);
+        let mut map = ValueMap::default();
+        for (a, v) in args.iter().zip(operands) {
+            map.map(*a, v);
+        }
+        let mut inlined = Vec::with_capacity(rest.len());
         for &o in rest {
             let new = clone_op_into(&c.body, o, body, &mut map);
             body.insert_op_before(call, new);
+            inlined.push(new);
             let mut locs = Vec::new();
             walk(body, new, WalkOrder::PreOrder, &mut |b, x| {
                 if std::ptr::eq(b, &*body) {
@@ -185,11 +214,15 @@ fn inline_calls(
                 body.set_op_loc(x, l);
             }
         }
+        // A loop variable the call passes where the callee has a symbol
+        // (an argument is a symbol in the callee) becomes a dimension.
+        let scope = affine_scope_region(ctx, body, call);
+        let mut b = Builder::new(ctx, body);
+        for op in inlined {
+            inlining::legalize_demoted_dims(&mut b, op, scope);
+        }
         let returned: Vec<Value> = c.body.operands(*term).map(|v| map.lookup(v)).collect();
         let results: Vec<Value> = body.results(call).collect();
-        if returned.len() != results.len() {
-            continue;
-        }
         for (r, v) in results.into_iter().zip(returned) {
             body.replace_all_uses(r, v);
         }
@@ -197,6 +230,75 @@ fn inline_calls(
         n += 1;
     }
     n
+}
+
+/// Whether `ops` (an op registry list of a dialect) declares `op`.
+fn of_dialect(ctx: &Context, body: &Body, op: OpId, ops: &[&lf_ir::OpDef]) -> bool {
+    ctx.op_def(body.op_name(op))
+        .is_some_and(|d| ops.iter().any(|x| std::ptr::eq(*x, d)))
+}
+
+/// Whether `op` may be inlined anywhere its dialect's inliner interface
+/// allows: the ops of the dialects that have one in MLIR (`arith`, `math`,
+/// `memref`, `scf`, `func`, `gpu`; `affine` has rules of its own) and
+/// `builtin.unrealized_conversion_cast`; not an unregistered op nor a
+/// `builtin.module`, which MLIR never inlines.
+fn has_inliner_interface(ctx: &Context, body: &Body, op: OpId) -> bool {
+    use lf_dialects::{arith, func, gpu, math, memref, scf};
+    [arith::OPS, math::OPS, memref::OPS, scf::OPS, func::OPS, gpu::OPS]
+        .into_iter()
+        .any(|ops| of_dialect(ctx, body, op, ops))
+        || BuiltinUnrealizedConversionCastOp::isa(&(ctx, body), op)
+}
+
+/// Whether the callee `c` may be inlined at `call` (operands `args`), as
+/// MLIR's inliner asks the dialects' inliner interfaces:
+///
+/// - the op whose region holds the call must accept the callee's body: a
+///   function always does, the `scf` and `memref` ops (`scf.for`,
+///   `scf.if`, `scf.execute_region`, ...) do, an `affine.for`,
+///   `affine.parallel` or `affine.if` does when the affine rules still hold
+///   ([`inlining::callee_fits_affine_region`]: effect-free ops, and affine
+///   loads and stores whose operands stay valid), and no other op does
+///   (`gpu.launch`, unregistered ops);
+/// - each op of the callee, nested ones included, must accept that region:
+///   the affine dialect's ops go only into an affine scope (a function) or
+///   an affine construct ([`inlining::affine_op_may_go_into`]), not into
+///   `scf.for` or `scf.if`; the ops of the other dialects with an inliner
+///   interface go anywhere ([`has_inliner_interface`]), other ops nowhere.
+fn legal_to_inline(ctx: &Context, body: &Body, call: OpId, c: &Callee, args: &[Value]) -> bool {
+    let parent = body.parent_op(call);
+    if let Some(p) = parent {
+        let region_ok = if inlining::is_affine_construct(ctx, body, p) {
+            inlining::callee_fits_affine_region(ctx, &c.body, c.block, body, call, args)
+        } else {
+            of_dialect(ctx, body, p, lf_dialects::scf::OPS) || of_dialect(ctx, body, p, lf_dialects::memref::OPS)
+        };
+        if !region_ok {
+            return false;
+        }
+    }
+    let affine_ok = inlining::affine_op_may_go_into(ctx, body, parent);
+    let mut ok = true;
+    for op in c.body.block_ops(c.block) {
+        walk(&c.body, op, WalkOrder::PreOrder, &mut |b, o| {
+            let legal = if inlining::is_affine_op(ctx, b, o) {
+                affine_ok
+            } else {
+                has_inliner_interface(ctx, b, o)
+            };
+            if legal {
+                WalkControl::Advance
+            } else {
+                ok = false;
+                WalkControl::Interrupt
+            }
+        });
+        if !ok {
+            break;
+        }
+    }
+    ok
 }
 
 fn collect_calls(ctx: &Context, body: &Body, roots: &[RegionId], out: &mut Vec<OpId>) {
@@ -237,8 +339,36 @@ impl Pass for Inline {
     fn run(&self, op: &mut PassTarget<'_>, _am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         let regions = op.regions().to_vec();
+        let patterns = self
+            .canonicalize
+            .then(|| lf_pass::rewrite::canonicalization_patterns(ctx).freeze(ctx));
+        // Simplifies every function, as MLIR's inliner runs its default
+        // pipeline on each callable before trying to inline the calls in it
+        // (so a callee is inlined as canonicalize leaves it: an
+        // `affine.apply` folded into the `affine.load` that uses it, which
+        // the affine legality rules see).
+        let simplify = |op: &mut PassTarget<'_>| {
+            let Some(patterns) = &patterns else {
+                return;
+            };
+            let config = GreedyConfig {
+                recurse_into_nested: false,
+                ..GreedyConfig::default()
+            };
+            let module = op.body_mut();
+            let nested = lf_pass::rewrite::nested_bodies(module, &regions);
+            use rayon::prelude::*;
+            nested.into_par_iter().for_each(|(_, r, b)| {
+                let _ = for_each_body_par(b, &r, &|b, r| {
+                    apply_patterns_greedily(ctx, b, r, patterns, &config);
+                    Ok::<(), Diagnostic>(())
+                });
+            });
+        };
         let mut total = 0;
+        let mut last_round = 0;
         for _ in 0..self.max_iterations {
+            simplify(op);
             let callees = inlinable(ctx, op.body(), &regions, self.max_callee_ops);
             let module = op.body_mut();
             let mut names: FxHashMap<OpId, String> = FxHashMap::default();
@@ -257,26 +387,15 @@ impl Pass for Inline {
                 round += inline_calls(ctx, fb, &roots, name, &callees);
             }
             total += round;
+            last_round = round;
             if round == 0 {
                 break;
             }
         }
         op.add_statistic("num-inlined", "Calls inlined", total as u64);
-        if self.canonicalize {
-            let patterns = lf_pass::rewrite::canonicalization_patterns(ctx).freeze(ctx);
-            let config = GreedyConfig {
-                recurse_into_nested: false,
-                ..GreedyConfig::default()
-            };
-            let module = op.body_mut();
-            let nested = lf_pass::rewrite::nested_bodies(module, &regions);
-            use rayon::prelude::*;
-            nested.into_par_iter().for_each(|(_, r, b)| {
-                let _ = for_each_body_par(b, &r, &|b, r| {
-                    apply_patterns_greedily(ctx, b, r, &patterns, &config);
-                    Ok::<(), Diagnostic>(())
-                });
-            });
+        if last_round > 0 {
+            // The last round inlined calls: simplify what it made.
+            simplify(op);
         }
         // Erase private functions nothing refers to any more.
         let module = op.body_mut();

@@ -155,65 +155,85 @@ pub fn apply_conversion(
     }
     let mut converted = 0;
     for op in order {
-        legalize(ctx, body, op, target, patterns, mode, &mut converted, 0)?;
+        legalize(ctx, body, op, target, patterns, mode, &mut converted)?;
     }
     Ok(converted)
 }
 
-#[allow(clippy::too_many_arguments)]
+/// How many rewrites may lead from an op to one it legalizes: a pattern
+/// that keeps making ops it must convert again fails there instead of
+/// looping. The ops a rewrite moves (a loop body into the new loop) are not
+/// counted: nesting depth is not limited.
+const MAX_REWRITE_CHAIN: u32 = 64;
+
+/// Legalizes `root`, then the ops the rewrites create, depth first (as the
+/// recursion of MLIR's driver), with an explicit stack: a nest of any depth
+/// converts without deep recursion.
 fn legalize(
     ctx: &Context,
     body: &mut Body,
-    op: OpId,
+    root: OpId,
     target: &ConversionTarget,
     patterns: &FrozenPatternSet,
     mode: ConversionMode,
     converted: &mut usize,
-    depth: u32,
 ) -> Result<(), Box<Diagnostic>> {
-    if body.is_erased(op) || body.op_block(op).is_none() {
-        return Ok(());
-    }
-    let legality = target.legality(ctx, body, op);
-    if legality == Legality::Legal || (legality == Legality::Unknown && mode == ConversionMode::Partial) {
-        return Ok(());
-    }
-    let fail = |body: &Body| {
-        let name = ctx.op_name_str(body.op_name(op));
-        Box::new(Diagnostic::error(
-            body.op_loc(op).source_pos(ctx),
-            format!("failed to legalize operation '{name}'"),
-        ))
-    };
-    if depth > 64 {
-        return Err(fail(body));
-    }
-    let mut created = Created::default();
-    let mut applied = false;
-    {
-        let mut rw = PatternRewriter::with_listener(ctx, body, &mut created);
-        for p in patterns.for_op(rw.body().op_name(op)) {
-            rw.set_insertion_point_before(op);
-            rw.set_loc_of(op);
-            if p.match_and_rewrite(op, &mut rw) {
-                applied = true;
-                break;
+    // (op, rewrites that led to it, whether it is an op a pattern updated in
+    // place, to convert again only if it is still illegal).
+    let mut stack = vec![(root, 0u32, false)];
+    while let Some((op, depth, recheck)) = stack.pop() {
+        if body.is_erased(op) || body.op_block(op).is_none() {
+            continue;
+        }
+        let legality = target.legality(ctx, body, op);
+        if recheck && legality != Legality::Illegal {
+            continue;
+        }
+        if legality == Legality::Legal || (legality == Legality::Unknown && mode == ConversionMode::Partial) {
+            continue;
+        }
+        let fail = |body: &Body| {
+            let name = ctx.op_name_str(body.op_name(op));
+            Box::new(Diagnostic::error(
+                body.op_loc(op).source_pos(ctx),
+                format!("failed to legalize operation '{name}'"),
+            ))
+        };
+        if depth > MAX_REWRITE_CHAIN {
+            return Err(fail(body));
+        }
+        // Ops with ids from here on are the pattern's own; the others it
+        // reports (the ops of a region it moved into a new op) were in the
+        // body before and are visited in their own turn.
+        let first_new = body.op_slots();
+        let mut created = Created::default();
+        let mut applied = false;
+        {
+            let mut rw = PatternRewriter::with_listener(ctx, body, &mut created);
+            for p in patterns.for_op(rw.body().op_name(op)) {
+                rw.set_insertion_point_before(op);
+                rw.set_loc_of(op);
+                if p.match_and_rewrite(op, &mut rw) {
+                    applied = true;
+                    break;
+                }
             }
         }
-    }
-    if !applied {
-        if legality == Legality::Unknown && mode == ConversionMode::Partial {
-            return Ok(());
+        if !applied {
+            if legality == Legality::Unknown && mode == ConversionMode::Partial {
+                continue;
+            }
+            return Err(fail(body));
         }
-        return Err(fail(body));
-    }
-    *converted += 1;
-    for c in created.ops {
-        legalize(ctx, body, c, target, patterns, mode, converted, depth + 1)?;
-    }
-    // A pattern may update the op in place; it must then be legal.
-    if !body.is_erased(op) && body.op_block(op).is_some() && target.legality(ctx, body, op) == Legality::Illegal {
-        return legalize(ctx, body, op, target, patterns, mode, converted, depth + 1);
+        *converted += 1;
+        // The op itself last (a pattern may update it in place; it must
+        // then be legal), after the ops the pattern created, in order.
+        stack.push((op, depth + 1, true));
+        for &c in created.ops.iter().rev() {
+            if c.index() >= first_new {
+                stack.push((c, depth + 1, false));
+            }
+        }
     }
     Ok(())
 }

@@ -126,8 +126,15 @@ fn run(args: Args) -> i32 {
             EmitArg::Kernels => Emit::Kernels,
         },
     };
-    let code = match lf_targets::translate(&ctx, &owned.body, owned.op, &opts) {
-        Ok(c) => c,
+    let code = match lf_targets::translate_with_warnings(&ctx, &owned.body, owned.op, &opts) {
+        Ok(t) => {
+            // Warnings (a module without GPU kernels) go to stderr; the code
+            // is complete all the same.
+            if !t.warnings.is_empty() {
+                report(&t.warnings);
+            }
+            t.code
+        }
         Err(mut diags) => {
             lf_diag::sort_by_position(&mut diags);
             report(&diags);

@@ -37,15 +37,20 @@ conditionals whose bounds and conditions are affine maps and integer sets of loo
 induction variables and symbols, and memory accesses (`affine.load`, `affine.store`) whose \
 subscripts are affine expressions of them. Syntax, properties and verifier messages follow \
 MLIR 22.\n\n**Dimensions and symbols.** An operand bound to a map dimension must be a valid \
-dimension: a loop induction variable of `affine.for`/`affine.parallel`, a value defined at \
-the top level of an affine scope (a function), the result of `affine.apply` of valid \
-dimensions, or of `memref.dim` of a top-level memref. An operand bound to a symbol must be a \
-valid symbol: a top-level value, a constant, or `affine.apply`/`memref.dim` of symbols.\n\n\
+dimension: a loop induction variable of `affine.for`/`affine.parallel`, a valid symbol, \
+the result of `affine.apply` of valid dimensions, or of `memref.dim` of a top-level memref. \
+An operand bound to a symbol must be a valid symbol: a value defined at the top level of an \
+affine scope (a function, a kernel, a module, or the body of a `gpu.launch`, which MLIR \
+declares an affine scope: its block and thread ids and sizes are symbols in it), a \
+constant, `affine.apply`/`memref.dim` of symbols, or, inside a `gpu.launch`, a symbol of \
+the region that holds the launch. `canonicalize` turns dimensions that are valid symbols \
+into symbols, inside launches too, as MLIR.\n\n\
 **lf's relaxation.** Inside a GPU kernel (an op nested in `gpu.launch` or `gpu.func`), the \
 results of `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` (and \
-`affine.apply` of them) are also valid dimensions, so that kernels can index memory with \
-`affine.load %A[%tx + %bx * 32]`. MLIR rejects such IR (\"operand cannot be used as a \
-dimension id\"); lf accepts it.";
+`affine.apply` of them) are valid dimensions wherever they are defined, so that a kernel \
+can index memory with `affine.load %A[%i + %tx]` inside an `scf.for`. MLIR accepts them only \
+where they are symbols (at the top level of the kernel or launch body) and rejects them \
+elsewhere (\"operand cannot be used as a dimension id\"); lf accepts them.";
 
 // ------------------------------------------------------------ dims and symbols
 

@@ -8,18 +8,22 @@
 //! `arith.constant` at its use (run `canonicalize` or `cse` afterwards).
 
 use crate::affine::{
-    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
+    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineParallelOp, AffineStoreOp,
+    AffineYieldOp,
 };
 use crate::arith::{
-    ArithAddiOp, ArithAndiOp, ArithCmpiOp, ArithConstantOp, ArithDivsiOp, ArithMaxsiOp, ArithMinsiOp, ArithMuliOp,
-    ArithRemsiOp, ArithSelectOp, ArithSubiOp, CmpIPredicate, IntegerOverflowFlags,
+    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithCmpiOp, ArithConstantOp, ArithDivsiOp, ArithMaximumfOp, ArithMaxsiOp,
+    ArithMinimumfOp, ArithMinsiOp, ArithMulfOp, ArithMuliOp, ArithOriOp, ArithRemsiOp, ArithSelectOp, ArithSubiOp,
+    CmpIPredicate, IntegerOverflowFlags,
 };
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
-use crate::scf::{ScfForOp, ScfIfOp, ScfYieldOp};
+use crate::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfReduceOp, ScfYieldOp};
 use lf_ir::affine::{AffineExpr, AffineMap, BinaryOp, ExprView};
+use lf_ir::attrs::AttrData;
 use lf_ir::builder::Builder;
+use lf_ir::floatfmt::f64_to_bits;
 use lf_ir::view::OpView;
-use lf_ir::{BlockId, OpId, RegionId, Type, Value};
+use lf_ir::{Attribute, BlockId, Context, OpId, RegionId, Signedness, Type, TypeData, Value};
 use lf_pass::pass::{Anchor, Pass, PassInfo, PassOptions, PassResult, PassTarget};
 use lf_pass::rewrite::{
     apply_conversion, for_each_body_par, ConversionMode, ConversionTarget, FnPattern, PatternRewriter, PatternSet,
@@ -32,18 +36,27 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Lower Affine operations to a combination of Arith and SCF operations",
     description: "Converts `affine.for` to `scf.for` (lower bound: `arith.maxsi` of the \
 lower-bound map's results, upper bound: `arith.minsi` of the upper-bound map's, step: an \
-`arith.constant`), `affine.if` to `scf.if` on the conjunction (`arith.andi`) of its \
+`arith.constant`), `affine.parallel` to `scf.parallel` (each induction variable's bounds the \
+`arith.maxsi`/`arith.minsi` of its group of the bound maps' results, the steps \
+`arith.constant`s; each result starts from its reduction's identity, an `arith.constant`, \
+and the `affine.yield` becomes an `scf.reduce` combining with the reduction's `arith` op: \
+`addf`, `mulf`, `maximumf`, `minimumf`, `addi`, `muli`, `ori`, `andi`), `affine.if` to `scf.if` on the conjunction (`arith.andi`) of its \
 constraints (`expr >= 0` is `arith.cmpi sge`, `expr == 0` is `arith.cmpi eq`), `affine.load` \
 and `affine.store` to `memref.load` and `memref.store` on the expanded subscripts, \
 `affine.apply` to its expanded expression, `affine.min`/`affine.max` to chains of \
 `arith.minsi`/`arith.maxsi`, and `affine.yield` to `scf.yield`. Expressions expand as in \
 MLIR: `*` becomes `arith.muli overflow<nsw>`, `mod`, `floordiv` and `ceildiv` become \
 `arith.remsi`/`arith.divsi` with sign corrections, and every constant is materialized where \
-it is used (follow with `canonicalize` or `cse`).\n\n\
-The output matches `mlir-opt --lower-affine`, except that lf does not first compose \
-`affine.apply` operands into the integer set of an `affine.if` (the conditions compute the \
-same values). An affine op that cannot be lowered (an expression with a non-constant or \
-non-positive divisor) is an error: `failed to legalize operation`.",
+it is used (follow with `canonicalize` or `cse`). Nests of any depth lower.\n\n\
+The output matches `mlir-opt --lower-affine`, except that lf does not fold the affine ops \
+before lowering them, as MLIR's conversion driver does (so lf does not compose \
+`affine.apply` operands into the integer set of an `affine.if`, nor turn constant operands \
+of bounds, `affine.apply`, `affine.min` and `affine.max` into new `arith.constant`s; the \
+results are the same values). An affine op that cannot be lowered is an error, `failed to \
+legalize operation` naming it: an expression with a non-constant or non-positive divisor, \
+an `affine.parallel` with no induction variable (mlir-opt makes an invalid `scf.parallel`), \
+with an `assign` reduction (no identity value; mlir-opt crashes) or with a reduction of a \
+signed or unsigned integer type (mlir-opt makes an invalid `arith.constant`).",
     anchor: Anchor::Any,
     options: &[],
     create,
@@ -60,6 +73,10 @@ pub struct LowerAffine;
 pub fn patterns() -> PatternSet {
     let mut set = PatternSet::new();
     set.add(FnPattern::on::<AffineForOp>("affine-for-lowering", lower_for));
+    set.add(FnPattern::on::<AffineParallelOp>(
+        "affine-parallel-lowering",
+        lower_parallel,
+    ));
     set.add(FnPattern::on::<AffineIfOp>("affine-if-lowering", lower_if));
     set.add(FnPattern::on::<AffineApplyOp>("affine-apply-lowering", lower_apply));
     set.add(FnPattern::on::<AffineMinOp>("affine-min-lowering", lower_min_max));
@@ -82,6 +99,7 @@ impl Pass for LowerAffine {
             .legal_dialects(&["arith", "memref", "scf", "func", "builtin"])
             .illegal_ops(&[
                 AffineForOp::def(),
+                AffineParallelOp::def(),
                 AffineIfOp::def(),
                 AffineApplyOp::def(),
                 AffineMinOp::def(),
@@ -264,14 +282,220 @@ fn lower_for(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let block = for_op.region_block(rw);
     let body = rw.body();
     let result_types: Vec<Type> = body.results(op).map(|r| body.value_type(r)).collect();
-    let lb = expand_reduced(rw, &lbm, &lb_ops, Arith::MaxS).expect("checked");
-    let ub = expand_reduced(rw, &ubm, &ub_ops, Arith::MinS).expect("checked");
+    let bounds_ok = |m: &AffineMap, ops: &[Value]| ops.len() == m.num_inputs() as usize && m.num_results() > 0;
+    if !bounds_ok(&lbm, &lb_ops) || !bounds_ok(&ubm, &ub_ops) {
+        return false;
+    }
+    // Checked above: the maps expand.
+    let (Some(lb), Some(ub)) = (
+        expand_reduced(rw, &lbm, &lb_ops, Arith::MaxS),
+        expand_reduced(rw, &ubm, &ub_ops, Arith::MinS),
+    ) else {
+        return false;
+    };
     let step = ArithConstantOp::index(rw, step);
     let region = move_block_into_new_region(rw, block);
     let mut st = rw.op_state(ScfForOp::def());
     st.operands(&[lb]).operands(&[ub]).operands(&[step]).operands(&inits);
     st.results(&result_types).existing_regions(&[region]);
     let new = st.create(rw);
+    rw.replace_op_with_op(op, new);
+    true
+}
+
+/// A reduction kind of `affine.parallel` (a value of
+/// [`super::super::REDUCTION_KINDS`]) that the lowering supports.
+#[derive(Copy, Clone)]
+enum Reduction {
+    AddF,
+    MulF,
+    MaximumF,
+    MinimumF,
+    AddI,
+    MulI,
+    OrI,
+    AndI,
+}
+
+impl Reduction {
+    fn of(kind: i64) -> Option<Reduction> {
+        let name = super::super::REDUCTION_KINDS.iter().find(|k| k.1 == kind)?.0;
+        Some(match name {
+            "addf" => Reduction::AddF,
+            "mulf" => Reduction::MulF,
+            "maximumf" => Reduction::MaximumF,
+            "minimumf" => Reduction::MinimumF,
+            "addi" => Reduction::AddI,
+            "muli" => Reduction::MulI,
+            "ori" => Reduction::OrI,
+            "andi" => Reduction::AndI,
+            // `assign` has no identity (MLIR: "Reduction operation type not
+            // supported"). `maxs`, `mins`, `maxu` and `minu` reduce signed
+            // and unsigned integers, which `arith` does not take; `xori`,
+            // `maxnumf` and `minnumf` match no result type (the verifier
+            // refuses them, as MLIR's).
+            _ => return None,
+        })
+    }
+
+    /// The value the reduction starts from (MLIR's
+    /// `arith::getIdentityValueAttr`), for a float or signless integer
+    /// type; `None` for another type (`arith.constant` takes no signed or
+    /// unsigned integer).
+    fn identity(self, ctx: &Context, ty: Type) -> Option<Attribute> {
+        match ctx.type_data(ty) {
+            TypeData::Float(kind) => {
+                let v = match self {
+                    Reduction::AddF => 0.0,
+                    Reduction::MulF => 1.0,
+                    Reduction::MaximumF => f64::NEG_INFINITY,
+                    Reduction::MinimumF => f64::INFINITY,
+                    _ => return None,
+                };
+                let bits = f64_to_bits(*kind, v);
+                Some(ctx.get_attr(AttrData::Float { bits, ty }))
+            }
+            TypeData::Integer {
+                width,
+                signedness: Signedness::Signless,
+            } => {
+                // Signless values are kept sign-extended: all ones is -1,
+                // and so is 1 as an `i1`.
+                let v = match self {
+                    Reduction::AddI | Reduction::OrI => 0,
+                    Reduction::MulI if *width == 1 => -1,
+                    Reduction::MulI => 1,
+                    Reduction::AndI => -1,
+                    _ => return None,
+                };
+                Some(ctx.integer_attr(v, ty))
+            }
+            _ => None,
+        }
+    }
+
+    /// Combines two partial results (MLIR's `arith::getReductionOp`).
+    fn combine(self, b: &mut Builder<'_>, x: Value, y: Value) -> Value {
+        match self {
+            Reduction::AddF => ArithAddfOp::build(b, x, y).result(b),
+            Reduction::MulF => ArithMulfOp::build(b, x, y).result(b),
+            Reduction::MaximumF => ArithMaximumfOp::build(b, x, y).result(b),
+            Reduction::MinimumF => ArithMinimumfOp::build(b, x, y).result(b),
+            Reduction::AddI => ArithAddiOp::build(b, x, y).result(b),
+            Reduction::MulI => ArithMuliOp::build(b, x, y).result(b),
+            Reduction::OrI => ArithOriOp::build(b, x, y).result(b),
+            Reduction::AndI => ArithAndiOp::build(b, x, y).result(b),
+        }
+    }
+}
+
+/// The results of `map` from `start`, `count` of them, as a map of the same
+/// inputs (MLIR's `AffineMap::getSliceMap`).
+fn slice_map(map: &AffineMap, start: usize, count: usize) -> Option<AffineMap> {
+    let results = map.results().get(start..start.checked_add(count)?)?;
+    Some(AffineMap::new(map.num_dims(), map.num_symbols(), results.to_vec()))
+}
+
+/// The bound maps of each induction variable of an `affine.parallel`: the
+/// results of `map` cut in `groups`.
+fn group_maps(map: &AffineMap, groups: &[i64]) -> Option<Vec<AffineMap>> {
+    let mut start = 0usize;
+    let mut out = Vec::with_capacity(groups.len());
+    for &g in groups {
+        let g = usize::try_from(g).ok().filter(|&g| g > 0)?;
+        out.push(slice_map(map, start, g)?);
+        start += g;
+    }
+    (start == map.num_results()).then_some(out)
+}
+
+/// `affine.parallel` to `scf.parallel`, as MLIR's `AffineParallelLowering`:
+/// each lower bound is the `arith.maxsi` of its group of the lower-bound
+/// map's results, each upper bound the `arith.minsi` of its group of the
+/// upper-bound map's, the steps `arith.constant`s; the results start from
+/// the identity of their reduction (`arith.constant`) and the
+/// `affine.yield` becomes an `scf.reduce` combining with the reduction's
+/// `arith` op. Not lowered (an error): an `affine.parallel` with no
+/// induction variable (MLIR makes an invalid `scf.parallel` of it), a
+/// reduction with no identity (`assign`; MLIR crashes) or of a signed or
+/// unsigned integer type (MLIR makes an invalid `arith.constant`).
+fn lower_parallel(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
+    let ctx = rw.ctx();
+    let par = AffineParallelOp::from_op_unchecked(op);
+    let steps = par.step_values(rw);
+    let n = steps.len();
+    if n == 0 {
+        return false;
+    }
+    let (lbm, ubm) = (par.lower_bounds_map(rw).clone(), par.upper_bounds_map(rw).clone());
+    let (Some(lbs), Some(ubs)) = (
+        group_maps(&lbm, &par.lower_bound_groups(rw)),
+        group_maps(&ubm, &par.upper_bound_groups(rw)),
+    ) else {
+        return false;
+    };
+    if lbs.len() != n || ubs.len() != n || !expandable(&lbm) || !expandable(&ubm) {
+        return false;
+    }
+    let (lb_ops, ub_ops) = par.bound_operands(rw);
+    if lb_ops.len() != lbm.num_inputs() as usize || ub_ops.len() != ubm.num_inputs() as usize {
+        return false;
+    }
+    let body = rw.body();
+    let result_types: Vec<Type> = body.results(op).map(|r| body.value_type(r)).collect();
+    let kinds = par.reduction_kinds(rw);
+    if kinds.len() != result_types.len() {
+        return false;
+    }
+    let mut reductions = Vec::with_capacity(kinds.len());
+    for (&k, &ty) in kinds.iter().zip(&result_types) {
+        match Reduction::of(k).and_then(|r| Some((r, r.identity(ctx, ty)?))) {
+            Some(r) => reductions.push(r),
+            None => return false,
+        }
+    }
+    let block = par.region_block(rw);
+    let Some(term) = rw.body().last_op(block).filter(|&t| AffineYieldOp::isa(rw, t)) else {
+        return false;
+    };
+    let yielded: Vec<Value> = rw.body().operands(term).collect();
+    if yielded.len() != reductions.len() {
+        return false;
+    }
+    let mut lower = Vec::with_capacity(n);
+    let mut upper = Vec::with_capacity(n);
+    for (lb, ub) in lbs.iter().zip(&ubs) {
+        let (Some(l), Some(u)) = (
+            expand_reduced(rw, lb, &lb_ops, Arith::MaxS),
+            expand_reduced(rw, ub, &ub_ops, Arith::MinS),
+        ) else {
+            return false;
+        };
+        lower.push(l);
+        upper.push(u);
+    }
+    let steps: Vec<Value> = steps.iter().map(|&s| ArithConstantOp::index(rw, s)).collect();
+    let inits: Vec<Value> = reductions
+        .iter()
+        .map(|&(_, identity)| ArithConstantOp::of(rw, identity).result(rw))
+        .collect();
+    let region = move_block_into_new_region(rw, block);
+    let mut st = rw.op_state(ScfParallelOp::def());
+    st.operands(&lower).operands(&upper).operands(&steps).operands(&inits);
+    st.results(&result_types).existing_regions(&[region]);
+    let new = st.create(rw);
+    // The affine.yield becomes an scf.reduce at the yield's location (its
+    // regions' arguments too), the ops in its regions at the loop's, as in
+    // MLIR.
+    let (loc, term_loc) = (rw.body().op_loc(op), rw.body().op_loc(term));
+    rw.set_insertion_point_before(term);
+    rw.set_loc(term_loc);
+    ScfReduceOp::build_reductions(rw, &yielded, |b, i, x, y| {
+        b.set_loc(loc);
+        reductions[i].0.combine(b, x, y)
+    });
+    rw.set_loc(loc);
+    rw.erase_op(term);
     rw.replace_op_with_op(op, new);
     true
 }
@@ -298,7 +522,10 @@ fn lower_if(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     let (dims, syms) = operands.split_at(set.num_dims() as usize);
     let mut cond: Option<Value> = None;
     for (i, e) in set.constraints().iter().enumerate() {
-        let v = expand(rw, e, dims, syms).expect("checked");
+        // Checked above: the constraints expand.
+        let Some(v) = expand(rw, e, dims, syms) else {
+            return false;
+        };
         let pred = if set.is_eq(i) {
             CmpIPredicate::Eq
         } else {

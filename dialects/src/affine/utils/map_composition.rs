@@ -33,15 +33,14 @@ pub fn map_attr(ctx: &Context, m: AffineMap) -> Attribute {
     ctx.get_attr(AttrData::AffineMap(m))
 }
 
-/// Whether `v` may be an affine symbol here: defined at the top level of
-/// the body's root region (function arguments and top-level values).
+/// Whether `v` may be an affine symbol here: defined at the top level of an
+/// affine scope (function arguments and top-level values, and the ids,
+/// sizes and top-level values of a `gpu.launch`: MLIR's `isTopLevelValue`).
 pub(crate) fn is_top_level_symbol(ctx: &Context, body: &Body, v: Value) -> bool {
     if !ctx.type_data(body.value_type(v)).is_index() {
         return false;
     }
-    body.value_block(v)
-        .and_then(|b| body.block_region(b))
-        .is_some_and(|r| body.region_parent(r).is_none())
+    super::validity::is_top_level_of_its_scope(ctx, body, v)
 }
 
 /// The `affine.apply` that defines `v`, if one does.

@@ -1,8 +1,10 @@
 //! Utilities of the `affine` dialect (MLIR's `Dialect/Affine/Utils` and
 //! `Analysis/AffineStructures` helpers): composing and canonicalizing maps
 //! with their operands, simplifying maps with what the operands' loops
-//! tell, and the rules for which values are valid dimensions and symbols.
+//! tell, the rules for which values are valid dimensions and symbols, and
+//! the rules for inlining calls into affine code.
 
+pub mod inlining;
 pub(crate) mod linear_maps;
 pub mod map_composition;
 pub mod operand_facts;

@@ -3,11 +3,14 @@
 //! verifiers check them and as passes that build affine ops need them.
 //!
 //! A symbol is a top-level value of the enclosing affine scope (a region of
-//! a function, kernel or module), a constant, or `affine.apply` /
-//! `memref.dim` of symbols; a dimension is also a loop induction variable
-//! or `affine.apply` of dimensions. lf relaxes one rule: inside a GPU kernel
-//! (`gpu.launch` or `gpu.func`), the results of `gpu.thread_id`,
-//! `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` are valid dimensions.
+//! a function, kernel or module, or of a `gpu.launch`, which MLIR declares
+//! `AffineScope`: its block and thread ids and sizes are symbols in it), a
+//! constant, `affine.apply` / `memref.dim` of symbols, or (in the scope of
+//! a `gpu.launch`) a symbol where the launch is; a dimension is also a loop
+//! induction variable or `affine.apply` of dimensions. lf relaxes one rule:
+//! inside a GPU kernel (`gpu.launch` or `gpu.func`), the results of
+//! `gpu.thread_id`, `gpu.block_id`, `gpu.block_dim` and `gpu.grid_dim` are
+//! valid dimensions.
 
 use crate::affine::{AffineApplyOp, AffineForOp, AffineParallelOp};
 use crate::gpu::{GpuBlockDimOp, GpuBlockIdOp, GpuFuncOp, GpuGridDimOp, GpuLaunchOp, GpuThreadIdOp};
@@ -16,8 +19,13 @@ use lf_ir::view::{is_op, OpView};
 use lf_ir::{Body, Context, OpId, RegionId, Traits, Value, ValueDef};
 
 /// Whether an op opens an affine scope (its regions' top-level values are
-/// symbols): ops isolated from above (functions, kernels, modules).
+/// symbols, MLIR's `AffineScope` trait): ops isolated from above
+/// (functions, kernels, modules) and `gpu.launch`.
 pub fn is_affine_scope(ctx: &Context, body: &Body, op: OpId) -> bool {
+    is_isolated(ctx, body, op) || is_op(ctx, body, op, GpuLaunchOp::def())
+}
+
+fn is_isolated(ctx: &Context, body: &Body, op: OpId) -> bool {
     ctx.op_def(body.op_name(op))
         .is_some_and(|d| d.has(Traits::ISOLATED_FROM_ABOVE))
 }
@@ -50,6 +58,29 @@ pub fn is_top_level(body: &Body, v: Value, scope: Option<RegionId>) -> bool {
         return false;
     };
     Some(r) == scope || body.region_parent(r).is_none()
+}
+
+/// MLIR's `isTopLevelValue(value)`: whether `v` is defined directly in a
+/// region of an affine scope (or at a body's root, the region of the
+/// function or module a pass works on).
+pub fn is_top_level_of_its_scope(ctx: &Context, body: &Body, v: Value) -> bool {
+    let Some(r) = value_region(body, v) else {
+        return false;
+    };
+    body.region_parent(r)
+        .is_none_or(|parent| is_affine_scope(ctx, body, parent))
+}
+
+/// For the scope region `scope` of a `gpu.launch` (an affine scope that is
+/// not isolated from above), the region holding the launch, where the
+/// values the launch sees are defined (MLIR's `isValidSymbol` looks there
+/// for values that dominate the scope's op).
+fn outer_region(ctx: &Context, body: &Body, scope: Option<RegionId>) -> Option<RegionId> {
+    let parent = body.region_parent(scope?)?;
+    if is_isolated(ctx, body, parent) {
+        return None;
+    }
+    body.op_block(parent).and_then(|b| body.block_region(b))
 }
 
 /// Whether `v` has type `index`.
@@ -90,20 +121,25 @@ pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<Regio
     if is_top_level(body, v, scope) {
         return true;
     }
-    let ValueDef::OpResult { op, .. } = body.value_def(v) else {
-        return false;
-    };
-    let def = ctx.op_def(body.op_name(op));
-    if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
-        return true;
+    if let ValueDef::OpResult { op, .. } = body.value_def(v) {
+        let def = ctx.op_def(body.op_name(op));
+        if def.is_some_and(|d| d.has(Traits::CONSTANT_LIKE)) {
+            return true;
+        }
+        if is_op(ctx, body, op, AffineApplyOp::def()) {
+            return body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope));
+        }
+        if is_op(ctx, body, op, MemrefDimOp::def()) {
+            let memref = body.operand(op, 0);
+            return is_top_level(body, memref, scope) || is_top_level_of_its_scope(ctx, body, memref);
+        }
     }
-    if is_op(ctx, body, op, AffineApplyOp::def()) {
-        return body.operands(op).all(|o| is_valid_symbol(ctx, body, o, scope));
+    // In a gpu.launch, the symbols of the region that holds the launch are
+    // symbols too (MLIR: values dominating the scope's op).
+    match outer_region(ctx, body, scope) {
+        Some(outer) => is_valid_symbol(ctx, body, v, Some(outer)),
+        None => false,
     }
-    if is_op(ctx, body, op, MemrefDimOp::def()) {
-        return is_top_level(body, body.operand(op, 0), scope);
-    }
-    false
 }
 
 /// MLIR's `isValidDim(value, region)`, with lf's GPU relaxation: a valid
@@ -123,7 +159,8 @@ pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId
         return body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope));
     }
     if is_op(ctx, body, op, MemrefDimOp::def()) {
-        return is_top_level(body, body.operand(op, 0), scope);
+        let memref = body.operand(op, 0);
+        return is_top_level(body, memref, scope) || is_top_level_of_its_scope(ctx, body, memref);
     }
     let is_gpu_id = [
         GpuThreadIdOp::def(),

@@ -385,7 +385,7 @@ pub static DIM: OpDef = OpDef {
     summary: "dimension index operation",
     description: "The size of dimension `index` of a memref.\n\n```mlir\n\
         %d = memref.dim %A, %c0 : memref<?x8xf32>\n```",
-    traits: Traits::NONE,
+    traits: Traits::PURE,
     operands: &[
         ArgDef::one("source", &MEMREF_NON0_RANKED_OR_UNRANKED),
         ArgDef::one("index", &INDEX),
@@ -393,8 +393,26 @@ pub static DIM: OpDef = OpDef {
     results: &[ArgDef::one("result", &INDEX)],
     format: Some("attr-dict $source `,` $index `:` type($source)"),
     result_names: Some(|_, _, _| Some("dim".into())),
+    speculatable: Some(dim_in_rank),
     ..OpDef::declared("memref.dim")
 };
+
+/// Whether a `memref.dim` may run where it would not have (MLIR's
+/// `DimOp::getSpeculatability`): its index is a constant below the rank of
+/// a ranked memref.
+fn dim_in_rank(ctx: &Context, body: &Body, op: OpId) -> bool {
+    if body.num_operands(op) < 2 {
+        return false;
+    }
+    let index = lf_ir::constants::constant_value(ctx, body, body.operand(op, 1));
+    let Some(AttrData::Integer { value, .. }) = index.map(|a| ctx.attr_data(a)) else {
+        return false;
+    };
+    match ctx.type_data(body.value_type(body.operand(op, 0))) {
+        TypeData::MemRef { shape, .. } => *value >= 0 && (*value as u128) < shape.len() as u128,
+        _ => false,
+    }
+}
 
 /// `memref.cast`.
 pub static CAST: OpDef = OpDef {
