@@ -23,9 +23,10 @@ use crate::affine::analysis::loop_parallel::{is_loop_parallel_with_reductions, i
 use crate::affine::analysis::reductions::LoopReduction;
 use crate::affine::analysis::{DependenceAnalysis, Precision};
 use crate::affine::utils::validity::is_affine_scope;
-use crate::affine::{AffineForOp, AffineParallelOp};
+use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineParallelOp, AffineStoreOp, AffineYieldOp};
 use lf_ir::builder::Builder;
 use lf_ir::diag::Diagnostic;
+use lf_ir::interfaces::Effect;
 use lf_ir::view::OpView;
 use lf_ir::walk::{walk_regions, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, Type, Value};
@@ -164,6 +165,10 @@ impl AffineParallelize {
             return format!("not parallelized: loop-carried value #{i} is not a supported reduction");
         }
         let _ = deps;
+        if let Some(op) = effectful_op(ir, for_op) {
+            let name = ir.0.op_name_str(ir.1.op_name(op));
+            return format!("not parallelized: '{name}' in the loop touches memory and is not an affine access");
+        }
         "not parallelized: a memory dependence may be carried by the loop".into()
     }
 }
@@ -216,6 +221,31 @@ impl Pass for AffineParallelize {
         }
         Ok(())
     }
+}
+
+/// The first op in `for_op` with memory effects that the dependence
+/// analysis does not look into (not an affine load or store, nor an
+/// allocation), if any: such an op keeps the loop sequential.
+fn effectful_op(ir: &(&Context, &Body), for_op: AffineForOp) -> Option<OpId> {
+    let (ctx, body) = *ir;
+    let mut found = None;
+    lf_ir::walk::walk(body, for_op.op(), WalkOrder::PreOrder, &mut |b, op| {
+        let ir = (ctx, b);
+        if op == for_op.op() || AffineLoadOp::isa(&ir, op) || AffineStoreOp::isa(&ir, op) {
+            return WalkControl::Advance;
+        }
+        let own = lf_ir::interfaces::memory_effects(ctx, b, op);
+        let suspicious = match own {
+            None => !AffineForOp::isa(&ir, op) && !AffineIfOp::isa(&ir, op) && !AffineYieldOp::isa(&ir, op),
+            Some(effects) => effects.iter().any(|e| e.effect != Effect::Alloc),
+        };
+        if suspicious && std::ptr::eq(b, body) {
+            found = Some(op);
+            return WalkControl::Interrupt;
+        }
+        WalkControl::Advance
+    });
+    found
 }
 
 /// How many `affine.parallel` ops surround `op` up to its affine scope.
