@@ -391,10 +391,10 @@ impl Gen<'_> {
                 sc.memref, sc.ty
             ));
             let kind: &str = match (rejected && k == 0, sc.float) {
-                (true, true) => *self.rng.pick(&REJECTED_FLOAT_KINDS),
-                (true, false) => *self.rng.pick(&REJECTED_INT_KINDS),
-                (false, true) => *self.rng.pick(&FLOAT_KINDS),
-                (false, false) => *self.rng.pick(&INT_KINDS),
+                (true, true) => self.rng.pick::<&str>(&REJECTED_FLOAT_KINDS),
+                (true, false) => self.rng.pick::<&str>(&REJECTED_INT_KINDS),
+                (false, true) => self.rng.pick::<&str>(&FLOAT_KINDS),
+                (false, false) => self.rng.pick::<&str>(&INT_KINDS),
             };
             let c = self.fresh("c");
             let (a, b) = if self.rng.chance(50) {
