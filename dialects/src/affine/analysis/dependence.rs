@@ -6,10 +6,10 @@
 //! (no dependence) or each common loop gets the range of its distance.
 
 use super::access::{AccessInfo, AccessRelation};
-use super::domain::{iv_owner, is_affine_region_op};
+use super::domain::{is_affine_region_op, iv_owner};
 use super::{DependenceComponent, DependenceResult, Precision};
-use crate::affine::AffineForOp;
 use crate::affine::utils::validity::is_affine_scope;
+use crate::affine::AffineForOp;
 use lf_ir::view::OpView;
 use lf_ir::{BlockId, Body, Context, OpId, RegionId, Value};
 use lf_presburger::{BoundKind, IntegerRelation, VarKind};
@@ -100,7 +100,10 @@ pub(crate) fn check(
     };
     let common = num_common_loops(&src.dims, &dst.dims);
     if loop_depth > common {
-        let (a, b) = (ancestor_in_block(body, block, src.op), ancestor_in_block(body, block, dst.op));
+        let (a, b) = (
+            ancestor_in_block(body, block, src.op),
+            ancestor_in_block(body, block, dst.op),
+        );
         let before = match (a, b) {
             (Some(a), Some(b)) => a != b && body.is_before_in_block(a, b),
             _ => false,
@@ -110,14 +113,14 @@ pub(crate) fn check(
         }
     }
     match dependence_polyhedron(src_rel, dst_rel, src.dims.len(), common, loop_depth) {
-        Err(e) => failure(&e.to_string()),
+        Err(e) => failure(&solver_failure(&e)),
         Ok(mut poly) => {
             let empty = match precision {
                 Precision::MlirCompatible => poly.is_empty_fm(),
                 Precision::Exact => poly.is_empty(),
             };
             match empty {
-                Err(e) => failure(&e.to_string()),
+                Err(e) => failure(&solver_failure(&e)),
                 Ok(true) => DependenceResult::NoDependence,
                 Ok(false) => {
                     if !want_components || common == 0 {
@@ -125,7 +128,7 @@ pub(crate) fn check(
                     }
                     match direction_vector(ctx, body, &mut poly, &src.dims, common, precision) {
                         Ok(components) => DependenceResult::HasDependence { components },
-                        Err(e) => failure(&e.to_string()),
+                        Err(e) => failure(&solver_failure(&e)),
                     }
                 }
             }
@@ -133,8 +136,21 @@ pub(crate) fn check(
     }
 }
 
+/// The reason for a failure of the constraint solver.
+fn solver_failure(e: &lf_presburger::Error) -> String {
+    match e {
+        lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Constraints { found }) => format!(
+            "Fourier-Motzkin elimination would create {found} constraints (limit {})",
+            lf_presburger::FM_MAX_ROWS
+        ),
+        e => e.to_string(),
+    }
+}
+
 fn failure(reason: &str) -> DependenceResult {
-    DependenceResult::Failure { reason: reason.to_string() }
+    DependenceResult::Failure {
+        reason: reason.to_string(),
+    }
 }
 
 /// The source's access relation composed with the inverse of the
@@ -171,7 +187,13 @@ fn dependence_polyhedron(
     let nl = result.num_local_vars();
     result.move_vars_fm(VarKind::Range, 0, other_range, VarKind::Local, nl);
     let nl = this.num_local_vars();
-    this.move_vars_fm(VarKind::Domain, other_domain, other_domain + this_domain, VarKind::Local, nl);
+    this.move_vars_fm(
+        VarKind::Domain,
+        other_domain,
+        other_domain + this_domain,
+        VarKind::Local,
+        nl,
+    );
     let off = this.var_offset(VarKind::Range);
     this.remove_vars(off, off + other_range);
     for row in this.inequalities() {
@@ -197,7 +219,11 @@ fn dependence_polyhedron(
             result.add_equality(&row);
         }
     }
-    super::check_size(&result).map_err(|_| lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Variables { found: result.num_vars() }))?;
+    super::check_size(&result).map_err(|_| {
+        lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Variables {
+            found: result.num_vars(),
+        })
+    })?;
     Ok(result)
 }
 
@@ -266,7 +292,10 @@ fn direction_vector(
                 poly.constant_bound_fm(j, BoundKind::Lower)?,
                 poly.constant_bound_fm(j, BoundKind::Upper)?,
             ),
-            Precision::Exact => (poly.constant_bound(j, BoundKind::Lower)?, poly.constant_bound(j, BoundKind::Upper)?),
+            Precision::Exact => (
+                poly.constant_bound(j, BoundKind::Lower)?,
+                poly.constant_bound(j, BoundKind::Upper)?,
+            ),
         };
         out.push(DependenceComponent { loop_op: op, lb, ub });
     }

@@ -44,11 +44,25 @@ pub struct Flattened {
     pub local_cst: IntegerRelation,
 }
 
+/// The identity of a local: ceil or floor, the dividend's coefficients
+/// (inputs and locals, trailing zero locals dropped), its constant, the
+/// divisor.
+type Key = (bool, Vec<i64>, i64, i64);
+
+fn key_of(ceil: bool, full: &[i64], divisor: i64) -> Key {
+    let (c, coeffs) = full.split_last().expect("a flat row has a constant");
+    let mut v = coeffs.to_vec();
+    while v.last() == Some(&0) {
+        v.pop();
+    }
+    (ceil, v, *c, divisor)
+}
+
 struct Flattener {
     num_inputs: usize,
     /// Identity of each local: (ceil, dividend as a flat row over the
     /// inputs, locals and constant, divisor).
-    keys: Vec<(bool, Vec<i64>, i64)>,
+    keys: Vec<Key>,
     cst: IntegerRelation,
 }
 
@@ -74,7 +88,11 @@ impl Flat {
     }
 
     fn entries(&self) -> impl Iterator<Item = i64> + '_ {
-        self.inputs.iter().chain(&self.locals).copied().chain(std::iter::once(self.constant))
+        self.inputs
+            .iter()
+            .chain(&self.locals)
+            .copied()
+            .chain(std::iter::once(self.constant))
     }
 
     fn is_constant(&self) -> bool {
@@ -106,19 +124,27 @@ impl Flat {
 
 impl Flattener {
     fn new(num_dims: usize, num_symbols: usize) -> Flattener {
-        Flattener { num_inputs: num_dims + num_symbols, keys: Vec::new(), cst: IntegerRelation::new(num_dims, num_symbols) }
+        Flattener {
+            num_inputs: num_dims + num_symbols,
+            keys: Vec::new(),
+            cst: IntegerRelation::new(num_dims, num_symbols),
+        }
     }
 
     fn leaf(&self) -> Flat {
-        Flat { inputs: vec![0; self.num_inputs], locals: Vec::new(), constant: 0 }
+        Flat {
+            inputs: vec![0; self.num_inputs],
+            locals: Vec::new(),
+            constant: 0,
+        }
     }
 
     /// The local for `key` (created with its inequalities when new).
-    fn local(&mut self, key: (bool, Vec<i64>, i64), dividend: Vec<i64>) -> Result<usize, FlattenError> {
+    fn local(&mut self, key: Key, dividend: Vec<i64>) -> Result<usize, FlattenError> {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return Ok(i);
         }
-        let divisor = key.2;
+        let divisor = key.3;
         self.keys.push(key);
         // `dividend` is over the columns as they are before the new local.
         debug_assert_eq!(dividend.len(), self.cst.num_cols());
@@ -126,7 +152,11 @@ impl Flattener {
         let q = self.cst.append_vars(VarKind::Local, 1);
         let mut e = dividend;
         e.insert(q, 0);
-        let mut lower: Vec<i64> = e.iter().map(|v| v.checked_neg()).collect::<Option<_>>().ok_or(FlattenError::Overflow)?;
+        let mut lower: Vec<i64> = e
+            .iter()
+            .map(|v| v.checked_neg())
+            .collect::<Option<_>>()
+            .ok_or(FlattenError::Overflow)?;
         lower[q] = divisor;
         let last = lower.len() - 1;
         lower[last] = ck(lower[last].checked_add(divisor - 1))?;
@@ -197,7 +227,11 @@ impl Flattener {
             return Err(FlattenError::BadDivisor);
         }
         if lhs.entries().all(|v| v % c == 0) {
-            return Ok(Flat { inputs: vec![0; self.num_inputs], locals: Vec::new(), constant: 0 });
+            return Ok(Flat {
+                inputs: vec![0; self.num_inputs],
+                locals: Vec::new(),
+                constant: 0,
+            });
         }
         let mut g = c.unsigned_abs();
         for v in lhs.entries() {
@@ -214,7 +248,7 @@ impl Flattener {
         let divisor = c / g;
         let n = self.keys.len();
         let full = dividend.full(n);
-        let at = self.local((false, full.clone(), divisor), full)?;
+        let at = self.local(key_of(false, &full, divisor), full)?;
         if lhs.locals.len() <= at {
             lhs.locals.resize(at + 1, 0);
         }
@@ -248,8 +282,12 @@ impl Flattener {
             let last = dividend.len() - 1;
             dividend[last] = ck(dividend[last].checked_add(divisor - 1))?;
         }
-        let at = self.local((ceil, key_row, divisor), dividend)?;
-        let mut f = Flat { inputs: vec![0; self.num_inputs], locals: vec![0; at + 1], constant: 0 };
+        let at = self.local(key_of(ceil, &key_row, divisor), dividend)?;
+        let mut f = Flat {
+            inputs: vec![0; self.num_inputs],
+            locals: vec![0; at + 1],
+            constant: 0,
+        };
         f.locals[at] = 1;
         Ok(f)
     }
@@ -264,7 +302,10 @@ pub fn flatten_exprs(exprs: &[AffineExpr], num_dims: usize, num_symbols: usize) 
         flats.push(f.walk(e)?);
     }
     let n = f.keys.len();
-    Ok(Flattened { rows: flats.iter().map(|x| x.full(n)).collect(), local_cst: f.cst })
+    Ok(Flattened {
+        rows: flats.iter().map(|x| x.full(n)).collect(),
+        local_cst: f.cst,
+    })
 }
 
 #[cfg(test)]
