@@ -136,7 +136,7 @@ impl Pass for MemRefDependenceCheck {
                 {
                     diags.push(Diagnostic::remark(
                         pos.clone(),
-                        format!("dependence with {j} assumed: {reason}"),
+                        format!("dependence with access {j} assumed: {reason}"),
                     ));
                 }
             }
