@@ -3,7 +3,7 @@
 # same run, outputs compared byte for byte. Usage:
 #   bash bench/parallelize.sh [--inputs FILE,...] [--runs N] [--threads N] [--out FILE]
 # Default inputs: bench/generated/affine-100k.custom.mlir (bench/gen_affine.py --ops 100000
-# --seed 1) and, when the generator has the option, its many-accesses-per-nest variant.
+# --seed 1) and its variant with many accesses per nest (--dense-accesses).
 # Environment: MLIR_OPT (default mlir-opt-22), LF_OPT (default target/release/lf-opt).
 # --threads N gives both tools N threads (mlir-opt: N=1 is --mlir-disable-threading; N>1
 # leaves MLIR's default pool); default: each tool's default.
@@ -32,10 +32,8 @@ mkdir -p "$GEN"
 if [ -z "$INPUTS" ]; then
   python3 "$ROOT/bench/gen_affine.py" --ops 100000 --seed 1 --form custom -o "$GEN/affine-100k.custom.mlir" >&2 || exit 1
   INPUTS=$GEN/affine-100k.custom.mlir
-  if python3 "$ROOT/bench/gen_affine.py" --help 2>&1 | grep -q -- '--accesses'; then
-    python3 "$ROOT/bench/gen_affine.py" --ops 100000 --seed 1 --accesses 24 --form custom -o "$GEN/affine-100k-acc.custom.mlir" >&2 || exit 1
-    INPUTS=$INPUTS,$GEN/affine-100k-acc.custom.mlir
-  fi
+  python3 "$ROOT/bench/gen_affine.py" --ops 100000 --seed 1 --dense-accesses --form custom -o "$GEN/affine-100k-dense.custom.mlir" >&2 || exit 1
+  INPUTS=$INPUTS,$GEN/affine-100k-dense.custom.mlir
 fi
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
