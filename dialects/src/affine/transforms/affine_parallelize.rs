@@ -20,7 +20,7 @@
 //! arguments go.
 
 use crate::affine::analysis::loop_parallel::{is_loop_parallel_with_reductions, is_parallel_cached};
-use crate::affine::analysis::reductions::LoopReduction;
+use crate::affine::analysis::reductions::{loop_reduction, LoopReduction};
 use crate::affine::analysis::{DependenceAnalysis, Precision};
 use crate::affine::utils::validity::is_affine_scope;
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineParallelOp, AffineStoreOp, AffineYieldOp};
@@ -268,8 +268,10 @@ fn parallel_ancestors(b: &Builder<'_>, op: OpId) -> usize {
 /// Replaces `for_op` by a 1-D `affine.parallel` reducing `reductions` (one
 /// per carried value, as [`is_loop_parallel_with_reductions`] finds them),
 /// as MLIR's `affineParallelize`. `None` (and nothing changed) when the
-/// reductions do not cover the carried values or `affine.parallel` would
-/// not accept a result's type for its kind.
+/// reductions are not those of the loop's carried values, in order (as
+/// [`loop_reduction`] finds them), or `affine.parallel` would not accept a
+/// result's type for its kind. Whether the loop is parallel is the
+/// caller's question.
 pub fn affine_parallelize(
     b: &mut Builder<'_>,
     for_op: AffineForOp,
@@ -278,6 +280,15 @@ pub fn affine_parallelize(
     let ctx = b.ctx();
     let inits = for_op.inits(b);
     if reductions.len() != inits.len() {
+        return None;
+    }
+    // The reductions must be this loop's, one per carried value in order,
+    // as they are now (a stale list would leave used block arguments).
+    if reductions
+        .iter()
+        .enumerate()
+        .any(|(i, r)| loop_reduction(b, for_op, i) != Some(*r))
+    {
         return None;
     }
     let types: Vec<Type> = reductions.iter().map(|r| b.body().value_type(r.value)).collect();
