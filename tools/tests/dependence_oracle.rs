@@ -12,7 +12,7 @@
 //! and `lf-opt --test-memref-dependence-check`; the remark and error lines
 //! (`file:line:col: remark: text`, in order) must be identical.
 //!
-//! `LF_DEP_FILES` (default 12) files of `LF_DEP_FUNCS` (default 25)
+//! `LF_DEP_FILES` (default 6) files of `LF_DEP_FUNCS` (default 20)
 //! functions each, from seed `LF_DEP_SEED` (default 1): run many more
 //! locally with e.g. `LF_DEP_FILES=400`. Without mlir-opt the test says
 //! `SKIPPED` and passes, unless `LF_REQUIRE_TOOLS=1`.
@@ -429,7 +429,7 @@ fn mlir_remarks(mlir: &Path, path: &Path) -> Result<Vec<String>, String> {
     // Fourier-Motzkin grows until the allocator gives up. Bound its memory
     // and time so that such a case is a crash we can skip, not a stuck CI.
     let script = format!(
-        "ulimit -v 3000000; exec timeout 20 '{}' '--pass-pipeline=builtin.module(func.func(test-memref-dependence-check))' '{}' -o /dev/null",
+        "ulimit -v 3000000; exec timeout 10 '{}' '--pass-pipeline=builtin.module(func.func(test-memref-dependence-check))' '{}' -o /dev/null",
         mlir.display(),
         path.display()
     );
@@ -521,8 +521,8 @@ fn test_memref_dependence_check_matches_mlir_opt() {
         let _ = writeln!(std::io::stderr(), "SKIPPED: mlir-opt not installed (dependence_oracle)");
         return;
     };
-    let files = env_num("LF_DEP_FILES", 12);
-    let funcs = env_num("LF_DEP_FUNCS", 25) as usize;
+    let files = env_num("LF_DEP_FILES", 6);
+    let funcs = env_num("LF_DEP_FUNCS", 20) as usize;
     let seed = env_num("LF_DEP_SEED", 1);
     let dir = std::env::temp_dir().join(format!("lf-dep-oracle-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -486,16 +486,16 @@ impl IntegerRelation {
         let (mut row_stack, mut col_stack) = (Vec::new(), vec![pos]);
         while !row_stack.is_empty() || !col_stack.is_empty() {
             if let Some(r) = row_stack.pop() {
-                for c in 0..nv {
-                    if at(self, r, c) != 0 && !related_cols[c] {
-                        related_cols[c] = true;
+                for (c, seen) in related_cols.iter_mut().enumerate() {
+                    if at(self, r, c) != 0 && !*seen {
+                        *seen = true;
                         col_stack.push(c);
                     }
                 }
             } else if let Some(c) = col_stack.pop() {
-                for r in 0..total {
-                    if at(self, r, c) != 0 && !related_rows[r] {
-                        related_rows[r] = true;
+                for (r, seen) in related_rows.iter_mut().enumerate() {
+                    if at(self, r, c) != 0 && !*seen {
+                        *seen = true;
                         row_stack.push(r);
                     }
                 }

@@ -163,9 +163,7 @@ impl ValueCst {
             for j in 0..ni {
                 row[cols[j]] = src[j];
             }
-            for k in 0..new_locals {
-                row[local0 + k] = src[ni + k];
-            }
+            row[local0..local0 + new_locals].copy_from_slice(&src[ni..ni + new_locals]);
             row[width - 1] = src[src.len() - 1];
             row
         };
@@ -245,8 +243,7 @@ impl ValueCst {
     pub fn merge_symbols(&mut self, other: &mut ValueCst) {
         let my_syms: Vec<Option<Value>> = self.ids[self.num_dims()..].to_vec();
         let od = other.num_dims();
-        let mut s = od;
-        for v in my_syms {
+        for (s, v) in (od..).zip(my_syms) {
             let found = v
                 .and_then(|v| other.find_var(v, s))
                 .filter(|&l| l < od + other.num_symbols());
@@ -256,7 +253,6 @@ impl ValueCst {
                     other.insert_var(VarKind::Symbol, s - od, &[v]);
                 }
             }
-            s += 1;
         }
         let start = od + self.num_symbols();
         let extra: Vec<Option<Value>> = other.ids[start..od + other.num_symbols()].to_vec();
