@@ -21,8 +21,9 @@ use std::process::Command;
 
 const LF_OPT: &str = env!("CARGO_BIN_EXE_lf-opt");
 
-/// Programs compared in CI (each under every option set).
-const CI_PROGRAMS: usize = 240;
+/// Programs compared in CI (each under every option set), by the main test
+/// and by the test of every reduction kind.
+const CI_PROGRAMS: (usize, usize) = (160, 80);
 
 /// Functions per module given to the tools.
 const BATCH: usize = 40;
@@ -165,11 +166,11 @@ fn check(mlir: &Path, funcs: &[String], flags: &[String], dir: &Path, tag: &str,
     }
 }
 
-fn programs_from_env() -> (usize, u64) {
+fn programs_from_env(ci: usize) -> (usize, u64) {
     let n = std::env::var("LF_PARALLELIZE_PROGRAMS")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(CI_PROGRAMS);
+        .unwrap_or(ci);
     let seed = std::env::var("LF_PARALLELIZE_SEED")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -183,11 +184,11 @@ fn batch(seed: u64, b: usize, opts: &Options) -> Vec<String> {
     (0..BATCH).map(|i| function(&mut rng, i, opts)).collect()
 }
 
-fn differential(test: &str, opts: Options, generic_first: bool) {
+fn differential(test: &str, opts: Options, generic_first: bool, ci_programs: usize) {
     let Some(mlir) = lf_lit::tools::require(&["mlir-opt-22", "mlir-opt"], test) else {
         return;
     };
-    let (n, seed) = programs_from_env();
+    let (n, seed) = programs_from_env(ci_programs);
     let dir: PathBuf = tempfile::tempdir().expect("temp dir").keep();
     let batches = n.div_ceil(BATCH);
     let jobs: Vec<(usize, usize)> = (0..batches)
@@ -224,7 +225,12 @@ fn differential(test: &str, opts: Options, generic_first: bool) {
 /// Random programs whose reductions are of the kinds MLIR's verifier accepts.
 #[test]
 fn affine_parallelize_matches_mlir_opt() {
-    differential("affine_parallelize_matches_mlir_opt", Options::default(), true);
+    differential(
+        "affine_parallelize_matches_mlir_opt",
+        Options::default(),
+        true,
+        CI_PROGRAMS.0,
+    );
 }
 
 /// Random programs with reductions of every kind, including those where
@@ -235,14 +241,14 @@ fn affine_parallelize_every_reduction_kind() {
         rejected_kinds_percent: 25,
         ..Options::default()
     };
-    differential("affine_parallelize_every_reduction_kind", opts, false);
+    differential("affine_parallelize_every_reduction_kind", opts, false, CI_PROGRAMS.1);
 }
 
 /// Writes batch 0 to `$LF_PARALLELIZE_DUMP` (for looking at the programs).
 #[test]
 fn dump_programs() {
     if let Ok(p) = std::env::var("LF_PARALLELIZE_DUMP") {
-        let (_, seed) = programs_from_env();
+        let (_, seed) = programs_from_env(0);
         std::fs::write(p, batch(seed, 0, &Options::default()).concat()).expect("write");
     }
 }
