@@ -24,6 +24,7 @@
 //! [`Limit::Constraints`](crate::Limit::Constraints).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::arith::{ceil_div, floor_div, gcd, to_i64};
 use crate::error::{Error, Limit, Result, OVERFLOW};
@@ -52,11 +53,60 @@ pub struct LocalRepr {
     pub denominator: i64,
 }
 
-fn row_gcd64(row: &[i64]) -> i128 {
-    let mut g = 0i128;
+/// A fast hasher for constraint rows (multiply-rotate, as rustc's FxHash).
+#[derive(Default)]
+struct RowHasher(u64);
+
+impl Hasher for RowHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The gcd of two magnitudes (binary gcd: no division; hot in elimination).
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// The gcd of the entries' magnitudes (0 for an all-zero row).
+fn row_gcd64(row: &[i64]) -> u64 {
+    let mut g = 0u64;
     for &v in row {
         if v != 0 {
-            g = gcd(g, v as i128);
+            g = gcd_u64(g, v.unsigned_abs());
             if g == 1 {
                 return 1;
             }
@@ -66,12 +116,16 @@ fn row_gcd64(row: &[i64]) -> i128 {
 }
 
 /// MLIR's `normalizeRange`: divides the entries by their gcd when it is
-/// above 1; returns the gcd (0 for an all-zero range).
-fn normalize_range(row: &mut [i64]) -> i128 {
+/// above 1; returns the gcd (0 for an all-zero range). A gcd of 2^63 (rows
+/// of `i64::MIN` only) is left alone.
+fn normalize_range(row: &mut [i64]) -> u64 {
     let g = row_gcd64(row);
     if g > 1 {
-        let g = g as i64;
-        row.iter_mut().for_each(|v| *v /= g);
+        if let Ok(d) = i64::try_from(g) {
+            row.iter_mut().for_each(|v| *v /= d);
+        } else {
+            return 1;
+        }
     }
     g
 }
@@ -157,7 +211,8 @@ impl IntegerRelation {
             let row = self.ineqs.row_mut(i);
             let g = normalize_range(&mut row[..n]);
             if g > 1 {
-                row[n] = floor_div(row[n] as i128, g) as i64;
+                // g fits i64 here (normalize_range divided by it).
+                row[n] = row[n].div_euclid(g as i64);
             }
         }
     }
@@ -183,7 +238,7 @@ impl IntegerRelation {
         let n = self.num_cols() - 1;
         self.eqs.iter().any(|r| {
             let g = row_gcd64(&r[..n]);
-            g > 0 && (r[n] as i128).abs() % g != 0
+            g > 0 && r[n].unsigned_abs() % g != 0
         })
     }
 
@@ -235,7 +290,7 @@ impl IntegerRelation {
         let n = self.num_cols() - 1;
         let rows = self.ineqs.rows();
         let mut redundant = vec![false; rows];
-        let mut seen: HashMap<Vec<i64>, (usize, i64)> = HashMap::new();
+        let mut seen: HashMap<&[i64], (usize, i64), BuildHasherDefault<RowHasher>> = HashMap::default();
         for r in 0..rows {
             let row = self.ineqs.row(r);
             if row[..n].iter().all(|&v| v == 0) && row[n] >= 0 {
@@ -244,7 +299,7 @@ impl IntegerRelation {
             }
             match seen.get_mut(&row[..n]) {
                 None => {
-                    seen.insert(row[..n].to_vec(), (r, row[n]));
+                    seen.insert(&row[..n], (r, row[n]));
                 }
                 Some(stored) => {
                     if stored.1 > row[n] {
@@ -256,6 +311,7 @@ impl IntegerRelation {
                 }
             }
         }
+        drop(seen);
         self.ineqs.retain_rows(|i, _| !redundant[i]);
     }
 
