@@ -120,8 +120,10 @@ pub fn register_all(ctx: &Context) {
     register_canonicalization_patterns(ctx, "memref", memref::canonicalize::add_patterns);
 }
 
-/// Registers the dialects' passes (`lower-affine`, `gpu-kernel-outlining`).
+/// Registers the dialects' passes (`affine-parallelize`, `lower-affine`,
+/// `gpu-kernel-outlining`).
 pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&affine::transforms::affine_parallelize::INFO);
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
 }

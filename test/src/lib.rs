@@ -6,8 +6,12 @@
 //! * [`lit`] finds the `*.lfir` tests of a directory tree, runs their `RUN:` lines through
 //!   `bash` (in parallel, with a timeout each) and prints a report ending in
 //!   `lit: N passed, N failed, N skipped`.
+//! * [`affine_gen`] writes seeded random affine programs for differential tests against
+//!   `mlir-opt`, and [`tools`] finds the external tools those tests need.
 
 #![warn(missing_docs)]
 
+pub mod affine_gen;
 pub mod filecheck;
 pub mod lit;
+pub mod tools;

@@ -5,6 +5,7 @@
 //! [`transforms`] the dialect's passes, [`utils`] what passes and patterns
 //! share (map composition, dimension and symbol rules).
 
+pub mod analysis;
 pub mod ir;
 pub mod transforms;
 pub mod utils;

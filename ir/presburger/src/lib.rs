@@ -46,6 +46,7 @@
 mod arith;
 mod compare;
 mod error;
+mod fm;
 mod matrix;
 mod print;
 mod project;
@@ -55,5 +56,6 @@ mod sample;
 mod simplex;
 
 pub use error::{Error, Limit, Result, MAX_BRANCH_NODES, MAX_CONSTRAINTS, MAX_PIVOTS, MAX_VARS};
+pub use fm::{LocalRepr, FM_EXPLOSION_FACTOR, FM_MAX_ROWS};
 pub use query::{BoundKind, Optimum};
 pub use relation::{BoundType, Division, IntegerRelation, VarKind};

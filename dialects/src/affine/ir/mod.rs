@@ -1377,8 +1377,10 @@ fn print_parallel(p: &mut CustomPrinter<'_, '_>, op: OpId) -> std::fmt::Result {
     Ok(())
 }
 
-/// MLIR's `isResultTypeMatchAtomicRMWKind`.
-fn reduction_matches_type(ctx: &Context, kind: i64, t: Type) -> bool {
+/// Whether an `affine.parallel` result of type `t` may be reduced with
+/// reduction kind `kind` (a value of [`REDUCTION_KINDS`]): MLIR's
+/// `isResultTypeMatchAtomicRMWKind`, which the verifier applies.
+pub fn reduction_matches_type(ctx: &Context, kind: i64, t: Type) -> bool {
     let d = ctx.type_data(t);
     let int_of = |s: lf_ir::Signedness| matches!(d, TypeData::Integer { signedness, .. } if *signedness == s);
     match reduction_name(kind) {

@@ -295,6 +295,52 @@ impl AffineParallelOp {
         steps: &[i64],
         body: impl FnOnce(&mut Builder<'_>, &[Value]) -> ValueList,
     ) -> AffineParallelOp {
+        let op = Self::build_without_block(b, results, reductions, lbs, lb_operands, ubs, ub_operands, steps);
+        let ctx = b.ctx();
+        let block = b.create_block(op.region(b), &vec![ctx.common().index; steps.len()]);
+        let ivs: ValueList = b.body().block_args(block).iter().copied().collect();
+        fill(b, block, |b| body(b, &ivs));
+        op
+    }
+
+    /// Creates the op as [`AffineParallelOp::build`] does, but with `block`
+    /// as its body: the block is unlinked from the region holding it (MLIR's
+    /// `Region::takeBody`) and keeps its ops and arguments, which the
+    /// caller makes the induction variables (one `index` argument per
+    /// step) and ends with `affine.yield` of one value per result.
+    #[allow(clippy::too_many_arguments)]
+    pub fn build_with_block(
+        b: &mut Builder<'_>,
+        results: &[Type],
+        reductions: &[i64],
+        lbs: &[AffineMap],
+        lb_operands: &[Value],
+        ubs: &[AffineMap],
+        ub_operands: &[Value],
+        steps: &[i64],
+        block: BlockId,
+    ) -> AffineParallelOp {
+        let op = Self::build_without_block(b, results, reductions, lbs, lb_operands, ubs, ub_operands, steps);
+        let region = op.region(b);
+        b.modify_in_place(op.op(), |_, body| {
+            body.detach_block(block);
+            body.append_block(region, block);
+        });
+        op
+    }
+
+    /// The op with its bounds, steps and reductions and an empty region.
+    #[allow(clippy::too_many_arguments)]
+    fn build_without_block(
+        b: &mut Builder<'_>,
+        results: &[Type],
+        reductions: &[i64],
+        lbs: &[AffineMap],
+        lb_operands: &[Value],
+        ubs: &[AffineMap],
+        ub_operands: &[Value],
+        steps: &[i64],
+    ) -> AffineParallelOp {
         assert!(
             lbs.len() == steps.len() && ubs.len() == steps.len(),
             "affine.parallel: one lower bound, upper bound and step per induction variable"
@@ -303,7 +349,7 @@ impl AffineParallelOp {
         let (lb_map, lb_groups) = concat_maps(lbs);
         let (ub_map, ub_groups) = concat_maps(ubs);
         let operands: Vec<Value> = lb_operands.iter().chain(ub_operands).copied().collect();
-        let op = AffineParallelOp::build_empty(
+        AffineParallelOp::build_empty(
             b,
             &operands,
             results,
@@ -313,11 +359,7 @@ impl AffineParallelOp {
             ub_map,
             super::i32_tensor_attr(ctx, &ub_groups),
             super::i64_array_attr(ctx, steps),
-        );
-        let block = b.create_block(op.region(b), &vec![ctx.common().index; steps.len()]);
-        let ivs: ValueList = b.body().block_args(block).iter().copied().collect();
-        fill(b, block, |b| body(b, &ivs));
-        op
+        )
     }
 }
 

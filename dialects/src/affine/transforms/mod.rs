@@ -1,3 +1,4 @@
 //! Passes on the `affine` dialect.
 
+pub mod affine_parallelize;
 pub mod lower_affine;

@@ -62,7 +62,7 @@ fn compose(ctx: &Context, body: &Body, set: &IntegerSet, operands: &[Value]) -> 
 
 /// MLIR's `canonicalizeSetAndOperands`: the operands renumbered as a
 /// map's are, the constraints rebuilt without further simplification.
-fn canonicalize_set_and_operands(
+pub(crate) fn canonicalize_set_and_operands(
     ctx: &Context,
     body: &Body,
     set: &IntegerSet,

@@ -9,7 +9,7 @@
 //! ([`if_condition`]) canonicalized. The map utilities they use are the
 //! dialect's ([`crate::affine::utils`]).
 
-mod if_condition;
+pub(crate) mod if_condition;
 mod loop_bounds;
 
 use crate::affine::utils::map_composition::{canonical_form, map_attr, map_of};

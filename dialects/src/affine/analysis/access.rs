@@ -1,0 +1,146 @@
+//! Memory accesses and their access relations (MLIR's `MemRefAccess`,
+//! `getAccessMap`, `getRelationFromMap`, `getAccessRelation`): the relation
+//! from the iteration domain of an `affine.load`/`affine.store` to the
+//! elements it touches, with MLIR's order of columns and rows.
+
+use super::cst::{BuildError, ValueCst};
+use super::domain::{enclosing_affine_ops, index_set};
+use super::flatten::flatten_exprs;
+use crate::affine::utils::canonicalize_map_and_operands;
+use crate::affine::{AffineLoadOp, AffineStoreOp};
+use lf_ir::affine::AffineMap;
+use lf_ir::view::{IrRef, OpView};
+use lf_ir::{Body, Context, OpId, Value};
+use lf_presburger::{IntegerRelation, VarKind};
+
+/// An access relation: domain columns (the loop variables around the
+/// access, outermost first), range columns (the subscripts), symbols (with
+/// their values), locals.
+#[derive(Clone, Debug)]
+pub(crate) struct AccessRelation {
+    pub rel: IntegerRelation,
+    pub symbols: Vec<Option<Value>>,
+}
+
+/// What the analysis knows of one affine access.
+#[derive(Clone, Debug)]
+pub(crate) struct AccessInfo {
+    pub op: OpId,
+    pub memref: Value,
+    pub is_write: bool,
+    /// The loop variables of the iteration domain (its dimensions).
+    pub dims: Vec<Value>,
+    /// The access relation, or why it could not be built.
+    pub relation: Result<AccessRelation, BuildError>,
+}
+
+/// The memref, map and map operands of an `affine.load` or `affine.store`.
+pub(crate) fn affine_access(ctx: &Context, body: &Body, op: OpId) -> Option<(Value, bool, AffineMap, Vec<Value>)> {
+    let ir = IrRef { ctx, body };
+    if let Some(l) = AffineLoadOp::cast(&ir, op) {
+        return Some((l.memref(&ir), false, l.map(&ir).clone(), l.indices(&ir).to_vec()));
+    }
+    if let Some(s) = AffineStoreOp::cast(&ir, op) {
+        return Some((s.memref(&ir), true, s.map(&ir).clone(), s.indices(&ir).to_vec()));
+    }
+    None
+}
+
+/// The analysis of an affine access (`None` for other ops).
+pub(crate) fn access_info(ctx: &Context, body: &Body, op: OpId) -> Option<AccessInfo> {
+    let (memref, is_write, map, indices) = affine_access(ctx, body, op)?;
+    let ops = enclosing_affine_ops(ctx, body, op);
+    let (dims, relation) = match index_set(ctx, body, &ops) {
+        Ok(domain) => {
+            let dims: Vec<Value> = domain.ids[..domain.num_dims()]
+                .iter()
+                .map(|v| v.expect("loop variable"))
+                .collect();
+            let rel = access_relation(ctx, body, domain, &map, &indices);
+            (dims, rel)
+        }
+        Err(e) => (super::domain::loop_ivs(ctx, body, &ops), Err(e)),
+    };
+    Some(AccessInfo {
+        op,
+        memref,
+        is_write,
+        dims,
+        relation,
+    })
+}
+
+fn access_relation(
+    ctx: &Context,
+    body: &Body,
+    domain: ValueCst,
+    map: &AffineMap,
+    indices: &[Value],
+) -> Result<AccessRelation, BuildError> {
+    if indices.len() != map.num_inputs() as usize {
+        return Err(BuildError::Unsupported(
+            "an access map with the wrong number of operands",
+        ));
+    }
+    // getAccessMap: composed with affine.apply producers and canonicalized.
+    let (map, operands) = match canonicalize_map_and_operands(ctx, body, map, indices) {
+        Some((m, o)) => (m, o),
+        None => (map.clone(), indices.to_vec()),
+    };
+    let nd = map.num_dims() as usize;
+    let ns = map.num_symbols() as usize;
+    let nr = map.num_results();
+    // getRelationFromMap: a set [map dims, results, symbols, locals].
+    let f = flatten_exprs(map.results(), nd, ns)?;
+    let nl = f.local_cst.num_local_vars();
+    let mut rel = IntegerRelation::new(nd + nr, ns);
+    rel.append_vars(VarKind::Local, nl);
+    let widen = |r: &[i64]| -> Vec<i64> {
+        let mut row = Vec::with_capacity(r.len() + nr);
+        row.extend_from_slice(&r[..nd]);
+        row.extend(std::iter::repeat_n(0, nr));
+        row.extend_from_slice(&r[nd..]);
+        row
+    };
+    for r in f.local_cst.inequalities() {
+        rel.add_inequality(&widen(r));
+    }
+    for (i, flat) in f.rows.iter().enumerate() {
+        let mut row = widen(flat);
+        row[nd + i] = -1;
+        rel.add_equality(&row);
+    }
+    let mut ids: Vec<Option<Value>> = operands[..nd].iter().map(|&v| Some(v)).collect();
+    ids.extend(std::iter::repeat_n(None, nr));
+    ids.extend(operands[nd..].iter().map(|&v| Some(v)));
+    let mut rel = ValueCst { rel, ids };
+    // Align the map's dimensions with the domain's.
+    let d = domain.num_dims();
+    let mut inserts = 0;
+    for i in 0..d {
+        let id = domain.ids[i];
+        let found = (i..rel.num_dims()).find(|&k| rel.ids[k].is_some() && rel.ids[k] == id);
+        match found {
+            Some(k) => rel.swap_var(i, k),
+            None => {
+                rel.insert_var(VarKind::Range, i, &[id]);
+                inserts += 1;
+            }
+        }
+    }
+    if nd + inserts != d {
+        return Err(BuildError::Unsupported(
+            "a subscript dimension that is not a surrounding loop variable",
+        ));
+    }
+    let mut drel = domain;
+    let n = drel.num_dims();
+    drel.insert_var(VarKind::Range, n, &vec![None; nr]);
+    drel.merge_symbols(&mut rel);
+    drel.rel.merge_local_vars_fm(&mut rel.rel)?;
+    rel.append(&drel.rel);
+    super::check_size(&rel.rel)?;
+    rel.rel.move_vars_fm(VarKind::Range, 0, d, VarKind::Domain, 0);
+    let symbols = rel.ids[d + nr..].to_vec();
+    Ok(AccessRelation { rel: rel.rel, symbols })
+}

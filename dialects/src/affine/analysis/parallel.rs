@@ -1,0 +1,93 @@
+//! Whether the iterations of an `affine.for` may run in parallel as far as
+//! memory is concerned (MLIR's `isLoopMemoryParallel`).
+
+use super::domain::nesting_depth;
+use super::{DependenceResult, MemRefAccesses, Precision};
+use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
+use lf_ir::interfaces::{memory_effects, Effect};
+use lf_ir::types::TypeData;
+use lf_ir::view::OpView;
+use lf_ir::walk::{walk, WalkControl, WalkOrder};
+use lf_ir::{Body, Context, OpId, Value};
+
+/// Whether `op`'s only effects are allocations (of `v` when given):
+/// MLIR's `hasSingleEffect<MemoryEffects::Allocate>`.
+fn only_allocates(ctx: &Context, body: &Body, op: OpId, v: Option<Value>) -> bool {
+    match memory_effects(ctx, body, op) {
+        Some(effects) if !effects.is_empty() => effects
+            .iter()
+            .all(|e| e.effect == Effect::Alloc && (v.is_none() || e.value == v)),
+        _ => false,
+    }
+}
+
+/// Whether `v` is allocated by an op nested inside `loop_op`.
+fn locally_allocated(ctx: &Context, body: &Body, v: Value, loop_op: OpId) -> bool {
+    match body.defining_op(v) {
+        Some(def) => def != loop_op && body.is_ancestor(loop_op, def) && only_allocates(ctx, body, def, Some(v)),
+        None => false,
+    }
+}
+
+fn effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
+    memory_effects(ctx, body, op).is_some_and(|e| e.is_empty())
+}
+
+/// MLIR's `isLoopMemoryParallel`: no memref result, no op with unknown or
+/// non-allocation effects other than affine accesses, and no dependence at
+/// the loop's depth between any two accesses of memrefs not allocated in
+/// the loop.
+pub(crate) fn is_loop_memory_parallel(
+    accesses: &MemRefAccesses,
+    ctx: &Context,
+    body: &Body,
+    for_op: OpId,
+    precision: Precision,
+) -> bool {
+    let ir = (ctx, body);
+    let Some(f) = AffineForOp::cast(&ir, for_op) else {
+        return false;
+    };
+    if f.results(&ir).iter().any(|&r| {
+        matches!(
+            ctx.type_data(body.value_type(r)),
+            TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }
+        )
+    }) {
+        return false;
+    }
+    let mut ops = Vec::new();
+    let interrupted = walk(body, for_op, WalkOrder::PostOrder, &mut |body, op| {
+        let ir = (ctx, body);
+        if let Some(l) = AffineLoadOp::cast(&ir, op) {
+            if !locally_allocated(ctx, body, l.memref(&ir), for_op) {
+                ops.push(op);
+            }
+        } else if let Some(s) = AffineStoreOp::cast(&ir, op) {
+            if !locally_allocated(ctx, body, s.memref(&ir), for_op) {
+                ops.push(op);
+            }
+        } else if !AffineForOp::isa(&ir, op)
+            && !AffineYieldOp::isa(&ir, op)
+            && !AffineIfOp::isa(&ir, op)
+            && !only_allocates(ctx, body, op, None)
+            && !effect_free(ctx, body, op)
+        {
+            return WalkControl::Interrupt;
+        }
+        WalkControl::Advance
+    });
+    if interrupted == WalkControl::Interrupt {
+        return false;
+    }
+    let depth = nesting_depth(ctx, body, for_op) + 1;
+    for &a in &ops {
+        for &b in &ops {
+            let r = accesses.check(ctx, body, a, b, depth, precision, false);
+            if !matches!(r, DependenceResult::NoDependence) {
+                return false;
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,954 @@
+//! MLIR-compatible elimination: Gaussian elimination and Fourier–Motzkin with
+//! GCD tightening, exactly as MLIR's `IntegerRelation` does them
+//! (`isEmpty`, `projectOut`, `getConstantBound`, `removeRedundantLocalVars`,
+//! `mergeLocalVars`).
+//!
+//! These are **over-approximations** over the integers: Fourier–Motzkin
+//! computes the rational shadow, tightened by the gcd of each row, so
+//! [`is_empty_fm`](IntegerRelation::is_empty_fm) may answer "not empty" for a
+//! set without integer points, and
+//! [`constant_bound_fm`](IntegerRelation::constant_bound_fm) may answer a
+//! looser bound than the exact one ([`IntegerRelation::is_empty`] and
+//! [`IntegerRelation::constant_bound`] are exact). They exist for one
+//! reason: passes that carry MLIR's names (`test-memref-dependence-check`,
+//! `affine-parallelize`) must print what `mlir-opt` prints, and MLIR's
+//! answers depend on the order of variables and constraints and on where
+//! tightening happens. Every step here follows MLIR's order of rows and
+//! columns, its tie-breaks and its constraint-explosion guard
+//! ([`FM_EXPLOSION_FACTOR`]).
+//!
+//! Unlike MLIR (arbitrary precision), coefficients are `i64` and every
+//! combination is computed in checked `i128`: a result that does not fit
+//! returns [`Limit::Overflow`](crate::Limit::Overflow) instead of wrapping.
+//! A system that grows past [`FM_MAX_ROWS`] rows in a projection returns
+//! [`Limit::Constraints`](crate::Limit::Constraints).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::arith::{ceil_div, floor_div, gcd, to_i64};
+use crate::error::{Error, Limit, Result, OVERFLOW};
+use crate::matrix::Matrix;
+use crate::query::BoundKind;
+use crate::relation::{IntegerRelation, VarKind};
+
+/// MLIR's `kExplosionFactor`: the emptiness test gives up (answers "not
+/// empty") once the system has this many constraints per variable of the
+/// input.
+pub const FM_EXPLOSION_FACTOR: usize = 32;
+
+/// The most rows one Fourier–Motzkin step may create. Past it a projection
+/// stops with [`Limit::Constraints`] (MLIR has no such limit in
+/// `projectOut`: it goes on, for minutes or until memory runs out), and
+/// the emptiness test answers "not empty" as MLIR's explosion guard would.
+pub const FM_MAX_ROWS: usize = 1 << 16;
+
+/// The division representation of a local, as MLIR's `DivisionRepr`: the
+/// local equals `floor(dividend . (vars, 1) / denominator)`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocalRepr {
+    /// One coefficient per column (constant last); the local's own is 0.
+    pub dividend: Vec<i64>,
+    /// Positive.
+    pub denominator: i64,
+}
+
+/// A fast hasher for constraint rows (multiply-rotate, as rustc's FxHash).
+#[derive(Default)]
+struct RowHasher(u64);
+
+impl Hasher for RowHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut b = [0u8; 8];
+            b[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_i64(&mut self, v: i64) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// The gcd of two magnitudes (binary gcd: no division; hot in elimination).
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// The gcd of the entries' magnitudes (0 for an all-zero row).
+fn row_gcd64(row: &[i64]) -> u64 {
+    let mut g = 0u64;
+    for &v in row {
+        if v != 0 {
+            g = gcd_u64(g, v.unsigned_abs());
+            if g == 1 {
+                return 1;
+            }
+        }
+    }
+    g
+}
+
+/// MLIR's `normalizeRange`: divides the entries by their gcd when it is
+/// above 1; returns the gcd (0 for an all-zero range). A gcd of 2^63 (rows
+/// of `i64::MIN` only) is left alone.
+fn normalize_range(row: &mut [i64]) -> u64 {
+    let g = row_gcd64(row);
+    if g > 1 {
+        if let Ok(d) = i64::try_from(g) {
+            row.iter_mut().for_each(|v| *v /= d);
+        } else {
+            return 1;
+        }
+    }
+    g
+}
+
+fn normalize_all(m: &mut Matrix) {
+    for i in 0..m.rows() {
+        normalize_range(m.row_mut(i));
+    }
+}
+
+fn first_nonzero(m: &Matrix, col: usize) -> Option<usize> {
+    (0..m.rows()).find(|&r| m.row(r)[col] != 0)
+}
+
+fn lcm(a: i128, b: i128) -> Result<i128> {
+    let (a, b) = (a.abs(), b.abs());
+    let g = gcd(a, b);
+    if g == 0 {
+        return Ok(0);
+    }
+    (a / g).checked_mul(b).ok_or(OVERFLOW)
+}
+
+/// MLIR's `eliminateFromConstraint`: removes column `pivot_col` from row
+/// `row` (of the equalities when `is_eq`) with the equality `pivot_row`;
+/// columns in `elim_start..pivot_col` are left as they are.
+fn eliminate_from_constraint(
+    rel: &mut IntegerRelation,
+    row: usize,
+    pivot_row: usize,
+    pivot_col: usize,
+    elim_start: usize,
+    is_eq: bool,
+) -> Result<()> {
+    if is_eq && row == pivot_row {
+        return Ok(());
+    }
+    let lead = if is_eq {
+        rel.eqs.row(row)[pivot_col]
+    } else {
+        rel.ineqs.row(row)[pivot_col]
+    } as i128;
+    if lead == 0 {
+        return Ok(());
+    }
+    let pivot = rel.eqs.row(pivot_row)[pivot_col] as i128;
+    let sign: i128 = if lead * pivot > 0 { -1 } else { 1 };
+    let l = lcm(pivot, lead)?;
+    let pivot_mult = sign * (l / pivot.abs());
+    let row_mult = l / lead.abs();
+    let pivot_vals: Vec<i64> = rel.eqs.row(pivot_row).to_vec();
+    let target = if is_eq {
+        rel.eqs.row_mut(row)
+    } else {
+        rel.ineqs.row_mut(row)
+    };
+    for (j, t) in target.iter_mut().enumerate() {
+        if j >= elim_start && j < pivot_col {
+            continue;
+        }
+        let v = (pivot_mult.checked_mul(pivot_vals[j] as i128).ok_or(OVERFLOW)?)
+            .checked_add(row_mult.checked_mul(*t as i128).ok_or(OVERFLOW)?)
+            .ok_or(OVERFLOW)?;
+        *t = to_i64(v)?;
+    }
+    Ok(())
+}
+
+fn check_rows(rel: &IntegerRelation) -> Result<()> {
+    let n = rel.num_constraints();
+    if n > FM_MAX_ROWS {
+        return Err(Error::LimitExceeded(Limit::Constraints { found: n }));
+    }
+    Ok(())
+}
+
+impl IntegerRelation {
+    /// MLIR's `gcdTightenInequalities`: each inequality's coefficients are
+    /// divided by their gcd and its constant rounded down.
+    pub fn gcd_tighten_inequalities_fm(&mut self) {
+        let n = self.num_cols() - 1;
+        for i in 0..self.ineqs.rows() {
+            let row = self.ineqs.row_mut(i);
+            let g = normalize_range(&mut row[..n]);
+            if g > 1 {
+                // g fits i64 here (normalize_range divided by it).
+                row[n] = row[n].div_euclid(g as i64);
+            }
+        }
+    }
+
+    /// MLIR's `normalizeConstraintsByGCD`: every row divided by the gcd of
+    /// all its entries (constant included).
+    pub fn normalize_constraints_by_gcd_fm(&mut self) {
+        normalize_all(&mut self.eqs);
+        normalize_all(&mut self.ineqs);
+    }
+
+    /// MLIR's `hasInvalidConstraint`: a row without variables that is false
+    /// (`c == 0` with `c != 0`, `c >= 0` with `c < 0`).
+    pub fn has_invalid_constraint_fm(&self) -> bool {
+        let n = self.num_cols() - 1;
+        self.eqs.iter().any(|r| r[..n].iter().all(|&v| v == 0) && r[n] != 0)
+            || self.ineqs.iter().any(|r| r[..n].iter().all(|&v| v == 0) && r[n] < 0)
+    }
+
+    /// MLIR's `isEmptyByGCDTest`: an equality whose coefficients' gcd does
+    /// not divide its constant.
+    pub fn is_empty_by_gcd_test_fm(&self) -> bool {
+        let n = self.num_cols() - 1;
+        self.eqs.iter().any(|r| {
+            let g = row_gcd64(&r[..n]);
+            g > 0 && r[n].unsigned_abs() % g != 0
+        })
+    }
+
+    /// MLIR's `gaussianEliminateVars(start, limit)`: eliminates the
+    /// variables from column `start` on with equalities while each has one
+    /// (a variable that appears nowhere is dropped too), stopping at the
+    /// first that only inequalities use or at `limit`; returns how many were
+    /// eliminated. `limit <= start` does nothing.
+    pub fn gaussian_eliminate_vars_fm(&mut self, start: usize, limit: usize) -> Result<usize> {
+        if start >= limit {
+            return Ok(0);
+        }
+        let limit = limit.min(self.num_vars());
+        self.gcd_tighten_inequalities_fm();
+        let mut pivot_col = start;
+        while pivot_col < limit {
+            let pivot_row = match first_nonzero(&self.eqs, pivot_col) {
+                Some(r) => r,
+                None => {
+                    if first_nonzero(&self.ineqs, pivot_col).is_none() {
+                        pivot_col += 1;
+                        continue;
+                    }
+                    break;
+                }
+            };
+            for i in 0..self.eqs.rows() {
+                eliminate_from_constraint(self, i, pivot_row, pivot_col, start, true)?;
+                normalize_range(self.eqs.row_mut(i));
+            }
+            for i in 0..self.ineqs.rows() {
+                eliminate_from_constraint(self, i, pivot_row, pivot_col, start, false)?;
+                normalize_range(self.ineqs.row_mut(i));
+            }
+            self.eqs.remove_row(pivot_row);
+            self.gcd_tighten_inequalities_fm();
+            pivot_col += 1;
+        }
+        self.remove_vars(start, pivot_col);
+        Ok(pivot_col - start)
+    }
+
+    /// MLIR's `removeTrivialRedundancy`: tightening and normalization, then
+    /// inequalities that are trivially true, and among those that differ
+    /// only in their constant all but the tightest, are removed.
+    pub fn remove_trivial_redundancy_fm(&mut self) {
+        self.gcd_tighten_inequalities_fm();
+        self.normalize_constraints_by_gcd_fm();
+        let n = self.num_cols() - 1;
+        let rows = self.ineqs.rows();
+        let mut redundant = vec![false; rows];
+        let mut seen: HashMap<&[i64], (usize, i64), BuildHasherDefault<RowHasher>> = HashMap::default();
+        for r in 0..rows {
+            let row = self.ineqs.row(r);
+            if row[..n].iter().all(|&v| v == 0) && row[n] >= 0 {
+                redundant[r] = true;
+                continue;
+            }
+            match seen.get_mut(&row[..n]) {
+                None => {
+                    seen.insert(&row[..n], (r, row[n]));
+                }
+                Some(stored) => {
+                    if stored.1 > row[n] {
+                        redundant[stored.0] = true;
+                        *stored = (r, row[n]);
+                    } else {
+                        redundant[r] = true;
+                    }
+                }
+            }
+        }
+        drop(seen);
+        self.ineqs.retain_rows(|i, _| !redundant[i]);
+    }
+
+    /// MLIR's `fourierMotzkinEliminate(pos)`: through an equality when one
+    /// uses the variable (Gaussian elimination), otherwise every pair of a
+    /// lower and an upper bound combined (rational shadow), then tightened
+    /// and trivially redundant rows removed.
+    pub fn fourier_motzkin_eliminate_fm(&mut self, pos: usize) -> Result<()> {
+        if first_nonzero(&self.eqs, pos).is_some() {
+            self.gaussian_eliminate_vars_fm(pos, pos + 1)?;
+            return Ok(());
+        }
+        self.gcd_tighten_inequalities_fm();
+        if first_nonzero(&self.ineqs, pos).is_none() {
+            self.remove_var(pos);
+            return Ok(());
+        }
+        let (mut lbs, mut ubs, mut nbs) = (Vec::new(), Vec::new(), Vec::new());
+        for r in 0..self.ineqs.rows() {
+            let c = self.ineqs.row(r)[pos];
+            if c == 0 {
+                nbs.push(r);
+            } else if c >= 1 {
+                lbs.push(r);
+            } else {
+                ubs.push(r);
+            }
+        }
+        let new_rows = lbs.len().checked_mul(ubs.len()).ok_or(OVERFLOW)? + nbs.len();
+        if new_rows + self.eqs.rows() > FM_MAX_ROWS {
+            return Err(Error::LimitExceeded(Limit::Constraints { found: new_rows }));
+        }
+        let cols = self.num_cols();
+        let mut ineqs = Matrix::new(cols - 1);
+        let mut buf = Vec::with_capacity(cols - 1);
+        for &u in &ubs {
+            for &l in &lbs {
+                let (lrow, urow) = (self.ineqs.row(l), self.ineqs.row(u));
+                let lc = lrow[pos] as i128;
+                let uc = -(urow[pos] as i128);
+                let m = lcm(lc, uc)?;
+                buf.clear();
+                for j in 0..cols {
+                    if j == pos {
+                        continue;
+                    }
+                    let v = (urow[j] as i128)
+                        .checked_mul(m / uc)
+                        .and_then(|a| (lrow[j] as i128).checked_mul(m / lc).and_then(|b| a.checked_add(b)))
+                        .ok_or(OVERFLOW)?;
+                    buf.push(to_i64(v)?);
+                }
+                ineqs.push_row(&buf);
+            }
+        }
+        for &r in &nbs {
+            let row = self.ineqs.row(r);
+            buf.clear();
+            buf.extend(row[..pos].iter().chain(&row[pos + 1..]).copied());
+            ineqs.push_row(&buf);
+        }
+        // Drop the column from the equalities (zero there) and the space.
+        self.ineqs.clear();
+        self.remove_var(pos);
+        self.ineqs = ineqs;
+        self.gcd_tighten_inequalities_fm();
+        self.normalize_constraints_by_gcd_fm();
+        self.remove_trivial_redundancy_fm();
+        Ok(())
+    }
+
+    /// MLIR's `projectOut(pos, num)`: Gaussian elimination of as many of the
+    /// variables `pos..pos + num` as equalities allow, Fourier–Motzkin for
+    /// the rest (each time the one with the fewest lower times upper
+    /// bounds), then tightening and normalization. An over-approximation of
+    /// the integer projection (see the module docs).
+    pub fn project_out_fm(&mut self, pos: usize, num: usize) -> Result<()> {
+        if num == 0 {
+            return Ok(());
+        }
+        assert!(pos + num <= self.num_vars(), "projected variables out of range");
+        let mut current = pos;
+        // Signed: MLIR's unsigned counter wraps below zero, after which its
+        // calls eliminate nothing; a negative count does the same here.
+        let mut to_eliminate = num as i64;
+        let mut gaussian = 0usize;
+        while current < self.num_vars() {
+            let limit = current as i64 + to_eliminate;
+            let done = if limit > current as i64 {
+                self.gaussian_eliminate_vars_fm(current, limit as usize)?
+            } else {
+                0
+            };
+            current += 1;
+            to_eliminate -= done as i64 + 1;
+            gaussian += done;
+        }
+        let remaining = num - gaussian;
+        for i in 0..remaining {
+            let n = remaining - i;
+            let best = self.best_var_to_eliminate(pos, pos + n);
+            self.fourier_motzkin_eliminate_fm(best)?;
+            check_rows(self)?;
+        }
+        self.gcd_tighten_inequalities_fm();
+        self.normalize_constraints_by_gcd_fm();
+        Ok(())
+    }
+
+    /// MLIR's `getBestVarToEliminate`: the first variable in `start..end`
+    /// with the fewest (lower bounds × upper bounds).
+    fn best_var_to_eliminate(&self, start: usize, end: usize) -> usize {
+        let product = |c: usize| {
+            let (mut lb, mut ub) = (0usize, 0usize);
+            for r in self.ineqs.iter() {
+                if r[c] > 0 {
+                    lb += 1;
+                } else if r[c] < 0 {
+                    ub += 1;
+                }
+            }
+            lb * ub
+        };
+        let mut best = start;
+        let mut min = product(start);
+        for c in start + 1..end {
+            let p = product(c);
+            if p < min {
+                min = p;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// MLIR's `isEmpty`: gcd test and invalid rows, then the locals that an
+    /// equality defines substituted, Gaussian elimination of every variable
+    /// it can, and Fourier–Motzkin for the rest. `true` proves the set has
+    /// no integer point; `false` may be wrong (the rational shadow, or the
+    /// constraint-explosion guard).
+    pub fn is_empty_fm(&self) -> Result<bool> {
+        if self.is_empty_by_gcd_test_fm() || self.has_invalid_constraint_fm() {
+            return Ok(true);
+        }
+        let mut tmp = self.clone();
+        tmp.remove_redundant_local_vars_fm()?;
+        if tmp.is_empty_by_gcd_test_fm() || tmp.has_invalid_constraint_fm() {
+            return Ok(true);
+        }
+        let mut current = 0;
+        while current < tmp.num_vars() {
+            let n = tmp.num_vars();
+            tmp.gaussian_eliminate_vars_fm(current, n)?;
+            current += 1;
+            if tmp.has_invalid_constraint_fm() || tmp.is_empty_by_gcd_test_fm() {
+                return Ok(true);
+            }
+        }
+        let limit = FM_EXPLOSION_FACTOR * self.num_vars();
+        for _ in 0..tmp.num_vars() {
+            let best = tmp.best_var_to_eliminate(0, tmp.num_vars());
+            match tmp.fourier_motzkin_eliminate_fm(best) {
+                // A step past FM_MAX_ROWS is far past MLIR's explosion
+                // guard too: answer as the guard does.
+                Err(Error::LimitExceeded(Limit::Constraints { .. })) => return Ok(false),
+                r => r?,
+            }
+            if tmp.num_constraints() >= limit {
+                return Ok(false);
+            }
+            if tmp.has_invalid_constraint_fm() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// MLIR's `removeRedundantLocalVars`: equalities normalized, then while
+    /// some equality has a local with coefficient ±1 (the first such
+    /// equality, its first such local), that local is substituted in every
+    /// other row and removed with the equality.
+    pub fn remove_redundant_local_vars_fm(&mut self) -> Result<()> {
+        normalize_all(&mut self.eqs);
+        loop {
+            let first_local = self.num_non_local_vars();
+            let found = (0..self.eqs.rows()).find_map(|i| {
+                let row = self.eqs.row(i);
+                (first_local..self.num_vars())
+                    .find(|&j| row[j].abs() == 1)
+                    .map(|j| (i, j))
+            });
+            let Some((i, j)) = found else {
+                return Ok(());
+            };
+            for k in 0..self.eqs.rows() {
+                if self.eqs.row(k)[j] != 0 {
+                    eliminate_from_constraint(self, k, i, j, j, true)?;
+                    normalize_range(self.eqs.row_mut(k));
+                }
+            }
+            for k in 0..self.ineqs.rows() {
+                eliminate_from_constraint(self, k, i, j, j, false)?;
+            }
+            self.remove_var(j);
+            self.eqs.remove_row(i);
+        }
+    }
+
+    /// MLIR's `pruneOrthogonalConstraints(pos)`: removes the constraints
+    /// not connected to variable `pos` through shared variables.
+    fn prune_orthogonal_constraints_fm(&mut self, pos: usize) {
+        let ni = self.ineqs.rows();
+        let total = ni + self.eqs.rows();
+        if total == 0 {
+            return;
+        }
+        let nv = self.num_vars();
+        let at = |s: &Self, r: usize, c: usize| {
+            if r < ni {
+                s.ineqs.row(r)[c]
+            } else {
+                s.eqs.row(r - ni)[c]
+            }
+        };
+        let mut related_cols = vec![false; nv];
+        let mut related_rows = vec![false; total];
+        related_cols[pos] = true;
+        let (mut row_stack, mut col_stack) = (Vec::new(), vec![pos]);
+        while !row_stack.is_empty() || !col_stack.is_empty() {
+            if let Some(r) = row_stack.pop() {
+                for (c, seen) in related_cols.iter_mut().enumerate() {
+                    if at(self, r, c) != 0 && !*seen {
+                        *seen = true;
+                        col_stack.push(c);
+                    }
+                }
+            } else if let Some(c) = col_stack.pop() {
+                for (r, seen) in related_rows.iter_mut().enumerate() {
+                    if at(self, r, c) != 0 && !*seen {
+                        *seen = true;
+                        row_stack.push(r);
+                    }
+                }
+            }
+        }
+        self.ineqs.retain_rows(|i, _| related_rows[i]);
+        self.eqs.retain_rows(|i, _| related_rows[ni + i]);
+    }
+
+    /// MLIR's `findEqualityToConstant(pos, symbolic = false)`.
+    fn equality_to_constant(&self, pos: usize) -> Option<usize> {
+        let n = self.num_vars();
+        (0..self.eqs.rows()).find(|&r| {
+            let row = self.eqs.row(r);
+            row[pos].abs() == 1 && (0..n).all(|c| c == pos || row[c] == 0)
+        })
+    }
+
+    /// MLIR's `getConstantBound(LB | UB, pos)`: the other variables
+    /// projected out with [`project_out_fm`](Self::project_out_fm) (after
+    /// pruning the constraints not connected to the variable), then the
+    /// tightest constant bound among the remaining rows. An
+    /// over-approximation: the exact bound may be tighter.
+    pub fn constant_bound_fm(&self, pos: usize, kind: BoundKind) -> Result<Option<i64>> {
+        assert!(pos < self.num_vars(), "variable {pos} out of range");
+        let mut s = self.clone();
+        s.prune_orthogonal_constraints_fm(pos);
+        s.project_out_fm(0, pos)?;
+        s.prune_orthogonal_constraints_fm(0);
+        let n = s.num_vars();
+        s.project_out_fm(1, n - 1)?;
+        let last = s.num_cols() - 1;
+        if let Some(r) = s.equality_to_constant(0) {
+            let row = s.eqs.row(r);
+            return Ok(Some(to_i64(-(row[last] as i128) / row[0] as i128)?));
+        }
+        let mut best: Option<i128> = None;
+        for row in s.ineqs.iter() {
+            let c = row[0] as i128;
+            let is_bound = match kind {
+                BoundKind::Lower => c > 0,
+                BoundKind::Upper => c < 0,
+            };
+            if !is_bound || row[1..last].iter().any(|&v| v != 0) {
+                continue;
+            }
+            let k = row[last] as i128;
+            let v = match kind {
+                BoundKind::Lower => ceil_div(-k, c),
+                BoundKind::Upper => floor_div(k, -c),
+            };
+            best = Some(match (best, kind) {
+                (None, _) => v,
+                (Some(b), BoundKind::Lower) => b.max(v),
+                (Some(b), BoundKind::Upper) => b.min(v),
+            });
+        }
+        best.map(to_i64).transpose()
+    }
+
+    /// MLIR's `getLocalReprs`: for each local, a division it provably
+    /// equals, found from a pair of inequalities or an equality, using only
+    /// variables whose values are known (dimensions, symbols, locals found
+    /// before), repeated until nothing new is found.
+    pub fn local_reprs_fm(&self) -> Vec<Option<LocalRepr>> {
+        let nl = self.num_local_vars();
+        let off = self.var_offset(VarKind::Local);
+        let mut found: Vec<bool> = (0..self.num_vars()).map(|c| c < off).collect();
+        let mut reprs: Vec<Option<LocalRepr>> = vec![None; nl];
+        loop {
+            let mut changed = false;
+            for i in 0..nl {
+                if found[off + i] {
+                    continue;
+                }
+                if let Some(r) = self.single_var_repr(&found, off + i) {
+                    found[off + i] = true;
+                    reprs[i] = Some(r);
+                    changed = true;
+                }
+            }
+            if !changed {
+                return reprs;
+            }
+        }
+    }
+
+    fn single_var_repr(&self, found: &[bool], pos: usize) -> Option<LocalRepr> {
+        let n = self.num_vars();
+        let explicit = |d: &[i64]| (0..n).all(|c| c == pos || found[c] || d[c] == 0);
+        let (mut lbs, mut ubs) = (Vec::new(), Vec::new());
+        for r in 0..self.ineqs.rows() {
+            let c = self.ineqs.row(r)[pos];
+            if c >= 1 {
+                lbs.push(r);
+            } else if c <= -1 {
+                ubs.push(r);
+            }
+        }
+        for &u in &ubs {
+            for &l in &lbs {
+                if let Some(r) = self.div_repr_from_pair(pos, u, l) {
+                    if explicit(&r.dividend) {
+                        return Some(r);
+                    }
+                }
+            }
+        }
+        for e in 0..self.eqs.rows() {
+            let row = self.eqs.row(e);
+            let t = row[pos] as i128;
+            if t == 0 {
+                continue;
+            }
+            let sign: i128 = if t < 0 { -1 } else { 1 };
+            let mut d = vec![0i64; n + 1];
+            let mut ok = true;
+            for c in 0..=n {
+                if c != pos {
+                    match i64::try_from(-sign * row[c] as i128) {
+                        Ok(v) => d[c] = v,
+                        Err(_) => ok = false,
+                    }
+                }
+            }
+            let Ok(mut denom) = i64::try_from(t * sign) else {
+                continue;
+            };
+            if !ok {
+                continue;
+            }
+            normalize_division(&mut d, &mut denom);
+            if explicit(&d) {
+                return Some(LocalRepr {
+                    dividend: d,
+                    denominator: denom,
+                });
+            }
+        }
+        None
+    }
+
+    fn div_repr_from_pair(&self, pos: usize, ub: usize, lb: usize) -> Option<LocalRepr> {
+        let n = self.num_vars();
+        let (u, l) = (self.ineqs.row(ub), self.ineqs.row(lb));
+        let divisor = l[pos] as i128;
+        if (0..n).any(|i| u[i] as i128 != -(l[i] as i128)) {
+            return None;
+        }
+        let sum = l[n] as i128 + u[n] as i128;
+        let c = divisor - 1 - sum;
+        if !(0 <= c && c < divisor) {
+            return None;
+        }
+        let mut d = vec![0i64; n + 1];
+        for i in 0..n {
+            if i != pos {
+                d[i] = u[i];
+            }
+        }
+        d[n] = i64::try_from(u[n] as i128 + c).ok()?;
+        let mut denom = i64::try_from(divisor).ok()?;
+        normalize_division(&mut d, &mut denom);
+        Some(LocalRepr {
+            dividend: d,
+            denominator: denom,
+        })
+    }
+
+    /// MLIR's `eliminateRedundantLocalVar(a, b)`: local `b` is known to
+    /// equal local `a` (positions among the locals): its column is added to
+    /// `a`'s and removed.
+    fn merge_local_columns(&mut self, a: usize, b: usize) -> Result<()> {
+        let off = self.var_offset(VarKind::Local);
+        let (a, b) = (off + a, off + b);
+        for m in [&mut self.eqs, &mut self.ineqs] {
+            for r in 0..m.rows() {
+                let row = m.row_mut(r);
+                row[a] = row[a].checked_add(row[b]).ok_or(OVERFLOW)?;
+            }
+        }
+        self.remove_var(b);
+        Ok(())
+    }
+
+    /// MLIR's `IntegerRelation::mergeLocalVars(other)`: both systems get
+    /// this one's locals followed by `other`'s, and a local of `other` whose
+    /// division representation equals an earlier local's is merged into it
+    /// (in both systems). The two must have the same non-local space.
+    pub fn merge_local_vars_fm(&mut self, other: &mut IntegerRelation) -> Result<()> {
+        assert!(self.has_same_space(other), "merging locals of different spaces");
+        let init_a = self.num_local_vars();
+        let nb = other.num_local_vars();
+        self.insert_vars(VarKind::Local, init_a, nb);
+        other.insert_vars(VarKind::Local, 0, init_a);
+        let mut divs = self.local_reprs_fm();
+        let divs_b = other.local_reprs_fm();
+        for (i, d) in divs_b.into_iter().enumerate().skip(init_a) {
+            divs[i] = d;
+        }
+        // DivisionRepr::removeDuplicateDivs, after normalizing each.
+        let off = self.var_offset(VarKind::Local);
+        for d in divs.iter_mut().flatten() {
+            normalize_division(&mut d.dividend, &mut d.denominator);
+        }
+        let mut i = 0;
+        while i < divs.len() {
+            if divs[i].is_none() {
+                i += 1;
+                continue;
+            }
+            let mut j = i + 1;
+            while j < divs.len() {
+                let same = matches!((&divs[i], &divs[j]), (Some(a), Some(b)) if a == b);
+                // merge(i, j) refuses to merge two of this system's locals.
+                if !same || j < init_a {
+                    j += 1;
+                    continue;
+                }
+                self.merge_local_columns(i, j)?;
+                other.merge_local_columns(i, j)?;
+                for d in divs.iter_mut().flatten() {
+                    let v = d.dividend[off + j];
+                    d.dividend[off + i] = d.dividend[off + i].checked_add(v).ok_or(OVERFLOW)?;
+                    d.dividend.remove(off + j);
+                }
+                divs.remove(j);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// MLIR's `convertVarKind(src, start, limit, dst, pos)`: the variables
+    /// `start..limit` of kind `src` become variables of kind `dst` at
+    /// position `pos` among them (columns moved, constraint order kept).
+    pub fn move_vars_fm(&mut self, src: VarKind, start: usize, limit: usize, dst: VarKind, pos: usize) {
+        assert!(limit <= self.num_vars_of(src) && pos <= self.num_vars_of(dst));
+        if start >= limit {
+            return;
+        }
+        let n = limit - start;
+        let total = self.num_vars();
+        let src_first = self.var_offset(src) + start;
+        let dst_at = self.var_offset(dst) + pos;
+        // Column order afterwards: the others with the moved block inserted
+        // where `dst`'s position `pos` lands once the block is gone.
+        let mut rest: Vec<usize> = (0..total).filter(|c| !(src_first..src_first + n).contains(c)).collect();
+        let insert_at = if dst_at > src_first { dst_at - n } else { dst_at };
+        let tail = rest.split_off(insert_at);
+        rest.extend(src_first..src_first + n);
+        rest.extend(tail);
+        let mut cols = rest.clone();
+        cols.push(total);
+        self.eqs.permute_cols(&cols);
+        self.ineqs.permute_cols(&cols);
+        *count_of(self, src) -= n;
+        *count_of(self, dst) += n;
+        // Division records do not survive a reshuffle of the space.
+        self.divs = vec![None; self.num_locals];
+    }
+}
+
+fn count_of(s: &mut IntegerRelation, k: VarKind) -> &mut usize {
+    match k {
+        VarKind::Domain => &mut s.num_domain,
+        VarKind::Range => &mut s.num_range,
+        VarKind::Symbol => &mut s.num_symbols,
+        VarKind::Local => &mut s.num_locals,
+    }
+}
+
+/// MLIR's `normalizeDivisionByGCD`: the gcd of the denominator and the
+/// dividend's coefficients (constant excluded) divides both, the constant
+/// rounded down.
+fn normalize_division(d: &mut [i64], denom: &mut i64) {
+    if *denom == 0 || d.is_empty() {
+        return;
+    }
+    let n = d.len() - 1;
+    let mut g = gcd(d[0] as i128, *denom as i128);
+    for &v in &d[1..n] {
+        g = gcd(v as i128, g);
+        if g == 1 {
+            return;
+        }
+    }
+    if g <= 1 {
+        return;
+    }
+    for v in d.iter_mut() {
+        *v = floor_div(*v as i128, g) as i64;
+    }
+    *denom = (*denom as i128 / g) as i64;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relation::BoundType;
+
+    #[test]
+    fn step_two_loop_distance_is_the_rational_shadow() {
+        // src, dst even in [0, 99] (locals q = x floordiv 2 with x = 2q),
+        // dst >= src + 1; d = dst - src. The exact range is [2, 98]; FM
+        // with tightening finds it here too.
+        let mut s = IntegerRelation::new(2, 0);
+        for v in 0..2 {
+            let mut div = vec![0; s.num_cols()];
+            div[v] = 1;
+            let q = s.add_local_floordiv(&div, 2).unwrap();
+            let mut eq = vec![0; s.num_cols()];
+            eq[v] = 1;
+            eq[q] = -2;
+            s.add_equality(&eq);
+            s.add_bound(v, BoundType::Lower, 0).unwrap();
+            s.add_bound(v, BoundType::Upper, 99).unwrap();
+        }
+        s.add_inequality(&[-1, 1, 0, 0, -1]);
+        s.insert_vars(VarKind::Range, 0, 1);
+        s.add_equality(&[1, 1, -1, 0, 0, 0]);
+        assert!(!s.is_empty_fm().unwrap());
+        s.project_out_fm(1, 4).unwrap();
+        assert_eq!(s.constant_bound_fm(0, BoundKind::Lower).unwrap(), Some(2));
+        assert_eq!(s.constant_bound_fm(0, BoundKind::Upper).unwrap(), Some(98));
+    }
+
+    #[test]
+    fn tightening_finds_integer_emptiness() {
+        // 4 <= 3x <= 5 has no integer x: tightening finds it.
+        let mut s = IntegerRelation::new(1, 0);
+        s.add_inequality(&[3, -4]);
+        s.add_inequality(&[-3, 5]);
+        assert!(s.is_empty_fm().unwrap());
+        // x - 3y >= 1, x - 3y <= 2, 0 <= x <= 0: y in [-2/3, -1/3]: empty over Z.
+        let mut t = IntegerRelation::new(2, 0);
+        t.add_inequality(&[1, -3, -1]);
+        t.add_inequality(&[-1, 3, 2]);
+        t.add_bound(0, BoundType::Eq, 0).unwrap();
+        assert!(t.is_empty().unwrap());
+        assert!(t.is_empty_fm().unwrap());
+    }
+
+    #[test]
+    fn agrees_with_exact_on_a_non_empty_set() {
+        // 1 <= 4x - 3y <= 2, 0 <= y <= 1 holds at (1, 1).
+        let mut s = IntegerRelation::new(2, 0);
+        s.add_inequality(&[4, -3, -1]);
+        s.add_inequality(&[-4, 3, 2]);
+        s.add_bound(1, BoundType::Lower, 0).unwrap();
+        s.add_bound(1, BoundType::Upper, 1).unwrap();
+        assert!(!s.is_empty().unwrap());
+        assert!(!s.is_empty_fm().unwrap());
+    }
+
+    #[test]
+    fn overflow_is_an_error_not_a_wrap() {
+        // Combining the two bounds of x multiplies i64::MAX / 2 by 3.
+        let mut s = IntegerRelation::new(2, 0);
+        s.add_inequality(&[3, i64::MAX / 2, 0]);
+        s.add_inequality(&[-7, i64::MAX / 2, 5]);
+        assert_eq!(s.project_out_fm(0, 1), Err(Error::LimitExceeded(Limit::Overflow)));
+    }
+
+    #[test]
+    fn explosion_guard_answers_not_empty() {
+        // An empty system (x >= 1, x <= 0) is still found empty quickly.
+        let mut s = IntegerRelation::new(3, 0);
+        s.add_bound(0, BoundType::Lower, 1).unwrap();
+        s.add_bound(0, BoundType::Upper, 0).unwrap();
+        assert!(s.is_empty_fm().unwrap());
+    }
+
+    #[test]
+    fn merge_locals_with_same_division() {
+        // Both systems define q = floor(x / 2).
+        let mut a = IntegerRelation::new(1, 0);
+        a.add_local_floordiv(&[1, 0], 2).unwrap();
+        let mut b = a.clone();
+        a.merge_local_vars_fm(&mut b).unwrap();
+        assert_eq!(a.num_local_vars(), 1);
+        assert_eq!(b.num_local_vars(), 1);
+        let mut c = IntegerRelation::new(1, 0);
+        c.add_local_floordiv(&[1, 0], 3).unwrap();
+        a.merge_local_vars_fm(&mut c).unwrap();
+        assert_eq!(a.num_local_vars(), 2);
+    }
+
+    #[test]
+    fn move_vars_keeps_rows() {
+        let mut s = IntegerRelation::new_relation(2, 1, 0);
+        s.add_equality(&[1, 2, 3, 4]);
+        s.move_vars_fm(VarKind::Domain, 0, 2, VarKind::Range, 1);
+        assert_eq!(s.num_range_vars(), 3);
+        assert_eq!(s.equality(0), &[3, 1, 2, 4]);
+        s.move_vars_fm(VarKind::Range, 0, 1, VarKind::Local, 0);
+        assert_eq!(s.equality(0), &[1, 2, 3, 4]);
+        assert_eq!(s.num_local_vars(), 1);
+    }
+}

@@ -1,0 +1,32 @@
+//! External tools of the differential tests (`mlir-opt-22`, ...): found on
+//! `PATH`; a missing tool skips a test loudly, or fails it when
+//! `LF_REQUIRE_TOOLS=1` (as CI sets).
+
+use std::path::PathBuf;
+
+/// The first of `names` found on `PATH`.
+pub fn find_on_path(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    names
+        .iter()
+        .find_map(|name| std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file()))
+}
+
+/// The first of `names` on `PATH`; otherwise `None` after printing that
+/// `test` is skipped.
+///
+/// # Panics
+/// When none is found and `LF_REQUIRE_TOOLS=1`.
+pub fn require(names: &[&str], test: &str) -> Option<PathBuf> {
+    if let Some(p) = find_on_path(names) {
+        return Some(p);
+    }
+    if std::env::var("LF_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
+        panic!("{test}: none of {names:?} is on PATH and LF_REQUIRE_TOOLS=1");
+    }
+    eprintln!(
+        "SKIPPED: {} not installed ({test}; set LF_REQUIRE_TOOLS=1 to fail instead)",
+        names.join(" or ")
+    );
+    None
+}
