@@ -123,6 +123,7 @@ pub fn register_all(ctx: &Context) {
 /// Registers the dialects' passes (`lower-affine`, `gpu-kernel-outlining`).
 pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::lower_affine::INFO);
+    r.register(&affine::transforms::print_dependence_graph::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
 }
 

@@ -25,6 +25,7 @@ mod cst;
 mod dependence;
 pub mod domain;
 mod flatten;
+pub mod graph;
 mod parallel;
 
 use access::{access_info, AccessInfo};
@@ -223,7 +224,7 @@ impl MemRefAccesses {
         MemRefAccesses::default()
     }
 
-    fn info(&self, ctx: &Context, body: &Body, op: OpId) -> Option<Arc<AccessInfo>> {
+    pub(crate) fn info(&self, ctx: &Context, body: &Body, op: OpId) -> Option<Arc<AccessInfo>> {
         if let Some(i) = self.infos.lock().get(&op) {
             return i.clone();
         }
