@@ -50,7 +50,10 @@ impl IntegerRelation {
         let mut probe = base.clone();
         let mut outside = |row: Vec<i64>| -> Result<bool> {
             // Is there a point of `base` with row <= -1, i.e. -row - 1 >= 0?
-            let mut neg: Vec<i64> = row.iter().map(|&v| v.checked_neg().ok_or(OVERFLOW)).collect::<Result<_>>()?;
+            let mut neg: Vec<i64> = row
+                .iter()
+                .map(|&v| v.checked_neg().ok_or(OVERFLOW))
+                .collect::<Result<_>>()?;
             let last = neg.len() - 1;
             neg[last] = neg[last].checked_sub(1).ok_or(OVERFLOW)?;
             probe.clone_from(&base);
@@ -64,7 +67,10 @@ impl IntegerRelation {
         }
         for row in o.equalities() {
             let r = map(row, cols);
-            let negated: Vec<i64> = r.iter().map(|&v| v.checked_neg().ok_or(OVERFLOW)).collect::<Result<_>>()?;
+            let negated: Vec<i64> = r
+                .iter()
+                .map(|&v| v.checked_neg().ok_or(OVERFLOW))
+                .collect::<Result<_>>()?;
             if outside(r)? || outside(negated)? {
                 return Ok(false);
             }

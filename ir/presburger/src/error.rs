@@ -73,10 +73,16 @@ impl fmt::Display for Error {
                 write!(f, "integer set too large: {found} variables (limit {MAX_VARS})")
             }
             Error::LimitExceeded(Limit::Constraints { found }) => {
-                write!(f, "integer set too large: {found} constraints (limit {MAX_CONSTRAINTS})")
+                write!(
+                    f,
+                    "integer set too large: {found} constraints (limit {MAX_CONSTRAINTS})"
+                )
             }
             Error::LimitExceeded(Limit::BranchNodes) => {
-                write!(f, "integer feasibility gave up after {MAX_BRANCH_NODES} branch-and-bound nodes")
+                write!(
+                    f,
+                    "integer feasibility gave up after {MAX_BRANCH_NODES} branch-and-bound nodes"
+                )
             }
             Error::LimitExceeded(Limit::Pivots) => {
                 write!(f, "simplex gave up after {MAX_PIVOTS} pivots")

@@ -107,7 +107,11 @@ fn eliminate_from_constraint(
     if is_eq && row == pivot_row {
         return Ok(());
     }
-    let lead = if is_eq { rel.eqs.row(row)[pivot_col] } else { rel.ineqs.row(row)[pivot_col] } as i128;
+    let lead = if is_eq {
+        rel.eqs.row(row)[pivot_col]
+    } else {
+        rel.ineqs.row(row)[pivot_col]
+    } as i128;
     if lead == 0 {
         return Ok(());
     }
@@ -117,7 +121,11 @@ fn eliminate_from_constraint(
     let pivot_mult = sign * (l / pivot.abs());
     let row_mult = l / lead.abs();
     let pivot_vals: Vec<i64> = rel.eqs.row(pivot_row).to_vec();
-    let target = if is_eq { rel.eqs.row_mut(row) } else { rel.ineqs.row_mut(row) };
+    let target = if is_eq {
+        rel.eqs.row_mut(row)
+    } else {
+        rel.ineqs.row_mut(row)
+    };
     for (j, t) in target.iter_mut().enumerate() {
         if j >= elim_start && j < pivot_col {
             continue;
@@ -428,7 +436,9 @@ impl IntegerRelation {
             let first_local = self.num_non_local_vars();
             let found = (0..self.eqs.rows()).find_map(|i| {
                 let row = self.eqs.row(i);
-                (first_local..self.num_vars()).find(|&j| row[j].abs() == 1).map(|j| (i, j))
+                (first_local..self.num_vars())
+                    .find(|&j| row[j].abs() == 1)
+                    .map(|j| (i, j))
             });
             let Some((i, j)) = found else {
                 return Ok(());
@@ -456,7 +466,13 @@ impl IntegerRelation {
             return;
         }
         let nv = self.num_vars();
-        let at = |s: &Self, r: usize, c: usize| if r < ni { s.ineqs.row(r)[c] } else { s.eqs.row(r - ni)[c] };
+        let at = |s: &Self, r: usize, c: usize| {
+            if r < ni {
+                s.ineqs.row(r)[c]
+            } else {
+                s.eqs.row(r - ni)[c]
+            }
+        };
         let mut related_cols = vec![false; nv];
         let mut related_rows = vec![false; total];
         related_cols[pos] = true;
@@ -598,13 +614,18 @@ impl IntegerRelation {
                     }
                 }
             }
-            let Ok(mut denom) = i64::try_from(t * sign) else { continue };
+            let Ok(mut denom) = i64::try_from(t * sign) else {
+                continue;
+            };
             if !ok {
                 continue;
             }
             normalize_division(&mut d, &mut denom);
             if explicit(&d) {
-                return Some(LocalRepr { dividend: d, denominator: denom });
+                return Some(LocalRepr {
+                    dividend: d,
+                    denominator: denom,
+                });
             }
         }
         None
@@ -631,7 +652,10 @@ impl IntegerRelation {
         d[n] = i64::try_from(u[n] as i128 + c).ok()?;
         let mut denom = i64::try_from(divisor).ok()?;
         normalize_division(&mut d, &mut denom);
-        Some(LocalRepr { dividend: d, denominator: denom })
+        Some(LocalRepr {
+            dividend: d,
+            denominator: denom,
+        })
     }
 
     /// MLIR's `eliminateRedundantLocalVar(a, b)`: local `b` is known to

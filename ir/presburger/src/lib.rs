@@ -55,7 +55,7 @@ mod relation;
 mod sample;
 mod simplex;
 
-pub use fm::{LocalRepr, FM_EXPLOSION_FACTOR, FM_MAX_ROWS};
 pub use error::{Error, Limit, Result, MAX_BRANCH_NODES, MAX_CONSTRAINTS, MAX_PIVOTS, MAX_VARS};
+pub use fm::{LocalRepr, FM_EXPLOSION_FACTOR, FM_MAX_ROWS};
 pub use query::{BoundKind, Optimum};
 pub use relation::{BoundType, Division, IntegerRelation, VarKind};

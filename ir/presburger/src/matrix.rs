@@ -36,7 +36,13 @@ impl Matrix {
     }
 
     pub(crate) fn push_row(&mut self, row: &[i64]) {
-        assert_eq!(row.len(), self.cols, "constraint row has {} entries, expected {}", row.len(), self.cols);
+        assert_eq!(
+            row.len(),
+            self.cols,
+            "constraint row has {} entries, expected {}",
+            row.len(),
+            self.cols
+        );
         self.data.extend_from_slice(row);
     }
 

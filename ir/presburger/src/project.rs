@@ -26,7 +26,11 @@ fn normalize_eq(row: &mut [i64]) -> RowNorm {
     let n = row.len() - 1;
     let g = row[..n].iter().fold(0i128, |g, &v| gcd(g, v as i128));
     if g == 0 {
-        return if row[n] == 0 { RowNorm::Trivial } else { RowNorm::Infeasible };
+        return if row[n] == 0 {
+            RowNorm::Trivial
+        } else {
+            RowNorm::Infeasible
+        };
     }
     if row[n] as i128 % g != 0 {
         return RowNorm::Infeasible;
@@ -48,7 +52,11 @@ fn normalize_ineq(row: &mut [i64]) -> RowNorm {
     let n = row.len() - 1;
     let g = row[..n].iter().fold(0i128, |g, &v| gcd(g, v as i128));
     if g == 0 {
-        return if row[n] >= 0 { RowNorm::Trivial } else { RowNorm::Infeasible };
+        return if row[n] >= 0 {
+            RowNorm::Trivial
+        } else {
+            RowNorm::Infeasible
+        };
     }
     if g > 1 {
         let k = floor_div(row[n] as i128, g) as i64;
@@ -63,7 +71,13 @@ fn normalize_ineq(row: &mut [i64]) -> RowNorm {
 fn combine(x: &[i64], a: i64, y: &[i64], b: i64) -> Result<Vec<i64>> {
     x.iter()
         .zip(y)
-        .map(|(&u, &v)| to_i64((a as i128 * u as i128).checked_add(b as i128 * v as i128).ok_or(OVERFLOW)?))
+        .map(|(&u, &v)| {
+            to_i64(
+                (a as i128 * u as i128)
+                    .checked_add(b as i128 * v as i128)
+                    .ok_or(OVERFLOW)?,
+            )
+        })
         .collect()
 }
 
@@ -79,7 +93,10 @@ impl IntegerRelation {
     /// all its lower or all its upper bounds have coefficient 1), and the
     /// others stay as existentials.
     pub fn project_out(&mut self, start: usize, end: usize) -> Result<()> {
-        assert!(start <= end && end <= self.num_vars(), "variables {start}..{end} out of range");
+        assert!(
+            start <= end && end <= self.num_vars(),
+            "variables {start}..{end} out of range"
+        );
         let mut segments = Vec::new();
         for kind in [VarKind::Domain, VarKind::Range, VarKind::Symbol] {
             let (o, n) = (self.var_offset(kind), self.num_vars_of(kind));
@@ -408,7 +425,10 @@ impl IntegerRelation {
                         (r.iter().map(|&v| -v).collect(), r[q])
                     };
                     e[q] = 0;
-                    found = Some(Division { dividend: e, divisor: d });
+                    found = Some(Division {
+                        dividend: e,
+                        divisor: d,
+                    });
                     break;
                 }
             }
@@ -430,7 +450,10 @@ impl IntegerRelation {
                         if opposite && lo[n] as i128 + hi[n] as i128 == d as i128 - 1 {
                             let mut e = lo.to_vec();
                             e[q] = 0;
-                            found = Some(Division { dividend: e, divisor: d });
+                            found = Some(Division {
+                                dividend: e,
+                                divisor: d,
+                            });
                             break 'outer;
                         }
                     }

@@ -349,7 +349,10 @@ impl IntegerRelation {
     /// Removes the variables in columns `start..end` and their coefficients
     /// (see [`remove_var`](Self::remove_var)).
     pub fn remove_vars(&mut self, start: usize, end: usize) {
-        assert!(start <= end && end <= self.num_vars(), "variables {start}..{end} out of range");
+        assert!(
+            start <= end && end <= self.num_vars(),
+            "variables {start}..{end} out of range"
+        );
         if start == end {
             return;
         }
@@ -414,7 +417,11 @@ impl IntegerRelation {
         let old_divs = std::mem::take(&mut self.divs);
         let mut divs = Vec::with_capacity(self.num_locals);
         for &f in &from[local0..] {
-            let d = if f >= local0 { old_divs[f - local0].clone() } else { None };
+            let d = if f >= local0 {
+                old_divs[f - local0].clone()
+            } else {
+                None
+            };
             divs.push(d.map(|mut d| {
                 let mut permuted = vec![0; n + 1];
                 for (i, &f) in cols.iter().enumerate() {
@@ -425,7 +432,9 @@ impl IntegerRelation {
             }));
         }
         for (l, d) in divs.iter_mut().enumerate() {
-            if d.as_ref().is_some_and(|d| d.dividend[local0 + l..n].iter().any(|&c| c != 0)) {
+            if d.as_ref()
+                .is_some_and(|d| d.dividend[local0 + l..n].iter().any(|&c| c != 0))
+            {
                 *d = None;
             }
         }
@@ -492,7 +501,9 @@ impl IntegerRelation {
             }));
         }
         for (l, d) in divs.iter_mut().enumerate() {
-            if d.as_ref().is_some_and(|d| d.dividend[local0 + l..total].iter().any(|&c| c != 0)) {
+            if d.as_ref()
+                .is_some_and(|d| d.dividend[local0 + l..total].iter().any(|&c| c != 0))
+            {
                 *d = None;
             }
         }
@@ -520,7 +531,10 @@ impl IntegerRelation {
         let mut lower = e.clone();
         lower[pos] = -divisor;
         // d q - e + d - 1 >= 0
-        let mut upper: Vec<i64> = e.iter().map(|&c| c.checked_neg().ok_or(OVERFLOW)).collect::<Result<_>>()?;
+        let mut upper: Vec<i64> = e
+            .iter()
+            .map(|&c| c.checked_neg().ok_or(OVERFLOW))
+            .collect::<Result<_>>()?;
         upper[pos] = divisor;
         let last = upper.len() - 1;
         upper[last] = upper[last].checked_add(divisor - 1).ok_or(OVERFLOW)?;

@@ -511,7 +511,10 @@ fn complete(ineqs: &Rows, leaf: &Simplex, k: usize) -> Result<Vec<i128>> {
         }
         shrunk.add_inequality(&r[k..m], c)?;
     }
-    debug_assert!(!shrunk.is_empty(), "the shrunken slice of a full-dimensional cone is not empty");
+    debug_assert!(
+        !shrunk.is_empty(),
+        "the shrunken slice of a full-dimensional cone is not empty"
+    );
     if shrunk.is_empty() {
         return Err(Error::Unsupported("internal: empty shrunken slice"));
     }

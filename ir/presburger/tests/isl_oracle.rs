@@ -295,7 +295,9 @@ fn agrees_with_isl_on_random_systems() {
         let spec = Spec::random(&mut rng, dims, symbols);
         let rel = spec.build();
         let text = spec.isl();
-        if std::env::var("LF_PRESBURGER_TRACE").is_ok() { loud!("case {id}: {text}"); }
+        if std::env::var("LF_PRESBURGER_TRACE").is_ok() {
+            loud!("case {id}: {text}");
+        }
         let err = |what: &str, e: lf_presburger::Error| format!("case {id} {what}: {e} on {text}");
 
         let empty = match rel.is_empty() {
@@ -374,7 +376,9 @@ fn agrees_with_isl_on_random_systems() {
             answers.len()
         )
         .unwrap();
-        texts.push(format!("{text}\n  projected ({ptype} {pstart} {pn}): {projected}\n  other: {other_text}"));
+        texts.push(format!(
+            "{text}\n  projected ({ptype} {pstart} {pn}): {projected}\n  other: {other_text}"
+        ));
         answers.push(Answers {
             empty: if empty { "1" } else { "0" }.into(),
             lexmin,
@@ -388,7 +392,12 @@ fn agrees_with_isl_on_random_systems() {
     std::fs::write(&input, lines).unwrap();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/isl_oracle.py");
     let start = std::time::Instant::now();
-    let out = Command::new("python3").arg(&script).arg(&input).arg(&output).output().unwrap();
+    let out = Command::new("python3")
+        .arg(&script)
+        .arg(&input)
+        .arg(&output)
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "isl_oracle.py failed: {}",

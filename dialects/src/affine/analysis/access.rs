@@ -52,13 +52,22 @@ pub(crate) fn access_info(ctx: &Context, body: &Body, op: OpId) -> Option<Access
     let ops = enclosing_affine_ops(ctx, body, op);
     let (dims, relation) = match index_set(ctx, body, &ops) {
         Ok(domain) => {
-            let dims: Vec<Value> = domain.ids[..domain.num_dims()].iter().map(|v| v.expect("loop variable")).collect();
+            let dims: Vec<Value> = domain.ids[..domain.num_dims()]
+                .iter()
+                .map(|v| v.expect("loop variable"))
+                .collect();
             let rel = access_relation(ctx, body, domain, &map, &indices);
             (dims, rel)
         }
         Err(e) => (super::domain::loop_ivs(ctx, body, &ops), Err(e)),
     };
-    Some(AccessInfo { op, memref, is_write, dims, relation })
+    Some(AccessInfo {
+        op,
+        memref,
+        is_write,
+        dims,
+        relation,
+    })
 }
 
 fn access_relation(
@@ -69,7 +78,9 @@ fn access_relation(
     indices: &[Value],
 ) -> Result<AccessRelation, BuildError> {
     if indices.len() != map.num_inputs() as usize {
-        return Err(BuildError::Unsupported("an access map with the wrong number of operands"));
+        return Err(BuildError::Unsupported(
+            "an access map with the wrong number of operands",
+        ));
     }
     // getAccessMap: composed with affine.apply producers and canonicalized.
     let (map, operands) = match canonicalize_map_and_operands(ctx, body, map, indices) {
@@ -118,7 +129,9 @@ fn access_relation(
         }
     }
     if nd + inserts != d {
-        return Err(BuildError::Unsupported("a subscript dimension that is not a surrounding loop variable"));
+        return Err(BuildError::Unsupported(
+            "a subscript dimension that is not a surrounding loop variable",
+        ));
     }
     let mut drel = domain;
     let n = drel.num_dims();

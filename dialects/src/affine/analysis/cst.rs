@@ -51,7 +51,10 @@ pub(crate) struct ValueCst {
 impl ValueCst {
     /// The set of dimensions `dims` (no constraint).
     pub fn new_set(dims: &[Value]) -> ValueCst {
-        ValueCst { rel: IntegerRelation::new(dims.len(), 0), ids: dims.iter().map(|&v| Some(v)).collect() }
+        ValueCst {
+            rel: IntegerRelation::new(dims.len(), 0),
+            ids: dims.iter().map(|&v| Some(v)).collect(),
+        }
     }
 
     pub fn num_dims(&self) -> usize {
@@ -119,7 +122,11 @@ impl ValueCst {
         let q = self.rel.append_vars(VarKind::Local, 1);
         let mut e = dividend.to_vec();
         e.insert(q, 0);
-        let mut lower: Vec<i64> = e.iter().map(|v| v.checked_neg()).collect::<Option<_>>().ok_or(FlattenError::Overflow)?;
+        let mut lower: Vec<i64> = e
+            .iter()
+            .map(|v| v.checked_neg())
+            .collect::<Option<_>>()
+            .ok_or(FlattenError::Overflow)?;
         lower[q] = divisor;
         let last = lower.len() - 1;
         lower[last] = lower[last].checked_add(divisor - 1).ok_or(FlattenError::Overflow)?;
@@ -134,7 +141,13 @@ impl ValueCst {
     /// whose inputs are the columns `cols` of this system: the map's
     /// locals are inserted before the existing ones with their defining
     /// rows, then one row per result (`Upper` bounds are exclusive).
-    pub fn add_map_bound(&mut self, kind: Bound, pos: usize, map: &AffineMap, cols: &[usize]) -> Result<(), BuildError> {
+    pub fn add_map_bound(
+        &mut self,
+        kind: Bound,
+        pos: usize,
+        map: &AffineMap,
+        cols: &[usize],
+    ) -> Result<(), BuildError> {
         let nd = map.num_dims() as usize;
         let ns = map.num_symbols() as usize;
         let f = flatten_exprs(map.results(), nd, ns)?;
@@ -209,7 +222,10 @@ impl ValueCst {
         for r in f.local_cst.inequalities() {
             rel.add_inequality(r);
         }
-        Ok(ValueCst { rel, ids: operands.iter().map(|&v| Some(v)).collect() })
+        Ok(ValueCst {
+            rel,
+            ids: operands.iter().map(|&v| Some(v)).collect(),
+        })
     }
 
     /// Appends `other`'s rows (inequalities, then equalities); the spaces
@@ -231,7 +247,9 @@ impl ValueCst {
         let od = other.num_dims();
         let mut s = od;
         for v in my_syms {
-            let found = v.and_then(|v| other.find_var(v, s)).filter(|&l| l < od + other.num_symbols());
+            let found = v
+                .and_then(|v| other.find_var(v, s))
+                .filter(|&l| l < od + other.num_symbols());
             match found {
                 Some(l) => other.swap_var(s, l),
                 None => {

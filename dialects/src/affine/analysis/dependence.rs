@@ -6,10 +6,10 @@
 //! (no dependence) or each common loop gets the range of its distance.
 
 use super::access::{AccessInfo, AccessRelation};
-use super::domain::{iv_owner, is_affine_region_op};
+use super::domain::{is_affine_region_op, iv_owner};
 use super::{DependenceComponent, DependenceResult, Precision};
-use crate::affine::AffineForOp;
 use crate::affine::utils::validity::is_affine_scope;
+use crate::affine::AffineForOp;
 use lf_ir::view::OpView;
 use lf_ir::{BlockId, Body, Context, OpId, RegionId, Value};
 use lf_presburger::{BoundKind, IntegerRelation, VarKind};
@@ -100,7 +100,10 @@ pub(crate) fn check(
     };
     let common = num_common_loops(&src.dims, &dst.dims);
     if loop_depth > common {
-        let (a, b) = (ancestor_in_block(body, block, src.op), ancestor_in_block(body, block, dst.op));
+        let (a, b) = (
+            ancestor_in_block(body, block, src.op),
+            ancestor_in_block(body, block, dst.op),
+        );
         let before = match (a, b) {
             (Some(a), Some(b)) => a != b && body.is_before_in_block(a, b),
             _ => false,
@@ -134,7 +137,9 @@ pub(crate) fn check(
 }
 
 fn failure(reason: &str) -> DependenceResult {
-    DependenceResult::Failure { reason: reason.to_string() }
+    DependenceResult::Failure {
+        reason: reason.to_string(),
+    }
 }
 
 /// The source's access relation composed with the inverse of the
@@ -171,7 +176,13 @@ pub(super) fn dependence_polyhedron(
     let nl = result.num_local_vars();
     result.move_vars_fm(VarKind::Range, 0, other_range, VarKind::Local, nl);
     let nl = this.num_local_vars();
-    this.move_vars_fm(VarKind::Domain, other_domain, other_domain + this_domain, VarKind::Local, nl);
+    this.move_vars_fm(
+        VarKind::Domain,
+        other_domain,
+        other_domain + this_domain,
+        VarKind::Local,
+        nl,
+    );
     let off = this.var_offset(VarKind::Range);
     this.remove_vars(off, off + other_range);
     for row in this.inequalities() {
@@ -197,7 +208,11 @@ pub(super) fn dependence_polyhedron(
             result.add_equality(&row);
         }
     }
-    super::check_size(&result).map_err(|_| lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Variables { found: result.num_vars() }))?;
+    super::check_size(&result).map_err(|_| {
+        lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Variables {
+            found: result.num_vars(),
+        })
+    })?;
     Ok(result)
 }
 
@@ -266,7 +281,10 @@ pub(super) fn direction_vector(
                 poly.constant_bound_fm(j, BoundKind::Lower)?,
                 poly.constant_bound_fm(j, BoundKind::Upper)?,
             ),
-            Precision::Exact => (poly.constant_bound(j, BoundKind::Lower)?, poly.constant_bound(j, BoundKind::Upper)?),
+            Precision::Exact => (
+                poly.constant_bound(j, BoundKind::Lower)?,
+                poly.constant_bound(j, BoundKind::Upper)?,
+            ),
         };
         out.push(DependenceComponent { loop_op: op, lb, ub });
     }

@@ -128,7 +128,9 @@ pub(crate) fn index_set(ctx: &Context, body: &Body, ops: &[OpId]) -> Result<Valu
 fn add_for_domain(cst: &mut ValueCst, ctx: &Context, body: &Body, f: AffineForOp) -> Result<(), BuildError> {
     let ir = IrRef { ctx, body };
     let iv = f.iv(&ir);
-    let pos = cst.find_var(iv, 0).ok_or(BuildError::Unsupported("a loop outside the system"))?;
+    let pos = cst
+        .find_var(iv, 0)
+        .ok_or(BuildError::Unsupported("a loop outside the system"))?;
     let step = f.step(&ir);
     let clb = f.constant_lower_bound(&ir);
     if step != 1 {
@@ -154,7 +156,11 @@ fn add_for_domain(cst: &mut ValueCst, ctx: &Context, body: &Body, f: AffineForOp
         }
     }
     match f.constant_upper_bound(&ir) {
-        Some(ub) => cst.add_const_bound(Bound::Upper, pos, ub.checked_sub(1).ok_or(BuildError::Unsupported("bound overflow"))?),
+        Some(ub) => cst.add_const_bound(
+            Bound::Upper,
+            pos,
+            ub.checked_sub(1).ok_or(BuildError::Unsupported("bound overflow"))?,
+        ),
         None => {
             let b = f.upper_bound(&ir);
             add_bound_from_map(cst, ctx, body, Bound::Upper, pos, &b.map, &b.operands)
@@ -174,7 +180,9 @@ fn add_parallel_domain(cst: &mut ValueCst, ctx: &Context, body: &Body, p: Affine
         AffineMap::new(m.num_dims(), m.num_symbols(), m.results()[start.min(end)..end].to_vec())
     };
     for (k, iv) in p.ivs(&ir).into_iter().enumerate() {
-        let pos = cst.find_var(iv, 0).ok_or(BuildError::Unsupported("a loop outside the system"))?;
+        let pos = cst
+            .find_var(iv, 0)
+            .ok_or(BuildError::Unsupported("a loop outside the system"))?;
         let lm = group(lbs, &lg, k);
         match lm.single_constant_result() {
             Some(c) => cst.add_const_bound(Bound::Lower, pos, c)?,
@@ -182,7 +190,11 @@ fn add_parallel_domain(cst: &mut ValueCst, ctx: &Context, body: &Body, p: Affine
         }
         let um = group(ubs, &ug, k);
         match um.single_constant_result() {
-            Some(c) => cst.add_const_bound(Bound::Upper, pos, c.checked_sub(1).ok_or(BuildError::Unsupported("bound overflow"))?)?,
+            Some(c) => cst.add_const_bound(
+                Bound::Upper,
+                pos,
+                c.checked_sub(1).ok_or(BuildError::Unsupported("bound overflow"))?,
+            )?,
             None => add_bound_from_map(cst, ctx, body, Bound::Upper, pos, &um, &ub_ops)?,
         }
     }
@@ -194,7 +206,9 @@ fn add_if_domain(cst: &mut ValueCst, ctx: &Context, body: &Body, i: AffineIfOp) 
     let set = i.condition(&ir);
     let operands: Vec<Value> = i.operands(&ir).to_vec();
     if operands.len() != set.num_inputs() as usize {
-        return Err(BuildError::Unsupported("an affine.if with the wrong number of operands"));
+        return Err(BuildError::Unsupported(
+            "an affine.if with the wrong number of operands",
+        ));
     }
     let (set, operands) = canonicalize_set_and_operands(ctx, body, set, &operands);
     let mut other = ValueCst::from_set(
@@ -231,7 +245,10 @@ pub(crate) fn add_bound_from_map(
     }
     let cols: Vec<usize> = operands
         .iter()
-        .map(|&v| cst.find_var(v, 0).ok_or(BuildError::Unsupported("a bound operand outside the system")))
+        .map(|&v| {
+            cst.find_var(v, 0)
+                .ok_or(BuildError::Unsupported("a bound operand outside the system"))
+        })
         .collect::<Result<_, _>>()?;
     cst.add_map_bound(kind, pos, &map, &cols)
 }

@@ -74,7 +74,11 @@ impl Flat {
     }
 
     fn entries(&self) -> impl Iterator<Item = i64> + '_ {
-        self.inputs.iter().chain(&self.locals).copied().chain(std::iter::once(self.constant))
+        self.inputs
+            .iter()
+            .chain(&self.locals)
+            .copied()
+            .chain(std::iter::once(self.constant))
     }
 
     fn is_constant(&self) -> bool {
@@ -106,11 +110,19 @@ impl Flat {
 
 impl Flattener {
     fn new(num_dims: usize, num_symbols: usize) -> Flattener {
-        Flattener { num_inputs: num_dims + num_symbols, keys: Vec::new(), cst: IntegerRelation::new(num_dims, num_symbols) }
+        Flattener {
+            num_inputs: num_dims + num_symbols,
+            keys: Vec::new(),
+            cst: IntegerRelation::new(num_dims, num_symbols),
+        }
     }
 
     fn leaf(&self) -> Flat {
-        Flat { inputs: vec![0; self.num_inputs], locals: Vec::new(), constant: 0 }
+        Flat {
+            inputs: vec![0; self.num_inputs],
+            locals: Vec::new(),
+            constant: 0,
+        }
     }
 
     /// The local for `key` (created with its inequalities when new).
@@ -126,7 +138,11 @@ impl Flattener {
         let q = self.cst.append_vars(VarKind::Local, 1);
         let mut e = dividend;
         e.insert(q, 0);
-        let mut lower: Vec<i64> = e.iter().map(|v| v.checked_neg()).collect::<Option<_>>().ok_or(FlattenError::Overflow)?;
+        let mut lower: Vec<i64> = e
+            .iter()
+            .map(|v| v.checked_neg())
+            .collect::<Option<_>>()
+            .ok_or(FlattenError::Overflow)?;
         lower[q] = divisor;
         let last = lower.len() - 1;
         lower[last] = ck(lower[last].checked_add(divisor - 1))?;
@@ -197,7 +213,11 @@ impl Flattener {
             return Err(FlattenError::BadDivisor);
         }
         if lhs.entries().all(|v| v % c == 0) {
-            return Ok(Flat { inputs: vec![0; self.num_inputs], locals: Vec::new(), constant: 0 });
+            return Ok(Flat {
+                inputs: vec![0; self.num_inputs],
+                locals: Vec::new(),
+                constant: 0,
+            });
         }
         let mut g = c.unsigned_abs();
         for v in lhs.entries() {
@@ -249,7 +269,11 @@ impl Flattener {
             dividend[last] = ck(dividend[last].checked_add(divisor - 1))?;
         }
         let at = self.local((ceil, key_row, divisor), dividend)?;
-        let mut f = Flat { inputs: vec![0; self.num_inputs], locals: vec![0; at + 1], constant: 0 };
+        let mut f = Flat {
+            inputs: vec![0; self.num_inputs],
+            locals: vec![0; at + 1],
+            constant: 0,
+        };
         f.locals[at] = 1;
         Ok(f)
     }
@@ -264,7 +288,10 @@ pub fn flatten_exprs(exprs: &[AffineExpr], num_dims: usize, num_symbols: usize) 
         flats.push(f.walk(e)?);
     }
     let n = f.keys.len();
-    Ok(Flattened { rows: flats.iter().map(|x| x.full(n)).collect(), local_cst: f.cst })
+    Ok(Flattened {
+        rows: flats.iter().map(|x| x.full(n)).collect(),
+        local_cst: f.cst,
+    })
 }
 
 #[cfg(test)]

@@ -262,7 +262,9 @@ fn statement_graph(ctx: &Context, body: &Body, regions: &[RegionId], cache: &Mem
     let infos: Vec<Option<std::sync::Arc<AccessInfo>>> = stmts.iter().map(|&op| cache.info(ctx, body, op)).collect();
     for (i, &src) in stmts.iter().enumerate() {
         for (j, &dst) in stmts.iter().enumerate() {
-            let Some(kind) = dependence_kind(ctx, body, src, dst) else { continue };
+            let Some(kind) = dependence_kind(ctx, body, src, dst) else {
+                continue;
+            };
             if kind == DependenceKind::Input {
                 continue;
             }
@@ -479,7 +481,10 @@ fn nest_edge(
     // Vectors of pairs with more aligned loops than the edge keeps are cut
     // to the edge's length.
     let mut weights: Vec<Vec<i64>> = if all_constant && assumed.is_none() {
-        weights.into_iter().map(|w| w[..ranges.len().min(w.len())].to_vec()).collect()
+        weights
+            .into_iter()
+            .map(|w| w[..ranges.len().min(w.len())].to_vec())
+            .collect()
     } else {
         Vec::new()
     };

@@ -5,9 +5,9 @@ use super::domain::nesting_depth;
 use super::{DependenceResult, MemRefAccesses, Precision};
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
 use lf_ir::interfaces::{memory_effects, Effect};
+use lf_ir::types::TypeData;
 use lf_ir::view::OpView;
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
-use lf_ir::types::TypeData;
 use lf_ir::{Body, Context, OpId, Value};
 
 /// Whether `op`'s only effects are allocations (of `v` when given):
@@ -49,7 +49,10 @@ pub(crate) fn is_loop_memory_parallel(
         return false;
     };
     if f.results(&ir).iter().any(|&r| {
-        matches!(ctx.type_data(body.value_type(r)), TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. })
+        matches!(
+            ctx.type_data(body.value_type(r)),
+            TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }
+        )
     }) {
         return false;
     }

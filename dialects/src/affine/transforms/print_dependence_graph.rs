@@ -160,7 +160,10 @@ fn edge_label(g: Granularity, e: &DepEdge) -> String {
             let parts: Vec<String> = e
                 .weights
                 .iter()
-                .map(|w| w.iter().map(|v| signed(*v)).collect::<Vec<_>>().join(","))
+                .map(|w| match w.as_slice() {
+                    [v] => signed(*v),
+                    _ => format!("({})", w.iter().map(|v| signed(*v)).collect::<Vec<_>>().join(",")),
+                })
                 .collect();
             label.push_str(&format!(" w={}", parts.join(" ")));
         }
