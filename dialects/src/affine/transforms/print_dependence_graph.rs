@@ -73,6 +73,15 @@ impl Pass for PrintDependenceGraph {
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        am.preserve_all();
+        // A declaration (no body) has no graph.
+        let has_body = op
+            .regions()
+            .iter()
+            .any(|&r| op.body().region_blocks(r).next().is_some());
+        if !has_body {
+            return Ok(());
+        }
         let analysis = am.get::<DependenceAnalysis>(op);
         let ctx = op.ctx();
         let name = op.symbol_name().map_or("", |n| ctx.ident_str(n)).to_string();
@@ -87,7 +96,6 @@ impl Pass for PrintDependenceGraph {
         op.add_statistic("num-nodes", "Number of nodes", graph.graph.node_count() as u64);
         op.add_statistic("num-edges", "Number of edges", graph.graph.edge_count() as u64);
         op.write_output(self.out.clone(), text);
-        am.preserve_all();
         Ok(())
     }
 }
