@@ -293,6 +293,17 @@ class Gen:
         n0 = len(self.pool["f32"])
         while self.count - start < n:
             x = r.random()
+            if getattr(self, "dense", False):
+                # Mostly accesses: loads and stores, with index arithmetic.
+                if x < 0.45:
+                    self.op_load()
+                elif x < 0.80:
+                    self.op_store()
+                elif x < 0.90:
+                    self.op_apply()
+                else:
+                    self.op_arith_f()
+                continue
             if x < 0.33:
                 self.op_load()
             elif x < 0.72:
@@ -576,6 +587,9 @@ def main():
     ap.add_argument("--from", dest="src", help="generic form: convert this custom file")
     ap.add_argument("--force", action="store_true", help="ignore the cache")
     ap.add_argument("--count", metavar="FILE", help="print the op count of a generic-form file")
+    ap.add_argument("--dense-accesses", action="store_true",
+                    help="straight-line code made mostly of affine.load/affine.store (many accesses "
+                         "per nest: the dependence-analysis workload)")
     a = ap.parse_args()
 
     if a.count:
@@ -585,6 +599,8 @@ def main():
         ap.error("need --ops N (or --from FILE) and -o FILE")
 
     key = {"gen": gen_hash(), "ops": a.ops, "seed": a.seed, "form": a.form}
+    if a.dense_accesses:
+        key["dense"] = True
     if a.src:
         sm = read_meta(a.src)
         key["src"] = sm and {k: sm.get(k) for k in ("gen", "ops", "seed", "bytes")}
@@ -597,6 +613,7 @@ def main():
     os.makedirs(os.path.dirname(os.path.abspath(a.out)), exist_ok=True)
     if a.form == "custom":
         g = Gen(a.seed)
+        g.dense = a.dense_accesses
         text = g.program(a.ops)
         with open(a.out, "w") as f:
             f.write(text)
@@ -608,6 +625,7 @@ def main():
             inp = None
         else:
             g = Gen(a.seed)
+            g.dense = a.dense_accesses
             inp = g.program(a.ops).encode()
             gen_count = g.count
             cmd = [MLIR_OPT, "--mlir-print-op-generic", "-", "-o", a.out]

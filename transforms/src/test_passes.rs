@@ -4,6 +4,7 @@
 //! `lf-opt --verify-semantics`.
 
 pub mod break_semantics;
+pub mod memref_dependence_check;
 
 use lf_diag::Diagnostic;
 use lf_pass::analysis::{AnalysisManager, LoopNestInfo};
@@ -15,6 +16,7 @@ pub fn register(r: &mut PassRegistry) {
     r.register(&PRINT_LOOP_NEST);
     r.register(&PRINT_TO_STDERR);
     r.register(&break_semantics::BREAK_SEMANTICS);
+    r.register(&memref_dependence_check::MEMREF_DEPENDENCE_CHECK);
 }
 
 /// Registration of `test-print-to-stderr`.

@@ -36,8 +36,10 @@ use crate::relation::{IntegerRelation, VarKind};
 /// input.
 pub const FM_EXPLOSION_FACTOR: usize = 32;
 
-/// The most rows a projection may create before it stops with
-/// [`Limit::Constraints`] (MLIR has no such limit in `projectOut`).
+/// The most rows one Fourier–Motzkin step may create. Past it a projection
+/// stops with [`Limit::Constraints`] (MLIR has no such limit in
+/// `projectOut`: it goes on, for minutes or until memory runs out), and
+/// the emptiness test answers "not empty" as MLIR's explosion guard would.
 pub const FM_MAX_ROWS: usize = 1 << 16;
 
 /// The division representation of a local, as MLIR's `DivisionRepr`: the
@@ -415,7 +417,12 @@ impl IntegerRelation {
         let limit = FM_EXPLOSION_FACTOR * self.num_vars();
         for _ in 0..tmp.num_vars() {
             let best = tmp.best_var_to_eliminate(0, tmp.num_vars());
-            tmp.fourier_motzkin_eliminate_fm(best)?;
+            match tmp.fourier_motzkin_eliminate_fm(best) {
+                // A step past FM_MAX_ROWS is far past MLIR's explosion
+                // guard too: answer as the guard does.
+                Err(Error::LimitExceeded(Limit::Constraints { .. })) => return Ok(false),
+                r => r?,
+            }
             if tmp.num_constraints() >= limit {
                 return Ok(false);
             }

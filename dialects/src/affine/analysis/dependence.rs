@@ -113,14 +113,14 @@ pub(crate) fn check(
         }
     }
     match dependence_polyhedron(src_rel, dst_rel, src.dims.len(), common, loop_depth) {
-        Err(e) => failure(&e.to_string()),
+        Err(e) => failure(&solver_failure(&e)),
         Ok(mut poly) => {
             let empty = match precision {
                 Precision::MlirCompatible => poly.is_empty_fm(),
                 Precision::Exact => poly.is_empty(),
             };
             match empty {
-                Err(e) => failure(&e.to_string()),
+                Err(e) => failure(&solver_failure(&e)),
                 Ok(true) => DependenceResult::NoDependence,
                 Ok(false) => {
                     if !want_components || common == 0 {
@@ -128,11 +128,22 @@ pub(crate) fn check(
                     }
                     match direction_vector(ctx, body, &mut poly, &src.dims, common, precision) {
                         Ok(components) => DependenceResult::HasDependence { components },
-                        Err(e) => failure(&e.to_string()),
+                        Err(e) => failure(&solver_failure(&e)),
                     }
                 }
             }
         }
+    }
+}
+
+/// The reason for a failure of the constraint solver.
+fn solver_failure(e: &lf_presburger::Error) -> String {
+    match e {
+        lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Constraints { found }) => format!(
+            "Fourier-Motzkin elimination would create {found} constraints (limit {})",
+            lf_presburger::FM_MAX_ROWS
+        ),
+        e => e.to_string(),
     }
 }
 

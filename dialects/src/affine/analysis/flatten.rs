@@ -44,11 +44,25 @@ pub struct Flattened {
     pub local_cst: IntegerRelation,
 }
 
+/// The identity of a local: ceil or floor, the dividend's coefficients
+/// (inputs and locals, trailing zero locals dropped), its constant, the
+/// divisor.
+type Key = (bool, Vec<i64>, i64, i64);
+
+fn key_of(ceil: bool, full: &[i64], divisor: i64) -> Key {
+    let (c, coeffs) = full.split_last().expect("a flat row has a constant");
+    let mut v = coeffs.to_vec();
+    while v.last() == Some(&0) {
+        v.pop();
+    }
+    (ceil, v, *c, divisor)
+}
+
 struct Flattener {
     num_inputs: usize,
     /// Identity of each local: (ceil, dividend as a flat row over the
     /// inputs, locals and constant, divisor).
-    keys: Vec<(bool, Vec<i64>, i64)>,
+    keys: Vec<Key>,
     cst: IntegerRelation,
 }
 
@@ -126,11 +140,11 @@ impl Flattener {
     }
 
     /// The local for `key` (created with its inequalities when new).
-    fn local(&mut self, key: (bool, Vec<i64>, i64), dividend: Vec<i64>) -> Result<usize, FlattenError> {
+    fn local(&mut self, key: Key, dividend: Vec<i64>) -> Result<usize, FlattenError> {
         if let Some(i) = self.keys.iter().position(|k| *k == key) {
             return Ok(i);
         }
-        let divisor = key.2;
+        let divisor = key.3;
         self.keys.push(key);
         // `dividend` is over the columns as they are before the new local.
         debug_assert_eq!(dividend.len(), self.cst.num_cols());
@@ -234,7 +248,7 @@ impl Flattener {
         let divisor = c / g;
         let n = self.keys.len();
         let full = dividend.full(n);
-        let at = self.local((false, full.clone(), divisor), full)?;
+        let at = self.local(key_of(false, &full, divisor), full)?;
         if lhs.locals.len() <= at {
             lhs.locals.resize(at + 1, 0);
         }
@@ -268,7 +282,7 @@ impl Flattener {
             let last = dividend.len() - 1;
             dividend[last] = ck(dividend[last].checked_add(divisor - 1))?;
         }
-        let at = self.local((ceil, key_row, divisor), dividend)?;
+        let at = self.local(key_of(ceil, &key_row, divisor), dividend)?;
         let mut f = Flat {
             inputs: vec![0; self.num_inputs],
             locals: vec![0; at + 1],

@@ -199,13 +199,13 @@ pub(crate) fn describe(e: &BuildError) -> String {
 fn non_affine_reason(ctx: &Context, body: &Body, op: OpId, other: Option<lf_ir::Value>) -> Option<String> {
     let name = ctx.op_name_str(body.op_name(op));
     match memory_effects(ctx, body, op) {
-        None => Some(format!("'{name}' has unknown memory effects: a dependence is assumed")),
+        None => Some(format!("'{name}' has unknown memory effects")),
         Some(effects) => {
             let touches = effects.iter().any(|e| {
                 matches!(e.effect, Effect::Read | Effect::Write | Effect::Free)
                     && (e.value.is_none() || other.is_none() || e.value == other)
             });
-            touches.then(|| format!("'{name}' is not an affine access: a dependence is assumed"))
+            touches.then(|| format!("'{name}' touches memory and is not an affine access"))
         }
     }
 }
