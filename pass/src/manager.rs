@@ -325,7 +325,9 @@ impl PassManager {
         // Write back changed op records; gather diagnostics and statistics.
         let mut error = None;
         let mut checks: Vec<(usize, Option<Box<Diagnostic>>)> = Vec::new();
+        let mut outputs = Vec::new();
         for (i, (key, run)) in keys.iter().zip(runs).enumerate() {
+            outputs.extend(run.outcome.outputs);
             if let Some((attrs, props)) = run.outcome.record {
                 if let Some((parent, op)) = parent_body_mut(root, key) {
                     parent.set_op_attrs(op, attrs);
@@ -345,6 +347,12 @@ impl PassManager {
         }
         if opts.timing {
             report.timing.add_time(step.timing_node, pass_time);
+        }
+        if let Err(e) = write_outputs(outputs) {
+            error.get_or_insert(Box::new(Diagnostic::error(
+                None,
+                format!("pass '{}' could not write its output: {e}", info.name),
+            )));
         }
         if let Some(d) = error {
             report.diags.push(*d);
@@ -524,4 +532,28 @@ fn parent_body_mut<'b>(root: &'b mut OwnedOp, key: &[OpId]) -> Option<(&'b mut B
         body = body.nested_body_mut(op)?;
     }
     Some((body, last))
+}
+
+/// Writes what the targets of one pass run wrote ([`PassTarget::write_output`]),
+/// in target order: stderr texts at once, each file's texts concatenated into
+/// the file (created or replaced). The error names the file.
+fn write_outputs(outputs: Vec<crate::pass::PassOutput>) -> Result<(), String> {
+    let mut files: Vec<(std::path::PathBuf, String)> = Vec::new();
+    for out in outputs {
+        match out.path {
+            None => {
+                let mut err = std::io::stderr().lock();
+                // A closed stderr is not the pass's failure.
+                let _ = err.write_all(out.text.as_bytes());
+            }
+            Some(path) => match files.iter_mut().find(|(p, _)| *p == path) {
+                Some((_, text)) => text.push_str(&out.text),
+                None => files.push((path, out.text)),
+            },
+        }
+    }
+    for (path, text) in files {
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }

@@ -246,6 +246,19 @@ pub struct PassTarget<'a> {
     record_changed: bool,
     diags: Vec<Diagnostic>,
     stats: Vec<Statistic>,
+    outputs: Vec<PassOutput>,
+}
+
+/// Text a pass writes for the user (a report, a graph) rather than IR:
+/// to stderr, or to a file. The pass manager writes the outputs of one pass
+/// in the order of the ops it ran on, whatever the threads (see
+/// [`PassTarget::write_output`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PassOutput {
+    /// The file to write (`None`: stderr).
+    pub path: Option<std::path::PathBuf>,
+    /// The text.
+    pub text: String,
 }
 
 impl<'a> PassTarget<'a> {
@@ -264,6 +277,7 @@ impl<'a> PassTarget<'a> {
             record_changed: false,
             diags: Vec::new(),
             stats: Vec::new(),
+            outputs: Vec::new(),
         }
     }
 
@@ -375,6 +389,15 @@ impl<'a> PassTarget<'a> {
         self.diags.push(diag);
     }
 
+    /// Writes `text` to stderr (`path` `None`) or to the file `path`. The
+    /// pass manager writes, after the pass has run on every op, the texts in
+    /// the order of the ops (not of the threads that ran them); the texts
+    /// for one file are concatenated, and the file is created (or replaced)
+    /// once per pass run.
+    pub fn write_output(&mut self, path: Option<std::path::PathBuf>, text: String) {
+        self.outputs.push(PassOutput { path, text });
+    }
+
     /// Adds `value` to the statistic `name` of this pass.
     pub fn add_statistic(&mut self, name: &'static str, description: &'static str, value: u64) {
         match self.stats.iter_mut().find(|s| s.name == name) {
@@ -394,6 +417,7 @@ impl<'a> PassTarget<'a> {
             record: self.record_changed.then_some((self.attrs, self.props)),
             diags: self.diags,
             stats: self.stats,
+            outputs: self.outputs,
         }
     }
 }
@@ -435,4 +459,6 @@ pub struct TargetOutcome {
     pub diags: Vec<Diagnostic>,
     /// Statistics.
     pub stats: Vec<Statistic>,
+    /// Text for the user ([`PassTarget::write_output`]).
+    pub outputs: Vec<PassOutput>,
 }

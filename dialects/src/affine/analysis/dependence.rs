@@ -157,7 +157,7 @@ fn failure(reason: &str) -> DependenceResult {
 /// destination's (MLIR's `inverse` and `mergeAndCompose`), as a set over
 /// `[src loop vars, dst loop vars, symbols, locals]`, with the ordering
 /// constraints of `loop_depth`.
-fn dependence_polyhedron(
+pub(super) fn dependence_polyhedron(
     src: &AccessRelation,
     dst: &AccessRelation,
     num_src_dims: usize,
@@ -262,7 +262,7 @@ fn merge_and_align_symbols(
 /// MLIR's `computeDirectionVector`: a variable per common loop equal to
 /// the destination's loop variable minus the source's, every other
 /// variable projected out, then each one's constant bounds.
-fn direction_vector(
+pub(super) fn direction_vector(
     ctx: &Context,
     body: &Body,
     poly: &mut IntegerRelation,

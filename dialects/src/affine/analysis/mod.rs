@@ -25,6 +25,7 @@ mod cst;
 mod dependence;
 pub mod domain;
 mod flatten;
+pub mod graph;
 pub mod loop_parallel;
 mod parallel;
 pub mod reductions;
@@ -225,7 +226,7 @@ impl MemRefAccesses {
         MemRefAccesses::default()
     }
 
-    fn info(&self, ctx: &Context, body: &Body, op: OpId) -> Option<Arc<AccessInfo>> {
+    pub(crate) fn info(&self, ctx: &Context, body: &Body, op: OpId) -> Option<Arc<AccessInfo>> {
         if let Some(i) = self.infos.lock().get(&op) {
             return i.clone();
         }

@@ -2,3 +2,4 @@
 
 pub mod affine_parallelize;
 pub mod lower_affine;
+pub mod print_dependence_graph;
