@@ -299,8 +299,8 @@ impl Gen<'_> {
                     let e = self.expr(nd, syms.len(), 1);
                     let c = match self.rng.range(0, 5) {
                         0 => format!("{e} == 0"),
-                        1 => format!("(d0) mod 2 == 0"),
-                        2 if !syms.is_empty() => format!("s0 - d0 - 1 >= 0"),
+                        1 => "(d0) mod 2 == 0".to_string(),
+                        2 if !syms.is_empty() => "s0 - d0 - 1 >= 0".to_string(),
                         _ => format!("{e} >= 0"),
                     };
                     cs.push(c);
