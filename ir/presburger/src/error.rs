@@ -12,8 +12,9 @@ pub const MAX_VARS: usize = 128;
 /// the most a projection may produce.
 pub const MAX_CONSTRAINTS: usize = 1024;
 
-/// The most branch-and-bound nodes (rational simplex solves) one integer
-/// feasibility test may explore before it gives up with
+/// The most search nodes (values tried for a search direction, and steps of
+/// basis reduction) one integer feasibility test may explore before it
+/// gives up with
 /// [`Error::LimitExceeded`]`(`[`Limit::BranchNodes`]`)`.
 pub const MAX_BRANCH_NODES: usize = 8192;
 
@@ -35,7 +36,7 @@ pub enum Limit {
         /// The number of constraints of the system.
         found: usize,
     },
-    /// More than [`MAX_BRANCH_NODES`] branch-and-bound nodes.
+    /// More than [`MAX_BRANCH_NODES`] search nodes.
     BranchNodes,
     /// More than [`MAX_PIVOTS`] pivots in one simplex solve.
     Pivots,
@@ -79,10 +80,7 @@ impl fmt::Display for Error {
                 )
             }
             Error::LimitExceeded(Limit::BranchNodes) => {
-                write!(
-                    f,
-                    "integer feasibility gave up after {MAX_BRANCH_NODES} branch-and-bound nodes"
-                )
+                write!(f, "integer feasibility gave up after {MAX_BRANCH_NODES} search nodes")
             }
             Error::LimitExceeded(Limit::Pivots) => {
                 write!(f, "simplex gave up after {MAX_PIVOTS} pivots")

@@ -10,8 +10,9 @@
 //! Every query is exact over the integers:
 //! * emptiness ([`IntegerRelation::is_empty`]) and a sample point
 //!   ([`IntegerRelation::find_integer_sample`]): exact equality elimination,
-//!   rational simplex, then branch and bound over the bounded directions of
-//!   the recession cone (see `docs/design/presburger.md`);
+//!   rational simplex, then a search over the bounded directions of the
+//!   recession cone (branch and bound, then generalized basis reduction; see
+//!   `docs/design/presburger.md`);
 //! * lexicographic optimum ([`IntegerRelation::lexmin`],
 //!   [`IntegerRelation::lexmax`]) and constant bounds
 //!   ([`IntegerRelation::constant_bound`]);

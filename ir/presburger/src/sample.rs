@@ -18,9 +18,12 @@
 //!    variables are bounded over the polyhedron, and for every fixed value
 //!    of them the rest has a full-dimensional recession cone, so it has an
 //!    integer point as soon as it has a rational one.
-//! 5. Branch and bound on the first `k` variables only (a bounded search:
-//!    it terminates; [`MAX_BRANCH_NODES`] caps it) finds integer values of
-//!    them with a rational completion, or proves there are none.
+//! 5. The first `k` variables are searched (a bounded search: it
+//!    terminates; [`MAX_BRANCH_NODES`] caps it): branch and bound on the
+//!    coordinates for a few nodes, then a depth-first search over a basis
+//!    reduced by generalized basis reduction, whose ranges stay short on
+//!    thin, skewed polytopes. It finds integer values of them with a
+//!    rational completion, or proves there are none.
 //! 6. For a sample point, the rest is completed by rounding up a rational
 //!    point of the *shrunken* slice (each inequality tightened by the sum of
 //!    its negative coefficients), which a full-dimensional cone makes
@@ -383,7 +386,8 @@ fn bounded_prefix(ineqs: &mut Rows, t: &mut Rows) -> Result<usize> {
             }
             RationalOpt::Bounded(..) => equalities.push(i),
             RationalOpt::Unbounded | RationalOpt::Empty => {
-                unreachable!("the cone with a bounded row is feasible and bounded in that row")
+                // The cone with `row <= 1` contains 0 and bounds the row.
+                return Err(Error::Unsupported("internal: unbounded row over the bounded cone"));
             }
         }
     }
