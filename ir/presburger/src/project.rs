@@ -121,15 +121,14 @@ impl IntegerRelation {
         cols.push(n);
         self.eqs.permute_cols(&cols);
         self.ineqs.permute_cols(&cols);
-        for kind in [VarKind::Domain, VarKind::Range, VarKind::Symbol] {
+        // How many of each kind move, from the offsets before any change.
+        let removed = [VarKind::Domain, VarKind::Range, VarKind::Symbol].map(|kind| {
             let (o, k) = (self.var_offset(kind), self.num_vars_of(kind));
-            let removed = end.min(o + k).saturating_sub(start.max(o));
-            match kind {
-                VarKind::Domain => self.num_domain -= removed,
-                VarKind::Range => self.num_range -= removed,
-                _ => self.num_symbols -= removed,
-            }
-        }
+            end.min(o + k).saturating_sub(start.max(o))
+        });
+        self.num_domain -= removed[0];
+        self.num_range -= removed[1];
+        self.num_symbols -= removed[2];
         self.num_locals += moved;
         let old = std::mem::take(&mut self.divs);
         self.divs = std::iter::repeat_n(None, moved)

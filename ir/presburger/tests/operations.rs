@@ -252,6 +252,48 @@ fn projection_by_substitution_and_existentials() {
 }
 
 #[test]
+fn projection_keeps_the_other_kinds() {
+    // [n] -> { [x, y] : 0 <= x <= n, y == x + 1 } projected on y:
+    // [n] -> { [y] : 1 <= y <= n + 1 }.
+    let mut s = IntegerRelation::new(2, 1);
+    s.add_inequality(&[1, 0, 0, 0]);
+    s.add_inequality(&[-1, 0, 1, 0]);
+    s.add_equality(&[1, -1, 0, 1]);
+    s.project_out(0, 1).unwrap();
+    assert_eq!(
+        (s.num_dim_vars(), s.num_symbol_vars(), s.num_local_vars()),
+        (1, 1, 0),
+        "{s}"
+    );
+    let mut expected = IntegerRelation::new(1, 1);
+    expected.add_inequality(&[1, 0, -1]);
+    expected.add_inequality(&[-1, 1, 1]);
+    assert!(s.is_equal(&expected).unwrap(), "{s}");
+    // { [i] -> [o, p] : o == i + 2, p == 2o, 0 <= i <= 3 } projected on
+    // (i, p): the domain stays a domain.
+    let mut r = IntegerRelation::new_relation(1, 2, 0);
+    r.add_equality(&[1, -1, 0, 2]);
+    r.add_equality(&[0, 2, -1, 0]);
+    r.add_bound(0, BoundType::Lower, 0).unwrap();
+    r.add_bound(0, BoundType::Upper, 3).unwrap();
+    r.project_out(1, 2).unwrap();
+    assert_eq!(
+        (r.num_domain_vars(), r.num_range_vars(), r.num_local_vars()),
+        (1, 1, 0),
+        "{r}"
+    );
+    assert!(r.contains_point(&[3, 10]).unwrap());
+    assert!(!r.contains_point(&[3, 9]).unwrap());
+    // Symbols and dimensions at once, a division local kept.
+    let mut t = IntegerRelation::new(2, 2);
+    t.add_local_floordiv(&[1, 1, 0, 0, 0], 2).unwrap();
+    t.add_inequality(&[1, 0, -1, 0, 0, 0]);
+    t.project_out(1, 3).unwrap();
+    assert_eq!((t.num_dim_vars(), t.num_symbol_vars()), (1, 1), "{t}");
+    assert!(!t.is_empty().unwrap());
+}
+
+#[test]
 fn projection_of_symbols_keeps_divisions() {
     // [n] -> { [x] : q = floor(x / 3), x == 3q, 0 <= x <= n, n <= 7 }:
     // projecting n out gives the multiples of 3 in 0..=7.
