@@ -3,7 +3,7 @@
 //! each non-local column, and the operations that build iteration domains
 //! and access relations in MLIR's order of columns and rows.
 
-use super::flatten::{flatten_exprs, FlattenError};
+use super::flatten::{add_local_floordiv, flatten_exprs, FlattenError};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::Value;
 use lf_presburger::{IntegerRelation, VarKind};
@@ -119,22 +119,7 @@ impl ValueCst {
     /// MLIR's `addLocalFloorDiv`: a local `q = dividend floordiv divisor`
     /// with its lower-bound row, then its upper-bound row; returns its column.
     pub fn add_local_floordiv(&mut self, dividend: &[i64], divisor: i64) -> Result<usize, BuildError> {
-        let q = self.rel.append_vars(VarKind::Local, 1);
-        let mut e = dividend.to_vec();
-        e.insert(q, 0);
-        let mut lower: Vec<i64> = e
-            .iter()
-            .map(|v| v.checked_neg())
-            .collect::<Option<_>>()
-            .ok_or(FlattenError::Overflow)?;
-        lower[q] = divisor;
-        let last = lower.len() - 1;
-        lower[last] = lower[last].checked_add(divisor - 1).ok_or(FlattenError::Overflow)?;
-        let mut upper = e;
-        upper[q] = -divisor;
-        self.rel.add_inequality(&lower);
-        self.rel.add_inequality(&upper);
-        Ok(q)
+        Ok(add_local_floordiv(&mut self.rel, dividend.to_vec(), divisor)?)
     }
 
     /// MLIR's `FlatLinearConstraints::addBound(type, pos, map)` for a map

@@ -68,7 +68,7 @@ fn ancestor_in_block(body: &Body, block: BlockId, op: OpId) -> Option<OpId> {
 }
 
 /// How many leading loop variables the two domains share.
-fn num_common_loops(src: &[Value], dst: &[Value]) -> usize {
+pub(super) fn num_common_loops(src: &[Value], dst: &[Value]) -> usize {
     src.iter().zip(dst).take_while(|(a, b)| a == b).count()
 }
 

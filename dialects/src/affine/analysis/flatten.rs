@@ -70,6 +70,33 @@ fn ck(v: Option<i64>) -> Result<i64, FlattenError> {
     v.ok_or(FlattenError::Overflow)
 }
 
+/// MLIR's `addLocalFloorDiv`: appends a local `q = dividend floordiv
+/// divisor` (`dividend` over the columns before it) with its lower-bound
+/// row `-dividend + divisor q + divisor - 1 >= 0`, then its upper-bound row
+/// `dividend - divisor q >= 0` (the order MLIR's elimination sees them in);
+/// returns the local's column.
+pub(super) fn add_local_floordiv(
+    rel: &mut IntegerRelation,
+    mut dividend: Vec<i64>,
+    divisor: i64,
+) -> Result<usize, FlattenError> {
+    let q = rel.append_vars(VarKind::Local, 1);
+    dividend.insert(q, 0);
+    let mut lower: Vec<i64> = dividend
+        .iter()
+        .map(|v| v.checked_neg())
+        .collect::<Option<_>>()
+        .ok_or(FlattenError::Overflow)?;
+    lower[q] = divisor;
+    let last = lower.len() - 1;
+    lower[last] = ck(lower[last].checked_add(divisor - 1))?;
+    let mut upper = dividend;
+    upper[q] = -divisor;
+    rel.add_inequality(&lower);
+    rel.add_inequality(&upper);
+    Ok(q)
+}
+
 fn gcd(a: u64, b: u64) -> u64 {
     let (mut a, mut b) = (a, b);
     while b != 0 {
@@ -148,22 +175,7 @@ impl Flattener {
         self.keys.push(key);
         // `dividend` is over the columns as they are before the new local.
         debug_assert_eq!(dividend.len(), self.cst.num_cols());
-        // MLIR's addLocalFloorDiv: the lower bound row, then the upper.
-        let q = self.cst.append_vars(VarKind::Local, 1);
-        let mut e = dividend;
-        e.insert(q, 0);
-        let mut lower: Vec<i64> = e
-            .iter()
-            .map(|v| v.checked_neg())
-            .collect::<Option<_>>()
-            .ok_or(FlattenError::Overflow)?;
-        lower[q] = divisor;
-        let last = lower.len() - 1;
-        lower[last] = ck(lower[last].checked_add(divisor - 1))?;
-        let mut upper = e;
-        upper[q] = -divisor;
-        self.cst.add_inequality(&lower);
-        self.cst.add_inequality(&upper);
+        add_local_floordiv(&mut self.cst, dividend, divisor)?;
         Ok(self.keys.len() - 1)
     }
 

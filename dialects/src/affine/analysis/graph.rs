@@ -9,7 +9,7 @@
 //! (Graphviz dot, JSON) is the `print-dependence-graph` pass's job.
 
 use super::access::AccessInfo;
-use super::dependence::{dependence_polyhedron, direction_vector};
+use super::dependence::{dependence_polyhedron, direction_vector, num_common_loops};
 use super::{dependence_kind, DependenceComponent, DependenceKind, DependenceResult, MemRefAccesses, Precision};
 use lf_diag::SourcePos;
 use lf_ir::interfaces::{memory_effects, Effect, LoopLikeOp};
@@ -207,11 +207,6 @@ fn reads_and_writes(ctx: &Context, body: &Body, regions: &[RegionId], ops: &[OpI
     (reads, writes)
 }
 
-/// The number of leading loop variables two domains share.
-fn common_prefix(a: &[Value], b: &[Value]) -> usize {
-    a.iter().zip(b).take_while(|(x, y)| x == y).count()
-}
-
 /// Whether `a` and `b` are both inside one loop (any loop-like op).
 fn share_a_loop(ctx: &Context, body: &Body, a: OpId, b: OpId) -> bool {
     let ir = (ctx, body);
@@ -270,7 +265,7 @@ fn statement_graph(ctx: &Context, body: &Body, regions: &[RegionId], cache: &Mem
             }
             match (&infos[i], &infos[j]) {
                 (Some(s), Some(d)) => {
-                    let common = common_prefix(&s.dims, &d.dims);
+                    let common = num_common_loops(&s.dims, &d.dims);
                     for depth in 1..=common + 1 {
                         match cache.check(ctx, body, src, dst, depth, Precision::Exact, true) {
                             DependenceResult::NoDependence => {}
