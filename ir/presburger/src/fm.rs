@@ -142,56 +142,95 @@ fn first_nonzero(m: &Matrix, col: usize) -> Option<usize> {
 
 fn lcm(a: i128, b: i128) -> Result<i128> {
     let (a, b) = (a.abs(), b.abs());
-    let g = gcd(a, b);
+    let g = match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(x), Ok(y)) => gcd_u64(x, y) as i128,
+        _ => gcd(a, b),
+    };
     if g == 0 {
         return Ok(0);
     }
     (a / g).checked_mul(b).ok_or(OVERFLOW)
 }
 
-/// MLIR's `eliminateFromConstraint`: removes column `pivot_col` from row
-/// `row` (of the equalities when `is_eq`) with the equality `pivot_row`;
-/// columns in `elim_start..pivot_col` are left as they are.
-fn eliminate_from_constraint(
-    rel: &mut IntegerRelation,
-    row: usize,
-    pivot_row: usize,
-    pivot_col: usize,
-    elim_start: usize,
-    is_eq: bool,
-) -> Result<()> {
-    if is_eq && row == pivot_row {
-        return Ok(());
+/// `a * x + b * y` exactly, or an overflow error when it does not fit
+/// `i64` (the `i64` products are tried first; `i128` only when one
+/// overflows).
+#[inline]
+fn combine(a: i64, x: i64, b: i64, y: i64) -> Result<i64> {
+    if let (Some(p), Some(q)) = (a.checked_mul(x), b.checked_mul(y)) {
+        if let Some(v) = p.checked_add(q) {
+            return Ok(v);
+        }
     }
-    let lead = if is_eq {
-        rel.eqs.row(row)[pivot_col]
-    } else {
-        rel.ineqs.row(row)[pivot_col]
-    } as i128;
+    to_i64(a as i128 * x as i128 + b as i128 * y as i128)
+}
+
+/// The multipliers of MLIR's `eliminateFromConstraint` for a row whose
+/// entry in the pivot column is `lead` and a pivot equality whose entry
+/// there is `pivot`: `(pivot_mult, row_mult)`.
+fn elimination_multipliers(pivot: i64, lead: i64) -> Result<(i64, i64)> {
+    let (pivot, lead) = (pivot as i128, lead as i128);
+    let sign: i128 = if lead * pivot > 0 { -1 } else { 1 };
+    let l = lcm(pivot, lead)?;
+    Ok((to_i64(sign * (l / pivot.abs()))?, to_i64(l / lead.abs())?))
+}
+
+/// MLIR's `eliminateFromConstraint`: removes column `pivot_col` from `row`
+/// with the equality `pivot`; columns in `elim_start..pivot_col` are left
+/// as they are.
+fn eliminate_from_row(row: &mut [i64], pivot: &[i64], pivot_col: usize, elim_start: usize) -> Result<()> {
+    let lead = row[pivot_col];
     if lead == 0 {
         return Ok(());
     }
-    let pivot = rel.eqs.row(pivot_row)[pivot_col] as i128;
-    let sign: i128 = if lead * pivot > 0 { -1 } else { 1 };
-    let l = lcm(pivot, lead)?;
-    let pivot_mult = sign * (l / pivot.abs());
-    let row_mult = l / lead.abs();
-    let pivot_vals: Vec<i64> = rel.eqs.row(pivot_row).to_vec();
-    let target = if is_eq {
-        rel.eqs.row_mut(row)
-    } else {
-        rel.ineqs.row_mut(row)
-    };
-    for (j, t) in target.iter_mut().enumerate() {
+    let (pivot_mult, row_mult) = elimination_multipliers(pivot[pivot_col], lead)?;
+    for (j, (t, &p)) in row.iter_mut().zip(pivot).enumerate() {
         if j >= elim_start && j < pivot_col {
             continue;
         }
-        let v = (pivot_mult.checked_mul(pivot_vals[j] as i128).ok_or(OVERFLOW)?)
-            .checked_add(row_mult.checked_mul(*t as i128).ok_or(OVERFLOW)?)
-            .ok_or(OVERFLOW)?;
-        *t = to_i64(v)?;
+        *t = combine(pivot_mult, p, row_mult, *t)?;
     }
     Ok(())
+}
+
+/// [`eliminate_from_row`] on every row of `m` but `skip` (the pivot's own
+/// row when `m` holds it), each row then normalized when `normalize`
+/// (MLIR's `normalizeRange`) and, when `tighten`, gcd-tightened as an
+/// inequality (both per row, as the whole-matrix passes would).
+fn eliminate_from_all(
+    m: &mut Matrix,
+    pivot: &[i64],
+    pivot_col: usize,
+    elim_start: usize,
+    skip: Option<usize>,
+    normalize: bool,
+    tighten: bool,
+) -> Result<()> {
+    let n = m.cols() - 1;
+    for i in 0..m.rows() {
+        if Some(i) == skip {
+            continue;
+        }
+        let row = m.row_mut(i);
+        eliminate_from_row(row, pivot, pivot_col, elim_start)?;
+        if normalize {
+            normalize_range(row);
+        }
+        if tighten {
+            tighten_row(row, n);
+        }
+    }
+    Ok(())
+}
+
+/// MLIR's `gcdTightenInequalities` on one row with `n` coefficients.
+#[inline]
+fn tighten_row(row: &mut [i64], n: usize) {
+    let g = normalize_range(&mut row[..n]);
+    if g > 1 {
+        // g fits i64 here (normalize_range divided by it).
+        row[n] = row[n].div_euclid(g as i64);
+    }
 }
 
 fn check_rows(rel: &IntegerRelation) -> Result<()> {
@@ -208,12 +247,7 @@ impl IntegerRelation {
     pub fn gcd_tighten_inequalities_fm(&mut self) {
         let n = self.num_cols() - 1;
         for i in 0..self.ineqs.rows() {
-            let row = self.ineqs.row_mut(i);
-            let g = normalize_range(&mut row[..n]);
-            if g > 1 {
-                // g fits i64 here (normalize_range divided by it).
-                row[n] = row[n].div_euclid(g as i64);
-            }
+            tighten_row(self.ineqs.row_mut(i), n);
         }
     }
 
@@ -265,16 +299,14 @@ impl IntegerRelation {
                     break;
                 }
             };
-            for i in 0..self.eqs.rows() {
-                eliminate_from_constraint(self, i, pivot_row, pivot_col, start, true)?;
-                normalize_range(self.eqs.row_mut(i));
-            }
-            for i in 0..self.ineqs.rows() {
-                eliminate_from_constraint(self, i, pivot_row, pivot_col, start, false)?;
-                normalize_range(self.ineqs.row_mut(i));
-            }
-            self.eqs.remove_row(pivot_row);
-            self.gcd_tighten_inequalities_fm();
+            // Row by row: elimination, normalization, then (inequalities)
+            // the tightening MLIR does over all rows after the pivot.
+            // MLIR normalizes the pivot row in this loop before the rows
+            // after it use it (the rows before it do not use the column).
+            let mut pivot = self.eqs.take_row(pivot_row);
+            normalize_range(&mut pivot);
+            eliminate_from_all(&mut self.eqs, &pivot, pivot_col, start, None, true, false)?;
+            eliminate_from_all(&mut self.ineqs, &pivot, pivot_col, start, None, true, true)?;
             pivot_col += 1;
         }
         self.remove_vars(start, pivot_col);
@@ -287,10 +319,16 @@ impl IntegerRelation {
     pub fn remove_trivial_redundancy_fm(&mut self) {
         self.gcd_tighten_inequalities_fm();
         self.normalize_constraints_by_gcd_fm();
+        self.remove_trivially_redundant_rows();
+    }
+
+    /// The removal step of [`remove_trivial_redundancy_fm`](Self::remove_trivial_redundancy_fm).
+    fn remove_trivially_redundant_rows(&mut self) {
         let n = self.num_cols() - 1;
         let rows = self.ineqs.rows();
         let mut redundant = vec![false; rows];
-        let mut seen: HashMap<&[i64], (usize, i64), BuildHasherDefault<RowHasher>> = HashMap::default();
+        let mut seen: HashMap<&[i64], (usize, i64), BuildHasherDefault<RowHasher>> =
+            HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
         for r in 0..rows {
             let row = self.ineqs.row(r);
             if row[..n].iter().all(|&v| v == 0) && row[n] >= 0 {
@@ -346,6 +384,7 @@ impl IntegerRelation {
         }
         let cols = self.num_cols();
         let mut ineqs = Matrix::new(cols - 1);
+        ineqs.reserve_rows(new_rows);
         let mut buf = Vec::with_capacity(cols - 1);
         for &u in &ubs {
             for &l in &lbs {
@@ -353,16 +392,10 @@ impl IntegerRelation {
                 let lc = lrow[pos] as i128;
                 let uc = -(urow[pos] as i128);
                 let m = lcm(lc, uc)?;
+                let (um, lm) = (to_i64(m / uc)?, to_i64(m / lc)?);
                 buf.clear();
-                for j in 0..cols {
-                    if j == pos {
-                        continue;
-                    }
-                    let v = (urow[j] as i128)
-                        .checked_mul(m / uc)
-                        .and_then(|a| (lrow[j] as i128).checked_mul(m / lc).and_then(|b| a.checked_add(b)))
-                        .ok_or(OVERFLOW)?;
-                    buf.push(to_i64(v)?);
+                for j in (0..cols).filter(|&j| j != pos) {
+                    buf.push(combine(urow[j], um, lrow[j], lm)?);
                 }
                 ineqs.push_row(&buf);
             }
@@ -379,7 +412,9 @@ impl IntegerRelation {
         self.ineqs = ineqs;
         self.gcd_tighten_inequalities_fm();
         self.normalize_constraints_by_gcd_fm();
-        self.remove_trivial_redundancy_fm();
+        // removeTrivialRedundancy's own tightening and normalization would
+        // change nothing here (both are idempotent and were just done).
+        self.remove_trivially_redundant_rows();
         Ok(())
     }
 
@@ -506,15 +541,16 @@ impl IntegerRelation {
             let Some((i, j)) = found else {
                 return Ok(());
             };
+            let pivot = self.eqs.row(i).to_vec();
+            // Rows without the local are left alone (not normalized).
             for k in 0..self.eqs.rows() {
-                if self.eqs.row(k)[j] != 0 {
-                    eliminate_from_constraint(self, k, i, j, j, true)?;
-                    normalize_range(self.eqs.row_mut(k));
+                if k != i && self.eqs.row(k)[j] != 0 {
+                    let row = self.eqs.row_mut(k);
+                    eliminate_from_row(row, &pivot, j, j)?;
+                    normalize_range(row);
                 }
             }
-            for k in 0..self.ineqs.rows() {
-                eliminate_from_constraint(self, k, i, j, j, false)?;
-            }
+            eliminate_from_all(&mut self.ineqs, &pivot, j, j, None, false, false)?;
             self.remove_var(j);
             self.eqs.remove_row(i);
         }
@@ -794,20 +830,17 @@ impl IntegerRelation {
             return;
         }
         let n = limit - start;
-        let total = self.num_vars();
         let src_first = self.var_offset(src) + start;
         let dst_at = self.var_offset(dst) + pos;
-        // Column order afterwards: the others with the moved block inserted
-        // where `dst`'s position `pos` lands once the block is gone.
-        let mut rest: Vec<usize> = (0..total).filter(|c| !(src_first..src_first + n).contains(c)).collect();
-        let insert_at = if dst_at > src_first { dst_at - n } else { dst_at };
-        let tail = rest.split_off(insert_at);
-        rest.extend(src_first..src_first + n);
-        rest.extend(tail);
-        let mut cols = rest.clone();
-        cols.push(total);
-        self.eqs.permute_cols(&cols);
-        self.ineqs.permute_cols(&cols);
+        // The block of columns moves to where `dst`'s position `pos` lands
+        // once the block is gone: a rotation of the columns in between.
+        for m in [&mut self.eqs, &mut self.ineqs] {
+            if dst_at > src_first {
+                m.rotate_cols_left(src_first, dst_at, n);
+            } else {
+                m.rotate_cols_left(dst_at, src_first + n, src_first - dst_at);
+            }
+        }
         *count_of(self, src) -= n;
         *count_of(self, dst) += n;
         // Division records do not survive a reshuffle of the space.

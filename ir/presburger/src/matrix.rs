@@ -46,6 +46,17 @@ impl Matrix {
         self.data.extend_from_slice(row);
     }
 
+    /// The number of columns.
+    #[inline]
+    pub(crate) fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Removes row `i` and returns it.
+    pub(crate) fn take_row(&mut self, i: usize) -> Vec<i64> {
+        self.data.drain(i * self.cols..(i + 1) * self.cols).collect()
+    }
+
     pub(crate) fn remove_row(&mut self, i: usize) {
         self.data.drain(i * self.cols..(i + 1) * self.cols);
     }
@@ -69,39 +80,55 @@ impl Matrix {
         self.data.truncate(out * c);
     }
 
-    /// Inserts `n` zero columns before column `pos`.
+    /// Inserts `n` zero columns before column `pos` (in place: the rows
+    /// move back to front).
     pub(crate) fn insert_cols(&mut self, pos: usize, n: usize) {
         if n == 0 {
             return;
         }
         let (old, new) = (self.cols, self.cols + n);
         let rows = self.rows();
-        let mut data = Vec::with_capacity(rows * new);
-        for r in 0..rows {
-            let row = &self.data[r * old..(r + 1) * old];
-            data.extend_from_slice(&row[..pos]);
-            data.extend(std::iter::repeat_n(0, n));
-            data.extend_from_slice(&row[pos..]);
+        self.data.resize(rows * new, 0);
+        for r in (0..rows).rev() {
+            let (src, dst) = (r * old, r * new);
+            self.data.copy_within(src + pos..src + old, dst + pos + n);
+            self.data.copy_within(src..src + pos, dst);
+            self.data[dst + pos..dst + pos + n].fill(0);
         }
         self.cols = new;
-        self.data = data;
     }
 
-    /// Removes columns `start..end`.
+    /// Removes columns `start..end` (in place: the rows move front to
+    /// back).
     pub(crate) fn remove_cols(&mut self, start: usize, end: usize) {
         if start == end {
             return;
         }
-        let old = self.cols;
+        let (old, new) = (self.cols, self.cols - (end - start));
         let rows = self.rows();
-        let mut data = Vec::with_capacity(rows * (old - (end - start)));
         for r in 0..rows {
-            let row = &self.data[r * old..(r + 1) * old];
-            data.extend_from_slice(&row[..start]);
-            data.extend_from_slice(&row[end..]);
+            let (src, dst) = (r * old, r * new);
+            self.data.copy_within(src..src + start, dst);
+            self.data.copy_within(src + end..src + old, dst + start);
         }
-        self.cols = old - (end - start);
-        self.data = data;
+        self.data.truncate(rows * new);
+        self.cols = new;
+    }
+
+    /// Room for `rows` more rows without reallocating.
+    pub(crate) fn reserve_rows(&mut self, rows: usize) {
+        self.data.reserve(rows * self.cols);
+    }
+
+    /// Rotates the columns `start..end` of every row left by `k`.
+    pub(crate) fn rotate_cols_left(&mut self, start: usize, end: usize, k: usize) {
+        if k == 0 || k == end - start {
+            return;
+        }
+        let c = self.cols;
+        for row in self.data.chunks_exact_mut(c.max(1)) {
+            row[start..end].rotate_left(k);
+        }
     }
 
     /// Reorders columns: new column `i` is old column `from[i]`.

@@ -46,11 +46,27 @@ pub(crate) fn affine_access(ctx: &Context, body: &Body, op: OpId) -> Option<(Val
     None
 }
 
-/// The analysis of an affine access (`None` for other ops).
-pub(crate) fn access_info(ctx: &Context, body: &Body, op: OpId) -> Option<AccessInfo> {
+/// The iteration domain of the ops inside `parent` (the `affine.for`,
+/// `affine.if` or `affine.parallel` around them, `None` for none), as
+/// [`index_set`] builds it; the same for every access there, so
+/// [`access_info`] asks `domain_of` (a cache) rather than rebuilding it.
+pub(crate) type Domain = Result<ValueCst, BuildError>;
+
+/// The iteration domain of the accesses directly inside `parent`.
+pub(crate) fn domain_inside(ctx: &Context, body: &Body, first_child: OpId) -> Domain {
+    index_set(ctx, body, &enclosing_affine_ops(ctx, body, first_child))
+}
+
+/// The analysis of an affine access (`None` for other ops). `domain_of`
+/// gives the iteration domain of an op ([`domain_inside`], cached).
+pub(crate) fn access_info(
+    ctx: &Context,
+    body: &Body,
+    op: OpId,
+    domain_of: impl FnOnce(OpId) -> Domain,
+) -> Option<AccessInfo> {
     let (memref, is_write, map, indices) = affine_access(ctx, body, op)?;
-    let ops = enclosing_affine_ops(ctx, body, op);
-    let (dims, relation) = match index_set(ctx, body, &ops) {
+    let (dims, relation) = match domain_of(op) {
         Ok(domain) => {
             let dims: Vec<Value> = domain.ids[..domain.num_dims()]
                 .iter()
@@ -59,7 +75,10 @@ pub(crate) fn access_info(ctx: &Context, body: &Body, op: OpId) -> Option<Access
             let rel = access_relation(ctx, body, domain, &map, &indices);
             (dims, rel)
         }
-        Err(e) => (super::domain::loop_ivs(ctx, body, &ops), Err(e)),
+        Err(e) => (
+            super::domain::loop_ivs(ctx, body, &enclosing_affine_ops(ctx, body, op)),
+            Err(e),
+        ),
     };
     Some(AccessInfo {
         op,

@@ -218,6 +218,9 @@ fn non_affine_reason(ctx: &Context, body: &Body, op: OpId, other: Option<lf_ir::
 #[derive(Default)]
 pub struct MemRefAccesses {
     infos: Mutex<FxHashMap<OpId, Option<Arc<AccessInfo>>>>,
+    /// Iteration domains by the op around the accesses (`None`: the
+    /// function's top level).
+    domains: Mutex<FxHashMap<Option<OpId>, access::Domain>>,
 }
 
 impl MemRefAccesses {
@@ -230,7 +233,18 @@ impl MemRefAccesses {
         if let Some(i) = self.infos.lock().get(&op) {
             return i.clone();
         }
-        let info = access_info(ctx, body, op).map(Arc::new);
+        let info = access_info(ctx, body, op, |op| {
+            let parent = body
+                .parent_op(op)
+                .filter(|&p| domain::is_affine_region_op(ctx, body, p));
+            if let Some(d) = self.domains.lock().get(&parent) {
+                return d.clone();
+            }
+            let d = access::domain_inside(ctx, body, op);
+            self.domains.lock().insert(parent, d.clone());
+            d
+        })
+        .map(Arc::new);
         self.infos.lock().insert(op, info.clone());
         info
     }
