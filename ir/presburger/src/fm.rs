@@ -23,8 +23,7 @@
 //! A system that grows past [`FM_MAX_ROWS`] rows in a projection returns
 //! [`Limit::Constraints`](crate::Limit::Constraints).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
 use crate::arith::{ceil_div, floor_div, gcd, to_i64};
 use crate::error::{Error, Limit, Result, OVERFLOW};
@@ -193,25 +192,26 @@ fn eliminate_from_row(row: &mut [i64], pivot: &[i64], pivot_col: usize, elim_sta
     Ok(())
 }
 
-/// [`eliminate_from_row`] on every row of `m` but `skip` (the pivot's own
-/// row when `m` holds it), each row then normalized when `normalize`
-/// (MLIR's `normalizeRange`) and, when `tighten`, gcd-tightened as an
-/// inequality (both per row, as the whole-matrix passes would).
+/// [`eliminate_from_row`] on every row of `m`, each row then normalized
+/// when `normalize` (MLIR's `normalizeRange`) and, when `tighten`,
+/// gcd-tightened as an inequality (both per row, as the whole-matrix passes
+/// would). With `all` false, rows without the pivot column are skipped
+/// (the caller knows they are already normalized and tightened).
 fn eliminate_from_all(
     m: &mut Matrix,
     pivot: &[i64],
     pivot_col: usize,
     elim_start: usize,
-    skip: Option<usize>,
+    all: bool,
     normalize: bool,
     tighten: bool,
 ) -> Result<()> {
     let n = m.cols() - 1;
     for i in 0..m.rows() {
-        if Some(i) == skip {
+        let row = m.row_mut(i);
+        if !all && row[pivot_col] == 0 {
             continue;
         }
-        let row = m.row_mut(i);
         eliminate_from_row(row, pivot, pivot_col, elim_start)?;
         if normalize {
             normalize_range(row);
@@ -288,6 +288,7 @@ impl IntegerRelation {
         let limit = limit.min(self.num_vars());
         self.gcd_tighten_inequalities_fm();
         let mut pivot_col = start;
+        let mut first_pivot = true;
         while pivot_col < limit {
             let pivot_row = match first_nonzero(&self.eqs, pivot_col) {
                 Some(r) => r,
@@ -305,8 +306,13 @@ impl IntegerRelation {
             // after it use it (the rows before it do not use the column).
             let mut pivot = self.eqs.take_row(pivot_row);
             normalize_range(&mut pivot);
-            eliminate_from_all(&mut self.eqs, &pivot, pivot_col, start, None, true, false)?;
-            eliminate_from_all(&mut self.ineqs, &pivot, pivot_col, start, None, true, true)?;
+            // After the first pivot every row is normalized (and the
+            // inequalities tightened): a row without the pivot column is
+            // then left as it is by the later ones.
+            let all = first_pivot;
+            first_pivot = false;
+            eliminate_from_all(&mut self.eqs, &pivot, pivot_col, start, all, true, false)?;
+            eliminate_from_all(&mut self.ineqs, &pivot, pivot_col, start, all, true, true)?;
             pivot_col += 1;
         }
         self.remove_vars(start, pivot_col);
@@ -327,29 +333,43 @@ impl IntegerRelation {
         let n = self.num_cols() - 1;
         let rows = self.ineqs.rows();
         let mut redundant = vec![false; rows];
-        let mut seen: HashMap<&[i64], (usize, i64), BuildHasherDefault<RowHasher>> =
-            HashMap::with_capacity_and_hasher(rows, BuildHasherDefault::default());
+        // Open addressing over the rows' coefficients (a hash map of
+        // slices costs more than the rows here): each slot holds the row
+        // kept so far for its coefficients, the one with the smallest
+        // constant (the first among equals).
+        let cap = (2 * rows).next_power_of_two().max(2);
+        let mut slots = vec![u32::MAX; cap];
         for r in 0..rows {
             let row = self.ineqs.row(r);
-            if row[..n].iter().all(|&v| v == 0) && row[n] >= 0 {
+            let coefs = &row[..n];
+            if coefs.iter().all(|&v| v == 0) && row[n] >= 0 {
                 redundant[r] = true;
                 continue;
             }
-            match seen.get_mut(&row[..n]) {
-                None => {
-                    seen.insert(&row[..n], (r, row[n]));
+            let mut h = RowHasher::default();
+            for &v in coefs {
+                h.write_i64(v);
+            }
+            let mut i = h.finish() as usize & (cap - 1);
+            loop {
+                let kept = slots[i];
+                if kept == u32::MAX {
+                    slots[i] = r as u32;
+                    break;
                 }
-                Some(stored) => {
-                    if stored.1 > row[n] {
-                        redundant[stored.0] = true;
-                        *stored = (r, row[n]);
+                let other = self.ineqs.row(kept as usize);
+                if other[..n] == *coefs {
+                    if other[n] > row[n] {
+                        redundant[kept as usize] = true;
+                        slots[i] = r as u32;
                     } else {
                         redundant[r] = true;
                     }
+                    break;
                 }
+                i = (i + 1) & (cap - 1);
             }
         }
-        drop(seen);
         self.ineqs.retain_rows(|i, _| !redundant[i]);
     }
 
@@ -550,7 +570,7 @@ impl IntegerRelation {
                     normalize_range(row);
                 }
             }
-            eliminate_from_all(&mut self.ineqs, &pivot, j, j, None, false, false)?;
+            eliminate_from_all(&mut self.ineqs, &pivot, j, j, true, false, false)?;
             self.remove_var(j);
             self.eqs.remove_row(i);
         }

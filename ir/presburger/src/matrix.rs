@@ -80,22 +80,20 @@ impl Matrix {
         self.data.truncate(out * c);
     }
 
-    /// Inserts `n` zero columns before column `pos` (in place: the rows
-    /// move back to front).
+    /// Inserts `n` zero columns before column `pos`.
     pub(crate) fn insert_cols(&mut self, pos: usize, n: usize) {
         if n == 0 {
             return;
         }
         let (old, new) = (self.cols, self.cols + n);
-        let rows = self.rows();
-        self.data.resize(rows * new, 0);
-        for r in (0..rows).rev() {
-            let (src, dst) = (r * old, r * new);
-            self.data.copy_within(src + pos..src + old, dst + pos + n);
-            self.data.copy_within(src..src + pos, dst);
-            self.data[dst + pos..dst + pos + n].fill(0);
+        let mut data = Vec::with_capacity(self.rows() * new);
+        for row in self.data.chunks_exact(old.max(1)) {
+            data.extend_from_slice(&row[..pos]);
+            data.extend(std::iter::repeat_n(0, n));
+            data.extend_from_slice(&row[pos..]);
         }
         self.cols = new;
+        self.data = data;
     }
 
     /// Removes columns `start..end` (in place: the rows move front to

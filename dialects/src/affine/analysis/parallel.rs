@@ -81,12 +81,21 @@ pub(crate) fn is_loop_memory_parallel(
         return false;
     }
     let depth = nesting_depth(ctx, body, for_op) + 1;
-    for &a in &ops {
-        for &b in &ops {
-            let r = accesses.check(ctx, body, a, b, depth, precision, false);
-            if !matches!(r, DependenceResult::NoDependence) {
-                return false;
-            }
+    // MLIR checks every ordered pair and stops at the first dependence;
+    // the answer does not depend on the order, so the pairs most likely to
+    // depend go first: a store with itself (it writes one element in two
+    // iterations whenever its subscripts do not tell the iterations apart).
+    let ir = (ctx, body);
+    let is_store = |op: OpId| AffineStoreOp::isa(&ir, op);
+    let self_pairs = ops.iter().filter(|&&a| is_store(a)).map(|&a| (a, a));
+    let other_pairs = ops
+        .iter()
+        .flat_map(|&a| ops.iter().map(move |&b| (a, b)))
+        .filter(|&(a, b)| a != b || !is_store(a));
+    for (a, b) in self_pairs.chain(other_pairs) {
+        let r = accesses.check(ctx, body, a, b, depth, precision, false);
+        if !matches!(r, DependenceResult::NoDependence) {
+            return false;
         }
     }
     true
