@@ -550,6 +550,10 @@ impl IntegerRelation {
     /// other row and removed with the equality.
     pub fn remove_redundant_local_vars_fm(&mut self) -> Result<()> {
         normalize_all(&mut self.eqs);
+        // A substituted local's column is zero everywhere afterwards (so it
+        // is never picked again); the columns are removed together at the
+        // end, contiguous runs at a time, from the last.
+        let mut removed: Vec<usize> = Vec::new();
         loop {
             let first_local = self.num_non_local_vars();
             let found = (0..self.eqs.rows()).find_map(|i| {
@@ -559,6 +563,16 @@ impl IntegerRelation {
                     .map(|j| (i, j))
             });
             let Some((i, j)) = found else {
+                removed.sort_unstable();
+                while let Some(&last) = removed.last() {
+                    let mut first = last;
+                    while removed.len() > 1 && removed[removed.len() - 2] + 1 == first {
+                        removed.pop();
+                        first -= 1;
+                    }
+                    removed.pop();
+                    self.remove_vars(first, last + 1);
+                }
                 return Ok(());
             };
             let pivot = self.eqs.row(i).to_vec();
@@ -571,7 +585,7 @@ impl IntegerRelation {
                 }
             }
             eliminate_from_all(&mut self.ineqs, &pivot, j, j, true, false, false)?;
-            self.remove_var(j);
+            removed.push(j);
             self.eqs.remove_row(i);
         }
     }
