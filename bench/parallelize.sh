@@ -42,9 +42,13 @@ if [ -n "$THREADS" ]; then
   lflags+=(--threads="$THREADS")
   [ "$THREADS" = 1 ] && mflags+=(--mlir-disable-threading)
 fi
-secs() { local t0=${EPOCHREALTIME/./}; "$@" > "$TMPD/last" 2>&1; local rc=$?; local t1=${EPOCHREALTIME/./}; echo "$(( (t1 - t0) / 1000 )) $rc"; }
+# Runs a command; prints "wall_ms cpu_ms" (cpu = user + sys, steadier on a shared machine).
+secs() {
+  /usr/bin/time -f '%e %U %S' -o "$TMPD/time" "$@" > "$TMPD/last" 2>&1
+  awk '{printf "%d %d\n", $1 * 1000, ($2 + $3) * 1000}' "$TMPD/time"
+}
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END{print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
-table="| input | options | ops | mlir-opt (ms, median of $RUNS) | lf-opt (ms) | speed-up | same output |"$'\n'"|---|---|---|---|---|---|---|"
+table="| input | options | ops | mlir-opt wall ms (median of $RUNS) | lf-opt wall ms | speed-up (wall) | mlir-opt cpu ms | lf-opt cpu ms | speed-up (cpu) | same output |"$'\n'"|---|---|---|---:|---:|---:|---:|---:|---:|---|"
 IFS=, read -ra LIST <<< "$INPUTS"
 for f in "${LIST[@]}"; do
   ops=$(grep -c '' "$f"); [ -f "$f.meta" ] && ops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["count"])' "$f.meta")
@@ -53,14 +57,15 @@ for f in "${LIST[@]}"; do
     "$MLIR_OPT" "${mflags[@]}" "$flag" "$f" -o "$TMPD/m.mlir" || { echo "mlir-opt failed on $f" >&2; continue; }
     "$LF_OPT" "${lflags[@]}" "$flag" "$f" -o "$TMPD/l.mlir" || { echo "lf-opt failed on $f" >&2; continue; }
     same=yes; cmp -s "$TMPD/m.mlir" "$TMPD/l.mlir" || same=NO
-    mt=() lt=()
+    mt=() lt=() mc=() lc=()
     for ((r = 0; r < RUNS; r++)); do
-      read -r ms rc < <(secs "$MLIR_OPT" "${mflags[@]}" "$flag" "$f" -o /dev/null); mt+=("$ms")
-      read -r ms rc < <(secs "$LF_OPT" "${lflags[@]}" "$flag" "$f" -o /dev/null); lt+=("$ms")
+      read -r ms cpu < <(secs "$MLIR_OPT" "${mflags[@]}" "$flag" "$f" -o /dev/null); mt+=("$ms"); mc+=("$cpu")
+      read -r ms cpu < <(secs "$LF_OPT" "${lflags[@]}" "$flag" "$f" -o /dev/null); lt+=("$ms"); lc+=("$cpu")
     done
-    m=$(median "${mt[@]}"); l=$(median "${lt[@]}")
+    m=$(median "${mt[@]}"); l=$(median "${lt[@]}"); m2=$(median "${mc[@]}"); l2=$(median "${lc[@]}")
     x=$(awk -v a="$m" -v b="$l" 'BEGIN{printf "%.1fx", a/(b>0?b:1)}')
-    row="| \`$(basename "$f")\` | \`${opt:-(defaults)}\` | $ops | $m | $l | $x | $same |"
+    x2=$(awk -v a="$m2" -v b="$l2" 'BEGIN{printf "%.1fx", a/(b>0?b:1)}')
+    row="| \`$(basename "$f")\` | \`${opt:-(defaults)}\` | $ops | $m | $l | $x | $m2 | $l2 | $x2 | $same |"
     echo "$row" >&2
     table+=$'\n'"$row"
   done

@@ -282,11 +282,19 @@ impl IntegerRelation {
     /// first that only inequalities use or at `limit`; returns how many were
     /// eliminated. `limit <= start` does nothing.
     pub fn gaussian_eliminate_vars_fm(&mut self, start: usize, limit: usize) -> Result<usize> {
+        self.gaussian_eliminate(start, limit, false)
+    }
+
+    /// [`gaussian_eliminate_vars_fm`](Self::gaussian_eliminate_vars_fm);
+    /// `tightened` says every inequality is already gcd-tightened.
+    fn gaussian_eliminate(&mut self, start: usize, limit: usize, tightened: bool) -> Result<usize> {
         if start >= limit {
             return Ok(0);
         }
         let limit = limit.min(self.num_vars());
-        self.gcd_tighten_inequalities_fm();
+        if !tightened {
+            self.gcd_tighten_inequalities_fm();
+        }
         let mut pivot_col = start;
         let mut first_pivot = true;
         while pivot_col < limit {
@@ -511,7 +519,17 @@ impl IntegerRelation {
         if self.is_empty_by_gcd_test_fm() || self.has_invalid_constraint_fm() {
             return Ok(true);
         }
-        let mut tmp = self.clone();
+        self.clone().into_is_empty_fm()
+    }
+
+    /// [`is_empty_fm`](Self::is_empty_fm) on a system that is not needed
+    /// afterwards (no copy).
+    pub fn into_is_empty_fm(self) -> Result<bool> {
+        if self.is_empty_by_gcd_test_fm() || self.has_invalid_constraint_fm() {
+            return Ok(true);
+        }
+        let limit = FM_EXPLOSION_FACTOR * self.num_vars();
+        let mut tmp = self;
         tmp.remove_redundant_local_vars_fm()?;
         if tmp.is_empty_by_gcd_test_fm() || tmp.has_invalid_constraint_fm() {
             return Ok(true);
@@ -519,13 +537,15 @@ impl IntegerRelation {
         let mut current = 0;
         while current < tmp.num_vars() {
             let n = tmp.num_vars();
-            tmp.gaussian_eliminate_vars_fm(current, n)?;
+            // Each call tightens every inequality first; after the first
+            // they all stay tightened (pivots tighten what they change, and
+            // only all-zero columns are removed), so later calls skip it.
+            tmp.gaussian_eliminate(current, n, current > 0)?;
             current += 1;
             if tmp.has_invalid_constraint_fm() || tmp.is_empty_by_gcd_test_fm() {
                 return Ok(true);
             }
         }
-        let limit = FM_EXPLOSION_FACTOR * self.num_vars();
         for _ in 0..tmp.num_vars() {
             let best = tmp.best_var_to_eliminate(0, tmp.num_vars());
             match tmp.fourier_motzkin_eliminate_fm(best) {

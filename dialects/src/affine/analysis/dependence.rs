@@ -7,7 +7,7 @@
 
 use super::access::{AccessInfo, AccessRelation};
 use super::domain::{is_affine_region_op, iv_owner};
-use super::{DependenceComponent, DependenceResult, Precision};
+use super::{DependenceComponent, DependenceResult, MemRefAccesses, Precision};
 use crate::affine::utils::validity::is_affine_scope;
 use crate::affine::AffineForOp;
 use lf_ir::view::OpView;
@@ -73,7 +73,9 @@ pub(super) fn num_common_loops(src: &[Value], dst: &[Value]) -> usize {
 }
 
 /// MLIR's `checkMemrefAccessDependence` for two affine accesses.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn check(
+    memo: &MemRefAccesses,
     ctx: &Context,
     body: &Body,
     src: &AccessInfo,
@@ -112,21 +114,29 @@ pub(crate) fn check(
             return DependenceResult::NoDependence;
         }
     }
-    match dependence_polyhedron(src_rel, dst_rel, src.dims.len(), common, loop_depth) {
+    let poly = memo
+        .composed(src.op, dst.op, || compose(src_rel, dst_rel))
+        .and_then(|mut poly| {
+            add_ordering_constraints(&mut poly, src.dims.len(), common, loop_depth)?;
+            Ok(poly)
+        });
+    match poly {
         Err(e) => failure(&solver_failure(&e)),
-        Ok(mut poly) => {
-            let empty = match precision {
-                Precision::MlirCompatible => poly.is_empty_fm(),
-                Precision::Exact => poly.is_empty(),
+        Ok(poly) => {
+            let keep = want_components && common > 0;
+            let (empty, mut poly) = match precision {
+                Precision::MlirCompatible if !keep => (poly.into_is_empty_fm(), None),
+                Precision::MlirCompatible => (poly.is_empty_fm(), Some(poly)),
+                Precision::Exact => (poly.is_empty(), Some(poly)),
             };
             match empty {
                 Err(e) => failure(&solver_failure(&e)),
                 Ok(true) => DependenceResult::NoDependence,
                 Ok(false) => {
-                    if !want_components || common == 0 {
+                    let Some(poly) = poly.as_mut().filter(|_| keep) else {
                         return DependenceResult::HasDependence { components: Vec::new() };
-                    }
-                    match direction_vector(ctx, body, &mut poly, &src.dims, common, precision) {
+                    };
+                    match direction_vector(ctx, body, poly, &src.dims, common, precision) {
                         Ok(components) => DependenceResult::HasDependence { components },
                         Err(e) => failure(&solver_failure(&e)),
                     }
@@ -164,6 +174,14 @@ pub(super) fn dependence_polyhedron(
     common: usize,
     loop_depth: usize,
 ) -> lf_presburger::Result<IntegerRelation> {
+    let mut poly = compose(src, dst)?;
+    add_ordering_constraints(&mut poly, num_src_dims, common, loop_depth)?;
+    Ok(poly)
+}
+
+/// The dependence polyhedron without its ordering constraints: the same for
+/// every depth, so [`MemRefAccesses`] keeps it for the pair.
+pub(super) fn compose(src: &AccessRelation, dst: &AccessRelation) -> lf_presburger::Result<IntegerRelation> {
     // dst.inverse(): [results] -> [dst dims].
     let mut this = dst.rel.clone();
     let mut this_syms = dst.symbols.clone();
@@ -205,7 +223,17 @@ pub(super) fn dependence_polyhedron(
     result.remove_redundant_local_vars_fm()?;
     let d = result.num_domain_vars();
     result.move_vars_fm(VarKind::Domain, 0, d, VarKind::Range, 0);
-    // addOrderingConstraints.
+    Ok(result)
+}
+
+/// MLIR's `addOrderingConstraints`: the common loops before `loop_depth`
+/// equal, the one at `loop_depth` (when common) later in the destination.
+fn add_ordering_constraints(
+    result: &mut IntegerRelation,
+    num_src_dims: usize,
+    common: usize,
+    loop_depth: usize,
+) -> lf_presburger::Result<()> {
     let cols = result.num_cols();
     let n = common.min(loop_depth);
     for i in 0..n {
@@ -219,12 +247,11 @@ pub(super) fn dependence_polyhedron(
             result.add_equality(&row);
         }
     }
-    super::check_size(&result).map_err(|_| {
+    super::check_size(result).map_err(|_| {
         lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Variables {
             found: result.num_vars(),
         })
-    })?;
-    Ok(result)
+    })
 }
 
 /// MLIR's `IntegerRelation::mergeAndAlignSymbols` on relations whose

@@ -221,7 +221,15 @@ pub struct MemRefAccesses {
     /// Iteration domains by the op around the accesses (`None`: the
     /// function's top level).
     domains: Mutex<FxHashMap<Option<OpId>, access::Domain>>,
+    /// Dependence polyhedra without ordering constraints, by (source,
+    /// destination): a pair is asked at several depths (the dependence
+    /// check asks every depth in a row; `affine-parallelize` asks once per
+    /// loop around both). Bounded: cleared when full.
+    composed: Mutex<FxHashMap<(OpId, OpId), lf_presburger::Result<IntegerRelation>>>,
 }
+
+/// The most pairs [`MemRefAccesses`] keeps composed polyhedra for.
+const COMPOSED_CAPACITY: usize = 4096;
 
 impl MemRefAccesses {
     /// An empty cache.
@@ -249,6 +257,26 @@ impl MemRefAccesses {
         info
     }
 
+    /// The composed polyhedron of a pair (see [`dependence::compose`]),
+    /// from the cache or made by `make`.
+    pub(crate) fn composed(
+        &self,
+        src: OpId,
+        dst: OpId,
+        make: impl FnOnce() -> lf_presburger::Result<IntegerRelation>,
+    ) -> lf_presburger::Result<IntegerRelation> {
+        if let Some(r) = self.composed.lock().get(&(src, dst)) {
+            return r.clone();
+        }
+        let r = make();
+        let mut cache = self.composed.lock();
+        if cache.len() >= COMPOSED_CAPACITY {
+            cache.clear();
+        }
+        cache.insert((src, dst), r.clone());
+        r
+    }
+
     /// [`check_memref_access_dependence`] with this cache.
     #[allow(clippy::too_many_arguments)]
     pub fn check(
@@ -262,7 +290,7 @@ impl MemRefAccesses {
         components: bool,
     ) -> DependenceResult {
         match (self.info(ctx, body, src), self.info(ctx, body, dst)) {
-            (Some(s), Some(d)) => dependence::check(ctx, body, &s, &d, loop_depth, precision, components),
+            (Some(s), Some(d)) => dependence::check(self, ctx, body, &s, &d, loop_depth, precision, components),
             (s, d) => {
                 let memref_of = |i: &Option<Arc<AccessInfo>>| i.as_ref().map(|i| i.memref);
                 let reason = if s.is_none() {
