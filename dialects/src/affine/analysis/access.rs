@@ -7,6 +7,7 @@ use super::cst::{BuildError, ValueCst};
 use super::domain::{enclosing_affine_ops, index_set};
 use super::flatten::flatten_exprs;
 use crate::affine::utils::canonicalize_map_and_operands;
+use crate::affine::utils::map_composition::apply_producer;
 use crate::affine::{AffineLoadOp, AffineStoreOp};
 use lf_ir::affine::AffineMap;
 use lf_ir::view::{IrRef, OpView};
@@ -105,6 +106,17 @@ fn access_relation(
     let (map, operands) = match canonicalize_map_and_operands(ctx, body, map, indices) {
         Some((m, o)) => (m, o),
         None => (map.clone(), indices.to_vec()),
+    };
+    // After composing `affine.apply` producers (which ends with its own
+    // canonicalization and simplification), getAccessMap simplifies and
+    // canonicalizes once more. Simplification is not idempotent (a `mod`
+    // of an expression holding a `mod` comes out expanded the first time
+    // and folded back the second), so the second round changes the system.
+    let (map, operands) = if indices.iter().any(|&v| apply_producer(ctx, body, v).is_some()) {
+        let simplified = map.simplify();
+        canonicalize_map_and_operands(ctx, body, &simplified, &operands).unwrap_or((simplified, operands))
+    } else {
+        (map, operands)
     };
     let nd = map.num_dims() as usize;
     let ns = map.num_symbols() as usize;
