@@ -496,7 +496,7 @@ impl Gen<'_> {
                         // A chain: an apply of an apply and a symbol.
                         let b = self.fresh("a");
                         let s = self.rng.pick(&["%n", "%m"]).to_string();
-                        let m = map_use(&["d0 * 2 + s0".into()], &[a.clone()], &[s]);
+                        let m = map_use(&["d0 * 2 + s0".into()], std::slice::from_ref(&a), &[s]);
                         self.line(&format!("{b} = affine.apply {m}"));
                         dims.push(a);
                         dims.push(b);
