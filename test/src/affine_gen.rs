@@ -1,16 +1,23 @@
 //! Seeded random affine programs for differential tests against `mlir-opt`
-//! (`affine-parallelize`; shareable with the dependence check).
+//! (`affine-parallelize`, `test-memref-dependence-check`).
 //!
 //! [`function`] writes one `func.func` in MLIR's custom syntax: one to three
 //! loop nests of depth 1 to 4 (perfect or not) over memrefs of rank 1 to 4
 //! (static and dynamic sizes); loop bounds that are constants, symbols,
-//! affine expressions of outer induction variables, or `max`/`min` maps;
-//! steps 1 to 3; subscripts with `floordiv`, `mod`, symbols and sums;
-//! `affine.apply` chains, `affine.if` with and without `else`; the odd
-//! `memref.load` (not an affine access), local `memref.alloc`, and input
-//! `affine.parallel` ops; and loops whose `iter_args` carry reductions of
-//! every `arith` kind (or values that are not reductions), their results
-//! stored or unused. [`module`] puts many functions in one module.
+//! affine expressions of outer induction variables, or `max`/`min` maps
+//! mixing dimensions, symbols and constants, written with
+//! `affine_map<(d0, d1)[s0] -> (...)>(...)`; steps 1 to 3; subscripts that
+//! are sums of terms with coefficients 2, 3 and -1 (`d0 * -1`), symbols and
+//! constants, `floordiv`, `mod` and `ceildiv` of a dimension or of a sum
+//! (plus a dimension); accesses in custom form or (see
+//! [`Options::generic_access_percent`]) in generic form with their map;
+//! `affine.apply` chains; `affine.if` with and without `else` (a load and
+//! a store, or a loop nest), conditions of one or two inequalities or
+//! equalities with `mod` and symbols; the odd `memref.load` (not an affine
+//! access), local `memref.alloc`, and input `affine.parallel` ops; and
+//! loops whose `iter_args` carry reductions of every `arith` kind (or
+//! values that are not reductions), their results stored or unused.
+//! [`module`] puts many functions in one module.
 //!
 //! Everything comes from a [`Rng`] seeded by the caller, so a failing
 //! program is reproduced from its seed.
@@ -67,6 +74,23 @@ pub struct Options {
     pub rejected_kinds_percent: u64,
     /// Ops that are not affine accesses (`memref.load`), in percent of statements.
     pub non_affine_percent: u64,
+    /// Affine loads and stores in generic form (`"affine.load"(...) <{map =
+    /// affine_map<(d0, d1)[s0] -> (...)>}>`), their subscripts written as a
+    /// map, in percent of accesses.
+    pub generic_access_percent: u64,
+    /// Affine loads and stores per function after which no more statements
+    /// are written (a reduction loop still loads its operands). The
+    /// dependence check compares every pair of accesses at every depth, so
+    /// its test keeps functions small; `usize::MAX` for no limit.
+    pub max_accesses: usize,
+    /// Input `affine.parallel` loops, in percent of loops (lf's
+    /// `test-memref-dependence-check` does not count them as loops of the
+    /// iteration domain the way mlir-opt does, so its test turns them off).
+    pub parallel_percent: u64,
+    /// Whether `affine.if` conditions may use `affine.apply` results, not
+    /// only loop variables (lf's `test-memref-dependence-check` differs from
+    /// mlir-opt there, so its test turns this off).
+    pub conditions_on_applies: bool,
 }
 
 impl Default for Options {
@@ -74,6 +98,10 @@ impl Default for Options {
         Options {
             rejected_kinds_percent: 0,
             non_affine_percent: 3,
+            generic_access_percent: 10,
+            max_accesses: usize::MAX,
+            parallel_percent: 5,
+            conditions_on_applies: true,
         }
     }
 }
@@ -143,6 +171,8 @@ struct Gen<'o> {
     memrefs: Vec<Memref>,
     /// Stored results of reductions go to `%of`, `%od`, `%oi`, `%ol`.
     indent: usize,
+    /// Affine loads and stores written so far.
+    accesses: usize,
 }
 
 /// A loop induction variable or an `affine.apply` of them: usable as a dimension.
@@ -173,7 +203,7 @@ impl Gen<'_> {
             };
         }
         let d = self.rng.pick(dims).clone();
-        match self.rng.below(10) {
+        match self.rng.below(14) {
             0..=2 => d,
             3 => format!("{d} + {}", self.rng.range(1, 3)),
             4 => format!("{d} - {}", self.rng.range(1, 2)),
@@ -184,7 +214,59 @@ impl Gen<'_> {
                 let e = self.rng.pick(dims).clone();
                 format!("{d} + {e}")
             }
-            _ => format!("{d} + symbol(%n)"),
+            9 => format!("{d} + symbol(%n)"),
+            10 => format!("{d} ceildiv {}", self.rng.range(2, 4)),
+            11 | 12 => self.sum(dims, &ssa_symbols()),
+            _ => self.divided(dims, &ssa_symbols()),
+        }
+    }
+
+    /// A sum of one or two terms (a dimension of `dims`, maybe times 2, 3
+    /// or -1; a symbol of `syms`; a constant), maybe plus a constant (from
+    /// -2 to 3). The names are written as given: SSA names or `d0`, `s0`.
+    fn sum(&mut self, dims: &[String], syms: &[String]) -> String {
+        let mut terms = Vec::new();
+        for _ in 0..self.rng.range(1, 2) {
+            let t = if !dims.is_empty() && (syms.is_empty() || self.rng.chance(80)) {
+                let d = self.rng.pick(dims).clone();
+                match self.rng.below(10) {
+                    0 => format!("{d} * {}", self.rng.range(2, 3)),
+                    1 => format!("{d} * -1"),
+                    _ => d,
+                }
+            } else if !syms.is_empty() {
+                self.rng.pick(syms).clone()
+            } else {
+                self.rng.range(0, 5).to_string()
+            };
+            terms.push(t);
+        }
+        let mut e = terms.join(" + ");
+        if self.rng.chance(50) {
+            let _ = write!(e, " + {}", self.rng.range(-2, 3));
+        }
+        e
+    }
+
+    /// The `floordiv`, `mod` or `ceildiv` (by 2 to 4) of a [`Gen::sum`],
+    /// maybe plus a dimension.
+    fn divided(&mut self, dims: &[String], syms: &[String]) -> String {
+        let e = self.sum(dims, syms);
+        let op = *self.rng.pick(&["floordiv", "mod", "ceildiv"]);
+        let mut e = format!("({e}) {op} {}", self.rng.range(2, 4));
+        if !dims.is_empty() && self.rng.chance(40) {
+            let d = self.rng.pick(dims).clone();
+            let _ = write!(e, " + {d}");
+        }
+        e
+    }
+
+    /// A [`Gen::sum`], or (one time in five) a [`Gen::divided`] one.
+    fn compound(&mut self, dims: &[String], syms: &[String]) -> String {
+        if self.rng.chance(22) {
+            self.divided(dims, syms)
+        } else {
+            self.sum(dims, syms)
         }
     }
 
@@ -192,9 +274,10 @@ impl Gen<'_> {
         (0..rank).map(|_| self.expr(dims)).collect::<Vec<_>>().join(", ")
     }
 
-    /// A loop bound: `(text, takes_operands)`.
+    /// A loop bound: a constant, a symbol, or a map of the dimensions in
+    /// scope and the symbols (`max` for a lower bound, `min` for an upper one).
     fn lower_bound(&mut self, dims: &[String]) -> String {
-        match self.rng.below(8) {
+        match self.rng.below(10) {
             0..=3 => self.rng.range(0, 2).to_string(),
             4 => "%n".into(),
             5 if !dims.is_empty() => {
@@ -205,12 +288,26 @@ impl Gen<'_> {
                 let d = self.rng.pick(dims).clone();
                 format!("max affine_map<(d0)[s0] -> (d0, s0 - 4)>({d})[%n]")
             }
+            7 | 8 if !dims.is_empty() => {
+                // One compound expression, or the `max` of two when a single
+                // dimension is in scope (more would make Fourier-Motzkin
+                // elimination explode).
+                let n = if dims.len() >= 2 { 1 } else { self.rng.range(1, 2) };
+                let ds = map_names("d", dims.len());
+                let es: Vec<String> = (0..n).map(|_| self.compound(&ds, &[])).collect();
+                let m = map_use(&es, dims, &[]);
+                if n > 1 {
+                    format!("max {m}")
+                } else {
+                    m
+                }
+            }
             _ => "max affine_map<()[s0, s1] -> (s0, s1 floordiv 2)>()[%n, %m]".into(),
         }
     }
 
     fn upper_bound(&mut self, dims: &[String]) -> String {
-        match self.rng.below(8) {
+        match self.rng.below(10) {
             0..=3 => self.rng.range(4, 16).to_string(),
             4 => "%m".into(),
             5 if !dims.is_empty() => {
@@ -221,8 +318,51 @@ impl Gen<'_> {
                 let d = self.rng.pick(dims).clone();
                 format!("min affine_map<(d0)[s0] -> (d0 + 8, s0)>({d})[%m]")
             }
-            _ => "min affine_map<()[s0] -> (s0, 12)>()[%m]".into(),
+            7 | 8 if !dims.is_empty() => {
+                let n = self.rng.range(1, 2);
+                let ds = map_names("d", dims.len());
+                let mut es = Vec::new();
+                for _ in 0..n {
+                    let e = self.compound(&ds, &[]);
+                    es.push(format!("{e} + {}", self.rng.range(2, 12)));
+                }
+                if n > 1 || self.rng.chance(50) {
+                    es.push(self.rng.range(8, 30).to_string());
+                    format!("min {}", map_use(&es, dims, &[]))
+                } else {
+                    map_use(&es, dims, &[])
+                }
+            }
+            _ => format!("min affine_map<()[s0] -> (s0, {})>()[%m]", self.rng.range(6, 20)),
         }
+    }
+
+    /// The operands and map of an access in generic form: `(operands, map)`,
+    /// the subscripts compound expressions of the dimensions in scope and
+    /// (sometimes) a symbol.
+    fn access_map(&mut self, rank: usize, dims: &[String]) -> (Vec<String>, String) {
+        let syms: Vec<String> = if self.rng.chance(30) {
+            vec![self.rng.pick(&["%n", "%m"]).to_string()]
+        } else {
+            Vec::new()
+        };
+        let (ds, ss) = (map_names("d", dims.len()), map_names("s", syms.len()));
+        let exprs: Vec<String> = (0..rank)
+            .map(|_| {
+                if dims.is_empty() {
+                    self.rng.range(0, 3).to_string()
+                } else {
+                    self.compound(&ds, &ss)
+                }
+            })
+            .collect();
+        let map = format!(
+            "affine_map<({})[{}] -> ({})>",
+            ds.join(", "),
+            ss.join(", "),
+            exprs.join(", ")
+        );
+        (dims.iter().chain(&syms).cloned().collect(), map)
     }
 
     /// A value of `f32` computed from loads in scope.
@@ -230,12 +370,21 @@ impl Gen<'_> {
         let m = self.rng.below(self.memrefs.len() as u64) as usize;
         let rank = self.memrefs[m].shape.len();
         let (name, ty) = (self.memrefs[m].name.clone(), self.memrefs[m].ty());
-        let subs = self.subscripts(rank, dims);
         let v = self.fresh("v");
         if self.rng.chance(self.opts.non_affine_percent) && !dims.is_empty() {
             let idx: Vec<String> = (0..rank).map(|_| self.rng.pick(dims).clone()).collect();
             self.line(&format!("{v} = memref.load {name}[{}] : {ty}", idx.join(", ")));
+        } else if self.rng.chance(self.opts.generic_access_percent) {
+            self.accesses += 1;
+            let (operands, map) = self.access_map(rank, dims);
+            self.line(&format!(
+                "{v} = \"affine.load\"({name}{}) <{{map = {map}}}> : ({ty}{}) -> f32",
+                operands.iter().map(|o| format!(", {o}")).collect::<String>(),
+                ", index".repeat(operands.len())
+            ));
         } else {
+            self.accesses += 1;
+            let subs = self.subscripts(rank, dims);
             self.line(&format!("{v} = affine.load {name}[{subs}] : {ty}"));
         }
         if self.rng.chance(30) {
@@ -250,45 +399,128 @@ impl Gen<'_> {
         let m = self.rng.below(self.memrefs.len() as u64) as usize;
         let rank = self.memrefs[m].shape.len();
         let (name, ty) = (self.memrefs[m].name.clone(), self.memrefs[m].ty());
-        let subs = self.subscripts(rank, dims);
-        self.line(&format!("affine.store {v}, {name}[{subs}] : {ty}"));
+        self.accesses += 1;
+        if self.rng.chance(self.opts.generic_access_percent) {
+            let (operands, map) = self.access_map(rank, dims);
+            self.line(&format!(
+                "\"affine.store\"({v}, {name}{}) <{{map = {map}}}> : (f32, {ty}{}) -> ()",
+                operands.iter().map(|o| format!(", {o}")).collect::<String>(),
+                ", index".repeat(operands.len())
+            ));
+        } else {
+            let subs = self.subscripts(rank, dims);
+            self.line(&format!("affine.store {v}, {name}[{subs}] : {ty}"));
+        }
+    }
+
+    /// An `affine.if` condition on the last (up to) two dimensions in scope
+    /// and maybe a symbol: one or two constraints, inequalities or
+    /// equalities of compound expressions, `mod` tests, bounds by a symbol.
+    fn condition(&mut self, dims: &[String]) -> String {
+        let ivs: Vec<String>;
+        let dims = if self.opts.conditions_on_applies {
+            dims
+        } else {
+            ivs = dims.iter().filter(|d| !d.starts_with("%a")).cloned().collect();
+            &ivs[..]
+        };
+        if self.rng.chance(30) {
+            let d = self.rng.pick(dims).clone();
+            let c = self.rng.range(0, 4);
+            return format!("affine_set<(d0)[s0] : (d0 - {c} >= 0, s0 - d0 - 1 >= 0)>({d})[%n]");
+        }
+        let nd = dims.len().min(2);
+        let operands = &dims[dims.len() - nd..];
+        let syms: Vec<String> = if self.rng.chance(40) {
+            vec![self.rng.pick(&["%n", "%m"]).to_string()]
+        } else {
+            Vec::new()
+        };
+        let (ds, ss) = (map_names("d", nd), map_names("s", syms.len()));
+        let mut cs = Vec::new();
+        for _ in 0..self.rng.range(1, 2) {
+            let e = self.compound(&ds, &ss);
+            cs.push(match self.rng.below(6) {
+                0 => format!("{e} == 0"),
+                1 => format!("d0 mod {} == 0", self.rng.range(2, 3)),
+                2 if !syms.is_empty() => "s0 - d0 - 1 >= 0".to_string(),
+                _ => format!("{e} >= 0"),
+            });
+        }
+        let mut set = format!(
+            "affine_set<({})[{}] : ({})>({})",
+            ds.join(", "),
+            ss.join(", "),
+            cs.join(", "),
+            operands.join(", ")
+        );
+        if !syms.is_empty() {
+            let _ = write!(set, "[{}]", syms.join(", "));
+        }
+        set
+    }
+
+    /// The body of an `affine.if` branch: a load and a store, or a loop nest.
+    fn branch(&mut self, dims: &mut Dims, depth_left: usize) {
+        self.indent += 1;
+        if depth_left > 0 && self.rng.chance(25) {
+            self.nest(dims, depth_left);
+        } else {
+            let v = self.value(dims);
+            self.store(&v, dims);
+        }
+        self.indent -= 1;
     }
 
     /// A few statements at the current point.
     fn statements(&mut self, dims: &mut Dims, depth_left: usize) {
         let n = self.rng.range(1, 3);
         for _ in 0..n {
+            if self.accesses >= self.opts.max_accesses {
+                return;
+            }
             match self.rng.below(12) {
                 0 if !dims.is_empty() => {
-                    let d = self.rng.pick(dims).clone();
                     let a = self.fresh("a");
-                    let k = self.rng.range(2, 3);
-                    self.line(&format!("{a} = affine.apply affine_map<(d0) -> (d0 * {k} + 1)>({d})"));
-                    dims.push(a);
+                    if self.rng.chance(50) {
+                        let d = self.rng.pick(dims).clone();
+                        let k = self.rng.range(2, 3);
+                        self.line(&format!("{a} = affine.apply affine_map<(d0) -> (d0 * {k} + 1)>({d})"));
+                    } else {
+                        let ds = map_names("d", dims.len());
+                        let e = self.compound(&ds, &[]);
+                        let m = map_use(&[e], dims, &[]);
+                        self.line(&format!("{a} = affine.apply {m}"));
+                    }
+                    if self.rng.chance(30) {
+                        // A chain: an apply of an apply and a symbol.
+                        let b = self.fresh("a");
+                        let s = self.rng.pick(&["%n", "%m"]).to_string();
+                        let m = map_use(&["d0 * 2 + s0".into()], std::slice::from_ref(&a), &[s]);
+                        self.line(&format!("{b} = affine.apply {m}"));
+                        dims.push(a);
+                        dims.push(b);
+                    } else {
+                        dims.push(a);
+                    }
                 }
-                1 if !dims.is_empty() => {
-                    let d = self.rng.pick(dims).clone();
-                    let c = self.rng.range(0, 4);
-                    self.line(&format!(
-                        "affine.if affine_set<(d0)[s0] : (d0 - {c} >= 0, s0 - d0 - 1 >= 0)>({d})[%n] {{"
-                    ));
-                    self.indent += 1;
-                    let v = self.value(dims);
-                    self.store(&v, dims);
-                    self.indent -= 1;
+                1 if dims.iter().any(|d| !d.starts_with("%a")) => {
+                    let set = self.condition(dims);
+                    self.line(&format!("affine.if {set} {{"));
+                    let mark = dims.len();
+                    self.branch(dims, depth_left);
                     if self.rng.chance(40) {
                         self.line("} else {");
-                        self.indent += 1;
-                        let v = self.value(dims);
-                        self.store(&v, dims);
-                        self.indent -= 1;
+                        self.branch(dims, depth_left);
                     }
+                    dims.truncate(mark);
                     self.line("}");
                 }
                 2 if self.rng.chance(30) => {
                     let t = self.fresh("t");
                     self.line(&format!("{t} = memref.alloc() : memref<4xf32>"));
                     let c = self.rng.range(0, 3);
+                    self.accesses += 1;
                     self.line(&format!("affine.store %zf, {t}[{c}] : memref<4xf32>"));
                     self.line(&format!("memref.dealloc {t} : memref<4xf32>"));
                 }
@@ -313,7 +545,7 @@ impl Gen<'_> {
             return self.reduction_loop(dims, depth_left);
         }
         let iv = self.fresh("i");
-        if self.rng.chance(5) {
+        if self.rng.chance(self.opts.parallel_percent) {
             let ub = self.rng.range(4, 12);
             self.line(&format!("affine.parallel ({iv}) = (0) to ({ub}) {{"));
         } else {
@@ -386,6 +618,7 @@ impl Gen<'_> {
             let sc = &SCALARS[*s];
             let sub = self.expr(dims);
             let x = self.fresh("x");
+            self.accesses += 1;
             self.line(&format!(
                 "{x} = affine.load {}[{sub}] : memref<64x{}>",
                 sc.memref, sc.ty
@@ -443,9 +676,35 @@ impl Gen<'_> {
             let sc = &SCALARS[carried[k].1];
             let sub = self.expr(dims);
             let out = format!("%o{}", &sc.memref[2..]);
+            self.accesses += 1;
             self.line(&format!("affine.store {r}, {out}[{sub}] : memref<64x{}>", sc.ty));
         }
     }
+}
+
+/// The symbols as written in subscripts (MLIR's custom syntax).
+fn ssa_symbols() -> [String; 2] {
+    ["symbol(%n)".into(), "symbol(%m)".into()]
+}
+
+/// `d0, d1, ...` (or `s0, ...`): `count` names of map dimensions (symbols).
+fn map_names(prefix: &str, count: usize) -> Vec<String> {
+    (0..count).map(|i| format!("{prefix}{i}")).collect()
+}
+
+/// `affine_map<(d0, ...)[s0, ...] -> (exprs)>(dims)[syms]`.
+fn map_use(exprs: &[String], dims: &[String], syms: &[String]) -> String {
+    let mut s = format!(
+        "affine_map<({})[{}] -> ({})>({})",
+        map_names("d", dims.len()).join(", "),
+        map_names("s", syms.len()).join(", "),
+        exprs.join(", "),
+        dims.join(", ")
+    );
+    if !syms.is_empty() {
+        let _ = write!(s, "[{}]", syms.join(", "));
+    }
+    s
 }
 
 /// One random function `@f{index}` (see the module docs).
@@ -457,6 +716,7 @@ pub fn function(rng: &mut Rng, index: usize, opts: &Options) -> String {
         next: 0,
         memrefs: Vec::new(),
         indent: 1,
+        accesses: 0,
     };
     let count = g.rng.range(1, 3);
     for k in 0..count {
@@ -516,9 +776,33 @@ mod tests {
             "mod",
             "affine.if",
             "max affine_map",
+            "min affine_map",
             "step",
+            "ceildiv",
+            ") floordiv",
+            ") mod",
+            ") ceildiv",
+            " * -1",
+            " == 0",
+            "} else {",
+            "\"affine.load\"",
+            "\"affine.store\"",
+            "memref.load",
+            "memref.alloc",
+            "affine.parallel",
         ] {
             assert!(a.contains(needle), "{needle} in\n{a}");
         }
+    }
+
+    #[test]
+    fn access_limit() {
+        let opts = Options {
+            max_accesses: 4,
+            ..Options::default()
+        };
+        let small = module(7, 20, &opts);
+        let count = |m: &str| m.matches("affine.load").count() + m.matches("affine.store").count();
+        assert!(count(&small) < count(&module(7, 20, &Options::default())));
     }
 }
