@@ -45,9 +45,6 @@ fn options() -> Options {
     Options {
         generic_access_percent: 50,
         max_accesses: 8,
-        // lf differs from mlir-opt on these (reported, not fixed here).
-        parallel_percent: 0,
-        conditions_on_applies: false,
         ..Options::default()
     }
 }

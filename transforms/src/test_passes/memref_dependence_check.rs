@@ -8,7 +8,7 @@
 //! error `dependence check failed`.
 
 use lf_diag::Diagnostic;
-use lf_dialects::affine::analysis::{surrounding_for_ops, DependenceAnalysis, DependenceResult, Precision};
+use lf_dialects::affine::analysis::{surrounding_ivs, DependenceAnalysis, DependenceResult, Precision};
 use lf_dialects::affine::{AffineLoadOp, AffineStoreOp};
 use lf_ir::interfaces::memory_effects;
 use lf_ir::view::OpView;
@@ -105,7 +105,9 @@ impl Pass for MemRefDependenceCheck {
                 }
             }
         });
-        let loops: Vec<_> = accesses.iter().map(|&a| surrounding_for_ops(ctx, body, a)).collect();
+        // MLIR's getNumCommonSurroundingLoops: affine.for and affine.parallel
+        // induction variables.
+        let loops: Vec<_> = accesses.iter().map(|&a| surrounding_ivs(ctx, body, a)).collect();
         let mut diags = Vec::new();
         for (i, &src) in accesses.iter().enumerate() {
             let pos = body.op_loc(src).source_pos(ctx);

@@ -67,9 +67,15 @@ fn ancestor_in_block(body: &Body, block: BlockId, op: OpId) -> Option<OpId> {
     }
 }
 
-/// How many leading loop variables the two domains share.
-pub(super) fn num_common_loops(src: &[Value], dst: &[Value]) -> usize {
-    src.iter().zip(dst).take_while(|(a, b)| a == b).count()
+/// How many leading loop variables the two domains share (MLIR's
+/// `getNumCommonLoops`): the count stops at the first dimension that
+/// differs or is not a loop variable (a value an `affine.if` condition uses
+/// is a dimension of the domain too).
+pub(super) fn num_common_loops(ctx: &Context, body: &Body, src: &[Value], dst: &[Value]) -> usize {
+    src.iter()
+        .zip(dst)
+        .take_while(|(a, b)| a == b && iv_owner(ctx, body, **a).is_some())
+        .count()
 }
 
 /// MLIR's `checkMemrefAccessDependence` for two affine accesses.
@@ -100,7 +106,7 @@ pub(crate) fn check(
         (Ok(s), Ok(d)) => (s, d),
         (Err(e), _) | (_, Err(e)) => return failure(&super::describe(e)),
     };
-    let common = num_common_loops(&src.dims, &dst.dims);
+    let common = num_common_loops(ctx, body, &src.dims, &dst.dims);
     if loop_depth > common {
         let (a, b) = (
             ancestor_in_block(body, block, src.op),

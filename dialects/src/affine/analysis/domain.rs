@@ -58,6 +58,27 @@ pub fn surrounding_for_ops(ctx: &Context, body: &Body, op: OpId) -> SmallVec<[Op
     out
 }
 
+/// The induction variables of the `affine.for` and `affine.parallel` ops
+/// around `op` inside its affine scope, outermost first (an
+/// `affine.parallel` gives all of its own, in order; MLIR's `getAffineIVs`).
+pub fn surrounding_ivs(ctx: &Context, body: &Body, op: OpId) -> Vec<Value> {
+    let ir = (ctx, body);
+    let mut groups: Vec<Vec<Value>> = Vec::new();
+    let mut cur = body.parent_op(op);
+    while let Some(p) = cur {
+        if is_affine_scope(ctx, body, p) {
+            break;
+        }
+        if let Some(f) = AffineForOp::cast(&ir, p) {
+            groups.push(vec![f.iv(&ir)]);
+        } else if let Some(par) = AffineParallelOp::cast(&ir, p) {
+            groups.push(par.ivs(&ir).into_iter().collect());
+        }
+        cur = body.parent_op(p);
+    }
+    groups.into_iter().rev().flatten().collect()
+}
+
 /// The number of loops around `op` (an `affine.parallel` counts once per
 /// induction variable; MLIR's `getNestingDepth`).
 pub fn nesting_depth(ctx: &Context, body: &Body, op: OpId) -> usize {

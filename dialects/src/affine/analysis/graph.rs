@@ -265,7 +265,7 @@ fn statement_graph(ctx: &Context, body: &Body, regions: &[RegionId], cache: &Mem
             }
             match (&infos[i], &infos[j]) {
                 (Some(s), Some(d)) => {
-                    let common = num_common_loops(&s.dims, &d.dims);
+                    let common = num_common_loops(ctx, body, &s.dims, &d.dims);
                     for depth in 1..=common + 1 {
                         match cache.check(ctx, body, src, dst, depth, Precision::Exact, true) {
                             DependenceResult::NoDependence => {}

@@ -41,7 +41,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-pub use domain::{enclosing_affine_ops, nesting_depth, surrounding_for_ops};
+pub use domain::{enclosing_affine_ops, nesting_depth, surrounding_for_ops, surrounding_ivs};
 pub use flatten::FlattenError;
 
 /// How dependence questions are answered.
