@@ -7,11 +7,14 @@
 //!   `bash` (in parallel, with a timeout each) and prints a report ending in
 //!   `lit: N passed, N failed, N skipped`.
 //! * [`affine_gen`] writes seeded random affine programs for differential tests against
-//!   `mlir-opt`, and [`tools`] finds the external tools those tests need.
+//!   `mlir-opt`, [`runnable_gen`] writes seeded random affine programs that `lf-run` can
+//!   run (property tests of loop transformations), and [`tools`] finds the external tools
+//!   those tests need.
 
 #![warn(missing_docs)]
 
 pub mod affine_gen;
 pub mod filecheck;
 pub mod lit;
+pub mod runnable_gen;
 pub mod tools;

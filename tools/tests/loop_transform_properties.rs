@@ -1,0 +1,136 @@
+//! Property test of the loop transformations: random runnable affine programs
+//! ([`lf_lit::runnable_gen`]) through random sequences of the passes (with
+//! random options) keep their results under `lf-run`.
+//!
+//! For each case: lf-opt runs `builtin.module(func.func(P1,P2,...))` on the
+//! program (it must succeed: a pass that cannot transform a loop declines),
+//! then `lf-run --compare` runs the program before and after on the same
+//! random inputs and must find them equal. A failing case is re-run with
+//! `--verify-semantics` to name the first pass that changed the results.
+//!
+//! `LF_PROPERTY_CASES=N` sets the number of cases (default [`CASES`]),
+//! `LF_PROPERTY_SEED=S` the first seed (default 1), and
+//! `LF_PROPERTY_SECONDS=T` a time budget after which no new case starts
+//! (default [`SECONDS`]; CI runs on two slow cores). The seed of a failing
+//! case reproduces it: `LF_PROPERTY_SEED=S LF_PROPERTY_CASES=1`.
+
+use lf_lit::affine_gen::Rng;
+use lf_lit::runnable_gen::program;
+use rayon::prelude::*;
+use std::path::Path;
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+const LF_OPT: &str = env!("CARGO_BIN_EXE_lf-opt");
+const LF_RUN: &str = env!("CARGO_BIN_EXE_lf-run");
+
+/// Cases run in CI.
+const CASES: usize = 300;
+/// CI's time budget in seconds.
+const SECONDS: u64 = 240;
+/// Passes per case, at most.
+const MAX_SEQUENCE: u64 = 4;
+
+/// The passes and option sets a sequence draws from. Every pass here must be
+/// registered (checked by [`every_pass_is_registered`]).
+const PASSES: &[&str] = &[
+    "affine-parallelize",
+    "affine-parallelize{parallel-reductions=true}",
+    "canonicalize",
+    "cse",
+    "loop-invariant-code-motion",
+];
+
+/// The name of the pass a `PASSES` entry runs.
+fn pass_name(entry: &str) -> &str {
+    entry.split('{').next().unwrap_or(entry)
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+fn run(tool: &str, args: &[&str]) -> (bool, String) {
+    let out = Command::new(tool)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {tool}: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// One case: `None` when it held, else what went wrong.
+fn case(seed: u64, dir: &Path) -> Option<String> {
+    let mut rng = Rng::new(seed ^ 0x9e37_79b9);
+    let len = rng.range(1, MAX_SEQUENCE as i64) as usize;
+    let passes: Vec<&str> = (0..len).map(|_| *rng.pick(PASSES)).collect();
+    let pipeline = format!("builtin.module(func.func({}))", passes.join(","));
+    let input = dir.join(format!("p{seed}.mlir"));
+    let output = dir.join(format!("p{seed}.out.mlir"));
+    std::fs::write(&input, program(seed)).expect("write the program");
+    let (input, output) = (input.to_str().expect("path"), output.to_str().expect("path"));
+    let inputs = format!("--random-inputs={seed}");
+    let (ok, text) = run(LF_RUN, &[input, "--entry=k", &inputs]);
+    if !ok {
+        return Some(format!("seed {seed}: the generated program does not run:\n{text}"));
+    }
+    let pass_flag = format!("--pass-pipeline={pipeline}");
+    let (ok, text) = run(LF_OPT, &[input, &pass_flag, "-o", output]);
+    if !ok {
+        return Some(format!("seed {seed}: lf-opt failed on {pipeline}:\n{text}"));
+    }
+    let (ok, text) = run(LF_RUN, &["--compare", input, output, "--entry=k", &inputs]);
+    if ok {
+        return None;
+    }
+    let verify = format!("--verify-semantics=random:{seed}");
+    let (_, named) = run(LF_OPT, &[input, &pass_flag, &verify, "-o", "/dev/null"]);
+    Some(format!(
+        "seed {seed}: {pipeline} changed the results:\n{text}\n--verify-semantics says:\n{named}"
+    ))
+}
+
+#[test]
+fn every_pass_is_registered() {
+    let registry = lf_transforms::all_passes();
+    let missing: Vec<&str> = PASSES
+        .iter()
+        .map(|p| pass_name(p))
+        .filter(|name| registry.lookup(name).is_none())
+        .collect();
+    assert!(missing.is_empty(), "passes not registered: {missing:?}");
+}
+
+#[test]
+fn random_pass_sequences_keep_results() {
+    let cases = env_or("LF_PROPERTY_CASES", CASES);
+    let first = env_or("LF_PROPERTY_SEED", 1u64);
+    let budget = Duration::from_secs(env_or("LF_PROPERTY_SECONDS", SECONDS));
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let start = Instant::now();
+    let done = AtomicUsize::new(0);
+    let failures: Vec<String> = (0..cases as u64)
+        .into_par_iter()
+        .filter_map(|i| {
+            if start.elapsed() > budget {
+                return None;
+            }
+            done.fetch_add(1, Ordering::Relaxed);
+            case(first + i, dir.path())
+        })
+        .collect();
+    let done = done.into_inner();
+    eprintln!("{done} of {cases} cases run in {:.0?}", start.elapsed());
+    assert!(done >= cases.min(50), "only {done} cases ran within the time budget");
+    assert!(
+        failures.is_empty(),
+        "{} failing cases:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
