@@ -837,6 +837,17 @@ impl IntegerRelation {
         let nb = other.num_local_vars();
         self.insert_vars(VarKind::Local, init_a, nb);
         other.insert_vars(VarKind::Local, 0, init_a);
+        self.merge_laid_out_local_vars_fm(other, init_a)
+    }
+
+    /// [`merge_local_vars_fm`](Self::merge_local_vars_fm) once both systems
+    /// have the same locals laid out: this system's `init_a` own locals
+    /// first (zero in `other`), then `other`'s (zero here).
+    pub fn merge_laid_out_local_vars_fm(&mut self, other: &mut IntegerRelation, init_a: usize) -> Result<()> {
+        assert!(self.has_same_space(other), "merging locals of different spaces");
+        if self.num_local_vars() == 0 {
+            return Ok(());
+        }
         let mut divs = self.local_reprs_fm();
         let divs_b = other.local_reprs_fm();
         for (i, d) in divs_b.into_iter().enumerate().skip(init_a) {

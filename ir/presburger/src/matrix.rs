@@ -96,6 +96,32 @@ impl Matrix {
         self.data = data;
     }
 
+    /// Appends the rows of `other` (with as many columns).
+    pub(crate) fn append(&mut self, other: &Matrix) {
+        assert_eq!(self.cols, other.cols, "appending rows of another width");
+        self.data.extend_from_slice(&other.data);
+    }
+
+    /// A matrix of `cols` columns whose column `map[c]` holds column `c`
+    /// of this one, the others zero; rows in the same order. A column
+    /// mapped to `usize::MAX` is dropped (it must be zero).
+    pub(crate) fn remap(&self, cols: usize, map: &[usize]) -> Matrix {
+        debug_assert_eq!(map.len(), self.cols);
+        let rows = self.rows();
+        let mut data = vec![0; rows * cols];
+        for (r, row) in self.data.chunks_exact(self.cols.max(1)).enumerate() {
+            let out = &mut data[r * cols..(r + 1) * cols];
+            for (&v, &c) in row.iter().zip(map) {
+                if c == usize::MAX {
+                    debug_assert_eq!(v, 0, "a dropped column holds a coefficient");
+                } else {
+                    out[c] = v;
+                }
+            }
+        }
+        Matrix { cols, data }
+    }
+
     /// Removes columns `start..end` (in place: the rows move front to
     /// back).
     pub(crate) fn remove_cols(&mut self, start: usize, end: usize) {

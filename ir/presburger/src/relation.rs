@@ -246,6 +246,15 @@ impl IntegerRelation {
         self.ineqs.push_row(row);
     }
 
+    /// Adds every constraint of `other` (same space), after this one's:
+    /// its inequalities after the inequalities, its equalities after the
+    /// equalities.
+    pub fn append_constraints(&mut self, other: &IntegerRelation) {
+        assert!(self.has_same_space(other), "constraints of another space");
+        self.ineqs.append(&other.ineqs);
+        self.eqs.append(&other.eqs);
+    }
+
     /// Adds `var >= value`, `var <= value` or `var == value`.
     ///
     /// Fails with [`Limit::Overflow`](crate::Limit::Overflow) only for a
@@ -337,6 +346,37 @@ impl IntegerRelation {
             }
         }
         col
+    }
+
+    /// The relation with `domain`, `range`, `symbols` and `locals`
+    /// variables whose column `map[c]` holds column `c` of this one (the
+    /// constant column too), every other column zero: one pass over the
+    /// constraints for any mix of variable moves and inserted variables.
+    /// A column mapped to `usize::MAX` is dropped (it must hold only
+    /// zeros). Constraint order is kept; division records are dropped.
+    pub fn remap_columns(
+        &self,
+        domain: usize,
+        range: usize,
+        symbols: usize,
+        locals: usize,
+        map: &[usize],
+    ) -> IntegerRelation {
+        let cols = domain + range + symbols + locals + 1;
+        assert_eq!(map.len(), self.num_cols(), "one target column per column");
+        assert!(
+            map.iter().all(|&c| c < cols || c == usize::MAX),
+            "target column out of range"
+        );
+        IntegerRelation {
+            num_domain: domain,
+            num_range: range,
+            num_symbols: symbols,
+            num_locals: locals,
+            eqs: self.eqs.remap(cols, map),
+            ineqs: self.ineqs.remap(cols, map),
+            divs: vec![None; locals],
+        }
     }
 
     /// Removes the variable in column `pos` and its coefficients (this is

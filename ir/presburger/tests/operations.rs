@@ -551,3 +551,24 @@ fn relations_are_send_and_sync() {
     check::<IntegerRelation>();
     check::<Error>();
 }
+
+#[test]
+fn remap_columns_moves_inserts_and_drops_columns() {
+    // [d0] -> [r0] : r0 = 2 d0 + 1, d0 >= 0, with a zero column to drop
+    // after it becomes a symbol.
+    let mut r = IntegerRelation::new_relation(1, 2, 0);
+    r.add_equality(&[2, -1, 0, 1]);
+    r.add_inequality(&[1, 0, 0, 0]);
+    // d0 -> range 1, r0 -> domain 0, r1 (all zero) dropped, a new symbol
+    // column between.
+    let m = r.remap_columns(1, 1, 1, 0, &[1, 0, usize::MAX, 3]);
+    assert_eq!(
+        (m.num_domain_vars(), m.num_range_vars(), m.num_symbol_vars()),
+        (1, 1, 1)
+    );
+    assert_eq!(m.equalities().collect::<Vec<_>>(), vec![&[-1, 2, 0, 1][..]]);
+    assert_eq!(m.inequalities().collect::<Vec<_>>(), vec![&[0, 1, 0, 0][..]]);
+    let mut both = m.clone();
+    both.append_constraints(&m);
+    assert_eq!((both.num_equalities(), both.num_inequalities()), (2, 2));
+}

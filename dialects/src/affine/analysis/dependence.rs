@@ -187,49 +187,128 @@ pub(super) fn dependence_polyhedron(
 
 /// The dependence polyhedron without its ordering constraints: the same for
 /// every depth, so [`MemRefAccesses`] keeps it for the pair.
+///
+/// MLIR's steps are `dst.inverse()`, then `mergeAndCompose(src)`: both
+/// relations get each other's variables as zero columns, symbols aligned
+/// by value, locals merged, then the subscripts become locals equated by
+/// the two relations' rows. The columns of the first steps are laid out
+/// here in one pass per relation ([`IntegerRelation::remap_columns`]), the
+/// same layout MLIR's step-by-step moves and inserts give.
 pub(super) fn compose(src: &AccessRelation, dst: &AccessRelation) -> lf_presburger::Result<IntegerRelation> {
-    // dst.inverse(): [results] -> [dst dims].
-    let mut this = dst.rel.clone();
-    let mut this_syms = dst.symbols.clone();
-    let r = this.num_range_vars();
-    let dd = this.num_domain_vars();
-    this.move_vars_fm(VarKind::Domain, 0, dd, VarKind::Range, r);
-    this.move_vars_fm(VarKind::Range, 0, r, VarKind::Domain, 0);
-    // mergeAndCompose(src).
-    let mut result = src.rel.clone();
-    let mut result_syms = src.symbols.clone();
-    let (this_domain, this_range) = (this.num_domain_vars(), this.num_range_vars());
-    let (other_domain, other_range) = (result.num_domain_vars(), result.num_range_vars());
-    this.insert_vars(VarKind::Domain, 0, other_domain);
-    this.insert_vars(VarKind::Range, 0, other_range);
-    result.insert_vars(VarKind::Domain, other_domain, this_domain);
-    result.insert_vars(VarKind::Range, other_range, this_range);
-    merge_and_align_symbols(&mut this, &mut this_syms, &mut result, &mut result_syms);
-    this.merge_local_vars_fm(&mut result)?;
-    let off = result.var_offset(VarKind::Domain);
-    result.remove_vars(off + other_domain, off + other_domain + this_domain);
-    let nl = result.num_local_vars();
-    result.move_vars_fm(VarKind::Range, 0, other_range, VarKind::Local, nl);
-    let nl = this.num_local_vars();
-    this.move_vars_fm(
-        VarKind::Domain,
-        other_domain,
-        other_domain + this_domain,
-        VarKind::Local,
-        nl,
-    );
-    let off = this.var_offset(VarKind::Range);
-    this.remove_vars(off, off + other_range);
-    for row in this.inequalities() {
-        result.add_inequality(row);
-    }
-    for row in this.equalities() {
-        result.add_equality(row);
-    }
+    let (s, d) = (&src.rel, &dst.rel);
+    let (sd, sr, ss, sl) = counts(s);
+    let (dd, dr, ds, dl) = counts(d);
+    let (symbols, src_symbol_at) = align_symbols(&dst.symbols, &src.symbols);
+    let ns = symbols.len();
+    // Both relations: domain [src dims, dst subscripts], range [src
+    // subscripts, dst dims], the symbols, locals [dst's, src's].
+    let (domain, range, locals) = (sd + dr, sr + dd, dl + sl);
+    let (sym0, loc0) = (domain + range, domain + range + ns);
+    let konst = loc0 + locals;
+    // `this`: the inverse of dst.
+    let this_map: Vec<usize> = (0..dd)
+        .map(|c| domain + sr + c)
+        .chain((0..dr).map(|r| sd + r))
+        .chain((0..ds).map(|k| sym0 + k))
+        .chain((0..dl).map(|l| loc0 + l))
+        .chain([konst])
+        .collect();
+    let result_map: Vec<usize> = (0..sd)
+        .chain((0..sr).map(|r| domain + r))
+        .chain((0..ss).map(|k| sym0 + src_symbol_at[k]))
+        .chain((0..sl).map(|l| loc0 + dl + l))
+        .chain([konst])
+        .collect();
+    // Then each subscript column becomes a local after the merged locals
+    // (src's and dst's the same column), the zero columns inserted for the
+    // other side's subscripts go, and the rows of both are joined:
+    // [src dims, dst dims, symbols, locals, subscripts].
+    let final_maps = |l: usize| {
+        let (f_sym0, f_loc0) = (sd + dd, sd + dd + ns);
+        let f_konst = f_loc0 + l + sr;
+        let tail = move || {
+            (0..ns)
+                .map(move |k| f_sym0 + k)
+                .chain((0..l).map(move |j| f_loc0 + j))
+                .chain([f_konst])
+        };
+        let result: Vec<usize> = (0..sd)
+            .chain(std::iter::repeat_n(usize::MAX, dr))
+            .chain((0..sr).map(|r| f_loc0 + l + r))
+            .chain((0..dd).map(|c| sd + c))
+            .chain(tail())
+            .collect();
+        let this: Vec<usize> = (0..sd)
+            .chain((0..dr).map(|r| f_loc0 + l + r))
+            .chain(std::iter::repeat_n(usize::MAX, sr))
+            .chain((0..dd).map(|c| sd + c))
+            .chain(tail())
+            .collect();
+        (result, this)
+    };
+    let (mut result, this) = if locals == 0 {
+        // Nothing to merge: straight to the final columns.
+        let (result_post, this_post) = final_maps(0);
+        let through = |pre: &[usize], post: &[usize]| -> Vec<usize> { pre.iter().map(|&c| post[c]).collect() };
+        (
+            s.remap_columns(sd, dd, ns, sr, &through(&result_map, &result_post)),
+            d.remap_columns(sd, dd, ns, sr, &through(&this_map, &this_post)),
+        )
+    } else {
+        let mut this = d.remap_columns(domain, range, ns, locals, &this_map);
+        let mut result = s.remap_columns(domain, range, ns, locals, &result_map);
+        this.merge_laid_out_local_vars_fm(&mut result, dl)?;
+        let l = this.num_local_vars();
+        let (result_post, this_post) = final_maps(l);
+        (
+            result.remap_columns(sd, dd, ns, l + sr, &result_post),
+            this.remap_columns(sd, dd, ns, l + sr, &this_post),
+        )
+    };
+    result.append_constraints(&this);
     result.remove_redundant_local_vars_fm()?;
     let d = result.num_domain_vars();
     result.move_vars_fm(VarKind::Domain, 0, d, VarKind::Range, 0);
     Ok(result)
+}
+
+/// The numbers of domain, range, symbol and local variables of `r`.
+fn counts(r: &IntegerRelation) -> (usize, usize, usize, usize) {
+    (
+        r.num_domain_vars(),
+        r.num_range_vars(),
+        r.num_symbol_vars(),
+        r.num_local_vars(),
+    )
+}
+
+/// MLIR's `IntegerRelation::mergeAndAlignSymbols(a, b)` on the symbols'
+/// values: `a`'s symbols keep their places, each of `b`'s is swapped into
+/// the place of the same value in `a` (a symbol without a value matches
+/// none), `a` gets `b`'s others appended. Gives the merged symbols and the
+/// place of each of `b`'s.
+fn align_symbols(a: &[Option<Value>], b: &[Option<Value>]) -> (Vec<Option<Value>>, Vec<usize>) {
+    let mut b_ids = b.to_vec();
+    let mut b_orig: Vec<Option<usize>> = (0..b.len()).map(Some).collect();
+    for (i, &id) in a.iter().enumerate() {
+        match (i..b_ids.len()).find(|&k| id.is_some() && b_ids[k] == id) {
+            Some(k) => {
+                b_ids.swap(i, k);
+                b_orig.swap(i, k);
+            }
+            None => {
+                b_ids.insert(i, id);
+                b_orig.insert(i, None);
+            }
+        }
+    }
+    let mut place = vec![0; b.len()];
+    for (p, o) in b_orig.iter().enumerate() {
+        if let Some(k) = o {
+            place[*k] = p;
+        }
+    }
+    (b_ids, place)
 }
 
 /// MLIR's `addOrderingConstraints`: the common loops before `loop_depth`
@@ -258,38 +337,6 @@ fn add_ordering_constraints(
             found: result.num_vars(),
         })
     })
-}
-
-/// MLIR's `IntegerRelation::mergeAndAlignSymbols` on relations whose
-/// symbols carry values.
-fn merge_and_align_symbols(
-    a: &mut IntegerRelation,
-    a_syms: &mut Vec<Option<Value>>,
-    b: &mut IntegerRelation,
-    b_syms: &mut Vec<Option<Value>>,
-) {
-    let mut i = 0;
-    while i < a_syms.len() {
-        let id = a_syms[i];
-        let found = (i..b_syms.len()).find(|&k| id.is_some() && b_syms[k] == id);
-        let off = b.var_offset(VarKind::Symbol);
-        match found {
-            Some(k) => {
-                b.swap_vars(off + i, off + k);
-                b_syms.swap(i, k);
-            }
-            None => {
-                b.insert_vars(VarKind::Symbol, i, 1);
-                b_syms.insert(i, id);
-            }
-        }
-        i += 1;
-    }
-    while i < b_syms.len() {
-        a.insert_vars(VarKind::Symbol, i, 1);
-        a_syms.insert(i, b_syms[i]);
-        i += 1;
-    }
 }
 
 /// MLIR's `computeDirectionVector`: a variable per common loop equal to

@@ -61,11 +61,11 @@ pub(crate) fn is_loop_memory_parallel(
         let ir = (ctx, body);
         if let Some(l) = AffineLoadOp::cast(&ir, op) {
             if !locally_allocated(ctx, body, l.memref(&ir), for_op) {
-                ops.push(op);
+                ops.push((op, l.memref(&ir), false));
             }
         } else if let Some(s) = AffineStoreOp::cast(&ir, op) {
             if !locally_allocated(ctx, body, s.memref(&ir), for_op) {
-                ops.push(op);
+                ops.push((op, s.memref(&ir), true));
             }
         } else if !AffineForOp::isa(&ir, op)
             && !AffineYieldOp::isa(&ir, op)
@@ -85,14 +85,18 @@ pub(crate) fn is_loop_memory_parallel(
     // the answer does not depend on the order, so the pairs most likely to
     // depend go first: a store with itself (it writes one element in two
     // iterations whenever its subscripts do not tell the iterations apart).
-    let ir = (ctx, body);
-    let is_store = |op: OpId| AffineStoreOp::isa(&ir, op);
-    let self_pairs = ops.iter().filter(|&&a| is_store(a)).map(|&a| (a, a));
+    // Pairs of different memrefs or of two loads have no dependence (the
+    // check's first answer), so they are skipped before the check builds
+    // the accesses' relations.
+    let self_pairs = ops.iter().filter(|a| a.2).map(|&a| (a, a));
     let other_pairs = ops
         .iter()
         .flat_map(|&a| ops.iter().map(move |&b| (a, b)))
-        .filter(|&(a, b)| a != b || !is_store(a));
-    for (a, b) in self_pairs.chain(other_pairs) {
+        .filter(|(a, b)| a.0 != b.0 || !a.2);
+    let candidates = self_pairs
+        .chain(other_pairs)
+        .filter(|(a, b)| a.1 == b.1 && (a.2 || b.2));
+    for ((a, ..), (b, ..)) in candidates {
         let r = accesses.check(ctx, body, a, b, depth, precision, false);
         if !matches!(r, DependenceResult::NoDependence) {
             return false;
