@@ -389,9 +389,17 @@ impl<'a> Emitter<'a> {
             let sfx = if self.flavor.is_device() { "" } else { "64" };
             let s = format!("{f}{sfx}({}, {})", e(self, 0), e(self, 1));
             self.define(op, res.unwrap(), s);
-        } else if let Some(cmp) = find(INTEGER_MIN_MAX) {
+        } else if let Some((cmp, unsigned)) = lookup(def, INTEGER_MIN_MAX) {
             let (a, b) = (paren(&e(self, 0)), paren(&e(self, 1)));
-            let s = format!("{a} {cmp} {b} ? {a} : {b}");
+            let s = if unsigned {
+                // The comparison is on the bits as unsigned; the result keeps
+                // the operands' (signed) C type.
+                let ty = self.body.value_type(ops[0]);
+                let u = ctypes::unsigned(self.ctx, ty, self.flavor).unwrap_or("unsigned int");
+                format!("({u}){a} {cmp} ({u}){b} ? {a} : {b}")
+            } else {
+                format!("{a} {cmp} {b} ? {a} : {b}")
+            };
             self.define(op, res.unwrap(), s);
         } else if let Some(base) = find(FLOAT_BINARY_FUNCTIONS) {
             let f = self.math_fn(base, self.body.value_type(ops[0]));
@@ -1086,12 +1094,13 @@ const DIVISION_HELPERS: &[(Def, &str)] = &[
     (ArithCeildivsiOp::def, "lf_ceildiv"),
 ];
 
-/// Integer minimum and maximum, as `a CMP b ? a : b`.
-const INTEGER_MIN_MAX: &[(Def, &str)] = &[
-    (ArithMaxsiOp::def, ">"),
-    (ArithMinsiOp::def, "<"),
-    (ArithMaxuiOp::def, ">"),
-    (ArithMinuiOp::def, "<"),
+/// Integer minimum and maximum, as `a CMP b ? a : b` (the comparison, and
+/// whether it is on unsigned values).
+const INTEGER_MIN_MAX: &[(Def, (&str, bool))] = &[
+    (ArithMaxsiOp::def, (">", false)),
+    (ArithMinsiOp::def, ("<", false)),
+    (ArithMaxuiOp::def, (">", true)),
+    (ArithMinuiOp::def, ("<", true)),
 ];
 
 /// Float ops of two operands that are a C math function.

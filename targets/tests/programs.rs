@@ -8,6 +8,8 @@
 //!   device (PoCL in CI) and print what mlir-runner prints for the CPU
 //!   version (`NAME.expected`).
 //!
+//! - `test/Target/integer-min-max.lfir` (signed and unsigned integer min and
+//!   max) runs on PoCL and prints what lf-run prints;
 //! - the programs that use `arith.bitcast` (`targets/tests/programs/bitcast.lfir`,
 //!   kernels and host code, and `test/Target/bitcast.lfir`, host code) run on
 //!   PoCL as OpenCL programs and print what lf-run prints for them, compile
@@ -393,6 +395,25 @@ fn bitcast_programs_run_on_pocl_like_lf_run() {
             "{name}: the OpenCL program's output differs from lf-run's"
         );
     }
+}
+
+#[test]
+fn unsigned_min_max_run_on_pocl_like_lf_run() {
+    // arith.maxui/minui compare as unsigned in the emitted C (-1 is the
+    // largest value), as lf-run does.
+    if !opencl_available() {
+        return skip_or_fail(
+            "unsigned_min_max_run_on_pocl_like_lf_run",
+            "an OpenCL ICD (PoCL) with headers and gcc",
+            "apt-get install pocl-opencl-icd ocl-icd-opencl-dev",
+        );
+    }
+    let input = root().join("test/Target/integer-min-max.lfir");
+    assert_eq!(
+        run_opencl_program(&input, &Options::new(Target::OpenCl)),
+        lf_run(&input),
+        "the OpenCL program's output differs from lf-run's"
+    );
 }
 
 #[test]
