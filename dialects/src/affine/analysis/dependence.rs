@@ -6,6 +6,7 @@
 //! (no dependence) or each common loop gets the range of its distance.
 
 use super::access::{AccessInfo, AccessRelation};
+use super::alias::distinct_memrefs;
 use super::domain::{is_affine_region_op, iv_owner};
 use super::{DependenceComponent, DependenceResult, MemRefAccesses, Precision};
 use crate::affine::utils::validity::is_affine_scope;
@@ -90,11 +91,14 @@ pub(crate) fn check(
     precision: Precision,
     want_components: bool,
 ) -> DependenceResult {
-    if src.memref != dst.memref {
+    if src.memref != dst.memref && distinct_memrefs(ctx, body, src.memref, dst.memref) {
         return DependenceResult::NoDependence;
     }
     if !src.is_write && !dst.is_write {
         return DependenceResult::NoDependence;
+    }
+    if src.memref != dst.memref {
+        return failure("the accesses go through different views of one memref");
     }
     if analysis_scope(ctx, body, src.op) != analysis_scope(ctx, body, dst.op) {
         return failure("the accesses are in different affine scopes");

@@ -21,6 +21,7 @@
 //! to use from rayon workers (one cache per function).
 
 mod access;
+mod alias;
 mod cst;
 mod dependence;
 pub mod domain;

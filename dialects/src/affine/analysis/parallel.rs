@@ -1,6 +1,7 @@
 //! Whether the iterations of an `affine.for` may run in parallel as far as
 //! memory is concerned (MLIR's `isLoopMemoryParallel`).
 
+use super::alias::distinct_memrefs;
 use super::domain::nesting_depth;
 use super::{DependenceResult, MemRefAccesses, Precision};
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
@@ -85,7 +86,7 @@ pub(crate) fn is_loop_memory_parallel(
     // the answer does not depend on the order, so the pairs most likely to
     // depend go first: a store with itself (it writes one element in two
     // iterations whenever its subscripts do not tell the iterations apart).
-    // Pairs of different memrefs or of two loads have no dependence (the
+    // Pairs of distinct memrefs or of two loads have no dependence (the
     // check's first answer), so they are skipped before the check builds
     // the accesses' relations.
     let self_pairs = ops.iter().filter(|a| a.2).map(|&a| (a, a));
@@ -95,7 +96,7 @@ pub(crate) fn is_loop_memory_parallel(
         .filter(|(a, b)| a.0 != b.0 || !a.2);
     let candidates = self_pairs
         .chain(other_pairs)
-        .filter(|(a, b)| a.1 == b.1 && (a.2 || b.2));
+        .filter(|(a, b)| (a.2 || b.2) && !distinct_memrefs(ctx, body, a.1, b.1));
     for ((a, ..), (b, ..)) in candidates {
         let r = accesses.check(ctx, body, a, b, depth, precision, false);
         if !matches!(r, DependenceResult::NoDependence) {

@@ -43,7 +43,11 @@ bound stays one), step, location and body, as `mlir-opt --affine-parallelize` do
 is mlir-opt's. A loop is independent when no memory dependence is carried by it (decided as \
 MLIR's `isLoopMemoryParallel` decides: Fourier–Motzkin elimination on the affine accesses; an op \
 with other memory effects, a `memref.load` for example, keeps the loop sequential; memrefs \
-allocated inside the loop are ignored) and it carries no value from one iteration to the next.\n\n\
+allocated inside the loop are ignored) and it carries no value from one iteration to the next. \
+One difference on purpose: accesses through a view of a memref (`memref.subview`, `memref.cast`, \
+`memref.reinterpret_cast`, `memref.view`) and through the memref itself, or through two \
+`memref.get_global` of one global, are accesses to one memref for lf; mlir-opt takes them as \
+independent and makes a racy parallel loop.\n\n\
 With `parallel-reductions`, a loop whose `iter_args` are all reductions is parallelized too: \
 each carried value must be used once, by an `arith` op with one other operand that is not a \
 carried value (`addf`, `mulf`, `addi`, `muli`, `andi`, `ori`, `xori`, `minimumf`, \
