@@ -931,12 +931,27 @@ impl<'a> Emitter<'a> {
             iv: f.iv(&ir),
             iter_args: f.region_iter_args(&ir),
         };
-        self.counted_loop(&lp, &lb, &ub, &step, &carried);
+        // `scf.for unsigned` compares the induction variable with the upper
+        // bound as unsigned numbers.
+        let unsigned = f.unsigned_cmp(&ir).then(|| {
+            let ty = self.body.value_type(f.iv(&ir));
+            ctypes::unsigned(self.ctx, ty, self.flavor).unwrap_or("unsigned int")
+        });
+        self.counted_loop(&lp, &lb, &ub, &step, &carried, unsigned);
     }
 
     /// `for (T iv = lb; iv < ub; iv += step) { body }` for the loop `lp`
-    /// whose results are `carried`; `ub` is used as written.
-    fn counted_loop(&mut self, lp: &CountedLoop, lb: &str, ub: &str, step: &str, carried: &[String]) {
+    /// whose results are `carried`; `ub` is used as written; with
+    /// `unsigned`, both sides of `<` are cast to that type.
+    fn counted_loop(
+        &mut self,
+        lp: &CountedLoop,
+        lb: &str,
+        ub: &str,
+        step: &str,
+        carried: &[String],
+        unsigned: Option<&str>,
+    ) {
         let iv = self.names.get(lp.iv);
         let t = self.cty_value(lp.iv);
         self.vals.insert(lp.iv, Val::Expr(iv.clone()));
@@ -945,7 +960,11 @@ impl<'a> Emitter<'a> {
         } else {
             format!("{iv} += {step}")
         };
-        self.line(&format!("for ({t} {iv} = {lb}; {iv} < {ub}; {inc}) {{"));
+        let cond = match unsigned {
+            Some(u) => format!("({u}){iv} < ({u}){}", paren(ub)),
+            None => format!("{iv} < {ub}"),
+        };
+        self.line(&format!("for ({t} {iv} = {lb}; {cond}; {inc}) {{"));
         self.loop_body(lp.block, &lp.iter_args, carried);
         self.line("}");
     }
@@ -964,7 +983,7 @@ impl<'a> Emitter<'a> {
             iv: f.iv(&ir),
             iter_args: f.region_iter_args(&ir),
         };
-        self.counted_loop(&lp, &lb, &ub, &f.step(&ir).to_string(), &carried);
+        self.counted_loop(&lp, &lb, &ub, &f.step(&ir).to_string(), &carried, None);
     }
 
     fn scf_if(&mut self, i: ScfIfOp) {
