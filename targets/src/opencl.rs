@@ -21,6 +21,7 @@ const HOST_PRELUDE: &str = r#"#define CL_TARGET_OPENCL_VERSION 110
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Every OpenCL call is checked: on failure, print where and exit(1). */
 #define LF_CL_CHECK(call)                                                              \
