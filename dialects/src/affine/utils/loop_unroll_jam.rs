@@ -104,13 +104,12 @@ fn memory_ops(ctx: &Context, body: &Body, for_op: OpId) -> Result<Vec<OpId>, Dec
             out.push(o);
             return WalkControl::Advance;
         }
+        // The structural ops: what they contain is looked at op by op.
+        if AffineForOp::isa(&ir, o) || AffineIfOp::isa(&ir, o) || AffineYieldOp::isa(&ir, o) || AffineParallelOp::isa(&ir, o) {
+            return WalkControl::Advance;
+        }
         let touches = match lf_ir::interfaces::memory_effects(ctx, b, o) {
-            None => {
-                !AffineForOp::isa(&ir, o)
-                    && !AffineIfOp::isa(&ir, o)
-                    && !AffineYieldOp::isa(&ir, o)
-                    && !AffineParallelOp::isa(&ir, o)
-            }
+            None => true,
             Some(effects) => effects.iter().any(|e| e.effect != Effect::Alloc),
         };
         if touches {
