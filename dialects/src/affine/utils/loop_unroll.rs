@@ -32,7 +32,10 @@ pub fn clone_body_with_iv_remapped(
     iter_args: &[Value],
     mut iv_remap: impl FnMut(&mut Builder<'_>, u64) -> Value,
 ) {
-    let term = b.body().terminator(block).expect("a loop body ends with its terminator");
+    let term = b
+        .body()
+        .terminator(block)
+        .expect("a loop body ends with its terminator");
     let originals: Vec<OpId> = b.body().block_ops(block).filter(|&o| o != term).collect();
     let yielded: Vec<Value> = b.body().operands(term).collect();
     let mut last = yielded.clone();
@@ -137,7 +140,9 @@ pub fn loop_unroll_by_factor(
         if cleanup_unroll {
             return loop_unroll_full(b, for_op);
         }
-        return Err(format!("not unrolled: trip count {tc} is less than the unroll factor {factor}"));
+        return Err(format!(
+            "not unrolled: trip count {tc} is less than the unroll factor {factor}"
+        ));
     }
     if largest_divisor_of_trip_count(b.ctx(), b.body(), for_op) % factor != 0 {
         if for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1 {

@@ -73,7 +73,10 @@ pub fn inner_bounds_invariant(ctx: &Context, body: &Body, for_op: AffineForOp) -
         }
         if let Some(f) = AffineForOp::cast(&(ctx, b), o) {
             let ir = (ctx, b);
-            let controls = f.lower_bound_operands(&ir).into_iter().chain(f.upper_bound_operands(&ir));
+            let controls = f
+                .lower_bound_operands(&ir)
+                .into_iter()
+                .chain(f.upper_bound_operands(&ir));
             for v in controls {
                 if body.is_defined_inside(v, for_op.op()) {
                     ok = false;
@@ -105,7 +108,11 @@ fn memory_ops(ctx: &Context, body: &Body, for_op: OpId) -> Result<Vec<OpId>, Dec
             return WalkControl::Advance;
         }
         // The structural ops: what they contain is looked at op by op.
-        if AffineForOp::isa(&ir, o) || AffineIfOp::isa(&ir, o) || AffineYieldOp::isa(&ir, o) || AffineParallelOp::isa(&ir, o) {
+        if AffineForOp::isa(&ir, o)
+            || AffineIfOp::isa(&ir, o)
+            || AffineYieldOp::isa(&ir, o)
+            || AffineParallelOp::isa(&ir, o)
+        {
             return WalkControl::Advance;
         }
         let touches = match lf_ir::interfaces::memory_effects(ctx, b, o) {
@@ -265,7 +272,12 @@ pub fn unroll_jam_legality(
 
 fn reversed(ctx: &Context, body: &Body, src: OpId, dst: OpId) -> String {
     let name = |o: OpId| ctx.op_name_str(body.op_name(o));
-    let line = |o: OpId| body.op_loc(o).source_pos(ctx).map(|p| format!(" (line {})", p.line)).unwrap_or_default();
+    let line = |o: OpId| {
+        body.op_loc(o)
+            .source_pos(ctx)
+            .map(|p| format!(" (line {})", p.line))
+            .unwrap_or_default()
+    };
     format!(
         "not unroll-jammed: the jammed loop would reverse a dependence from '{}'{} to '{}'{} carried by the loop",
         name(src),
@@ -290,9 +302,16 @@ fn recombination_problem(ctx: &Context, body: &Body, r: &LoopReduction, init: Va
         _ => None,
     };
     match r.kind {
-        K::Maximumf | K::Minimumf | K::Maxnumf | K::Minnumf | K::Maxs | K::Mins | K::Maxu | K::Minu | K::Andi | K::Ori => {
-            None
-        }
+        K::Maximumf
+        | K::Minimumf
+        | K::Maxnumf
+        | K::Minnumf
+        | K::Maxs
+        | K::Mins
+        | K::Maxu
+        | K::Minu
+        | K::Andi
+        | K::Ori => None,
         K::Addi if constant() == Some(0) => None,
         K::Muli if constant() == Some(1) => None,
         K::Addi | K::Muli => Some("each copy would start from the initial value, which is not the neutral constant"),
@@ -403,8 +422,7 @@ pub fn loop_unroll_jam_by_factor(
         return Err("not unroll-jammed: a bound of a nested loop depends on a value defined in the loop".into());
     }
     let needs_cleanup = largest_divisor_of_trip_count(ctx, b.body(), for_op) % factor != 0;
-    if needs_cleanup && (for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1)
-    {
+    if needs_cleanup && (for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1) {
         return Err(format!(
             "not unroll-jammed: the trip count may not be a multiple of {factor} and a max lower bound or min upper \
              bound leaves no affine cleanup loop bound"

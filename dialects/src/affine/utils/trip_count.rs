@@ -139,7 +139,9 @@ pub fn cleanup_loop_lower_bound(b: &mut Builder<'_>, for_op: AffineForOp, factor
         (lb_value, bumps)
     });
     let n = tc.map.num_results() as u32;
-    let results: Vec<AffineExpr> = (0..n).map(|i| AffineExpr::dim(0).add(&AffineExpr::dim(i + 1))).collect();
+    let results: Vec<AffineExpr> = (0..n)
+        .map(|i| AffineExpr::dim(0).add(&AffineExpr::dim(i + 1)))
+        .collect();
     let map = AffineMap::new(1 + n, 0, results);
     let mut operands = vec![lb_value];
     operands.extend_from_slice(&bumps);
