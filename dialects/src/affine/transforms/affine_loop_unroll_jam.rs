@@ -27,10 +27,12 @@ body.\n\n\
 Left alone, with a remark at the loop: a trip count below the factor, a nested loop whose bounds \
 depend on a value defined in the loop, a trip count that may not be a multiple of the factor with \
 a `max` lower bound or `min` upper bound, and (lf only, where mlir-opt 22 produces a wrong \
-program) a loop-carried value that is not a reduction the copies' results can be combined with, \
-an `xori` reduction, an op touching memory that is not an affine access, and a memory dependence \
-between iterations less than `factor * step` apart that the jammed loop would reverse (decided \
-exactly with lf's dependence analysis).",
+program) a loop-carried value that is not a reduction the copies' results can be combined with \
+exactly (kept: `max`/`min` kinds, `andi`, `ori`, and `addi`/`muli` from their neutral constant; \
+declined: `addf` and `mulf`, whose rounding would change, `xori`, and other carried values, \
+which mlir-opt restarts in every copy), an op touching memory that is not an affine access, and \
+a memory dependence between iterations less than `factor * step` apart that the jammed loop \
+would reverse (decided exactly with lf's dependence analysis).",
     anchor: Anchor::Op("func.func"),
     options: &[PassOption {
         name: "unroll-jam-factor",
