@@ -144,7 +144,7 @@ pub fn loop_unroll_by_factor(
             "not unrolled: trip count {tc} is less than the unroll factor {factor}"
         ));
     }
-    if largest_divisor_of_trip_count(b.ctx(), b.body(), for_op) % factor != 0 {
+    if !largest_divisor_of_trip_count(b.ctx(), b.body(), for_op).is_multiple_of(factor) {
         if for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1 {
             return Err(format!(
                 "not unrolled: the trip count may not be a multiple of {factor} and a max lower bound or min \

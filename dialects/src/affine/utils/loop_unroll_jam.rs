@@ -421,7 +421,7 @@ pub fn loop_unroll_jam_by_factor(
     if !inner_bounds_invariant(ctx, b.body(), for_op) {
         return Err("not unroll-jammed: a bound of a nested loop depends on a value defined in the loop".into());
     }
-    let needs_cleanup = largest_divisor_of_trip_count(ctx, b.body(), for_op) % factor != 0;
+    let needs_cleanup = !largest_divisor_of_trip_count(ctx, b.body(), for_op).is_multiple_of(factor);
     if needs_cleanup && (for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1) {
         return Err(format!(
             "not unroll-jammed: the trip count may not be a multiple of {factor} and a max lower bound or min upper \
