@@ -7,7 +7,7 @@ use crate::affine::utils::trip_count::constant_trip_count;
 use crate::affine::AffineForOp;
 use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
-use lf_ir::walk::{walk, walk_regions, WalkControl, WalkOrder};
+use lf_ir::walk::{walk_regions, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, RegionId};
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
@@ -169,34 +169,29 @@ impl Pass for AffineLoopUnroll {
 }
 
 /// The `affine.for` ops with no `affine.for` inside, in post-order (MLIR's
-/// `gatherInnermostLoops`).
+/// `gatherInnermostLoops`), in one walk: each loop marks the loops around
+/// it as not innermost.
 pub fn innermost_loops(ctx: &Context, body: &Body, regions: &[RegionId]) -> Vec<AffineForOp> {
-    let mut out = Vec::new();
+    let mut loops = Vec::new();
+    let mut outer: rustc_hash::FxHashSet<OpId> = rustc_hash::FxHashSet::default();
     walk_regions(body, regions, WalkOrder::PostOrder, &mut |b, op| {
         if !std::ptr::eq(b, body) {
             return WalkControl::Skip;
         }
         if let Some(f) = AffineForOp::cast(&(ctx, b), op) {
-            if !has_nested_loop(ctx, body, op) {
-                out.push(f);
+            loops.push(f);
+            let mut cur = body.parent_op(op);
+            while let Some(p) = cur {
+                if AffineForOp::isa(&(ctx, b), p) && !outer.insert(p) {
+                    break;
+                }
+                cur = body.parent_op(p);
             }
         }
         WalkControl::Advance
     });
-    out
-}
-
-/// Whether an `affine.for` is nested in `op`.
-fn has_nested_loop(ctx: &Context, body: &Body, op: OpId) -> bool {
-    let mut found = false;
-    walk(body, op, WalkOrder::PreOrder, &mut |b, o| {
-        if o != op && AffineForOp::isa(&(ctx, b), o) {
-            found = true;
-            return WalkControl::Interrupt;
-        }
-        WalkControl::Advance
-    });
-    found
+    loops.retain(|l| !outer.contains(&l.op()));
+    loops
 }
 
 /// The `affine.for` ops whose constant trip count is at most `threshold`,
