@@ -123,6 +123,8 @@ pub fn register_all(ctx: &Context) {
 /// Registers the dialects' passes (`affine-parallelize`, `lower-affine`,
 /// `gpu-kernel-outlining`).
 pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&affine::transforms::affine_loop_unroll::INFO);
+    r.register(&affine::transforms::affine_loop_unroll_jam::INFO);
     r.register(&affine::transforms::affine_parallelize::INFO);
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);

@@ -6,8 +6,12 @@
 
 pub mod inlining;
 pub(crate) mod linear_maps;
+pub mod loop_unroll;
+pub mod loop_unroll_jam;
 pub mod map_composition;
 pub mod operand_facts;
+pub mod promote_single_iteration;
+pub mod trip_count;
 pub mod validity;
 
 pub use map_composition::{canonicalize_map_and_operands, map_attr, map_of};
