@@ -12,7 +12,8 @@
 //! `LF_PROPERTY_SEED=S` the first seed (default 1), and
 //! `LF_PROPERTY_SECONDS=T` a time budget after which no new case starts
 //! (default [`SECONDS`]; CI runs on two slow cores). The seed of a failing
-//! case reproduces it: `LF_PROPERTY_SEED=S LF_PROPERTY_CASES=1`.
+//! case reproduces it: `LF_PROPERTY_SEED=S LF_PROPERTY_CASES=1`, and
+//! `LF_PROPERTY_DIR=DIR` keeps the programs and lf-opt's outputs there.
 
 use lf_lit::affine_gen::Rng;
 use lf_lit::runnable_gen::program;
@@ -35,6 +36,14 @@ const MAX_SEQUENCE: u64 = 4;
 /// The passes and option sets a sequence draws from. Every pass here must be
 /// registered (checked by [`every_pass_is_registered`]).
 const PASSES: &[&str] = &[
+    "affine-loop-unroll{unroll-factor=2}",
+    "affine-loop-unroll{unroll-factor=3 cleanup-unroll=true}",
+    "affine-loop-unroll{unroll-full-threshold=8}",
+    "affine-loop-unroll{unroll-factor=-1}",
+    "affine-loop-unroll{unroll-factor=4 unroll-up-to-factor=true}",
+    "affine-loop-unroll{unroll-num-reps=2}",
+    "affine-loop-unroll-jam{unroll-jam-factor=2}",
+    "affine-loop-unroll-jam{unroll-jam-factor=3}",
     "affine-parallelize",
     "affine-parallelize{parallel-reductions=true}",
     "canonicalize",
@@ -111,7 +120,10 @@ fn random_pass_sequences_keep_results() {
     let cases = env_or("LF_PROPERTY_CASES", CASES);
     let first = env_or("LF_PROPERTY_SEED", 1u64);
     let budget = Duration::from_secs(env_or("LF_PROPERTY_SECONDS", SECONDS));
-    let dir = tempfile::tempdir().expect("a temporary directory");
+    let temp = tempfile::tempdir().expect("a temporary directory");
+    let kept = std::env::var_os("LF_PROPERTY_DIR").map(std::path::PathBuf::from);
+    let dir = kept.as_deref().unwrap_or(temp.path());
+    std::fs::create_dir_all(dir).expect("the programs' directory");
     let start = Instant::now();
     let done = AtomicUsize::new(0);
     let failures: Vec<String> = (0..cases as u64)
@@ -121,7 +133,7 @@ fn random_pass_sequences_keep_results() {
                 return None;
             }
             done.fetch_add(1, Ordering::Relaxed);
-            case(first + i, dir.path())
+            case(first + i, dir)
         })
         .collect();
     let done = done.into_inner();

@@ -65,6 +65,12 @@ the original order.",
             default: "false",
             help: "Fully unroll the cleanup loop when possible.",
         },
+        PassOption {
+            name: "assume-nonnegative-trip-count",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Start cleanup loops at MLIR's bound, which is wrong when a symbolic upper bound is below the lower bound (lf only; default: never below the loop's lower bound)",
+        },
     ],
     create,
 };
@@ -88,6 +94,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
             .is_explicit("unroll-full-threshold")
             .then(|| opts.int("unroll-full-threshold") as u64),
         cleanup_unroll: opts.bool("cleanup-unroll"),
+        assume_nonnegative: opts.bool("assume-nonnegative-trip-count"),
     }))
 }
 
@@ -105,6 +112,9 @@ pub struct AffineLoopUnroll {
     pub full_threshold: Option<u64>,
     /// Unroll a loop fully instead of making a cleanup loop.
     pub cleanup_unroll: bool,
+    /// Cleanup loops start at MLIR's bound (see
+    /// [`crate::affine::utils::loop_unroll::generate_cleanup_loop`]).
+    pub assume_nonnegative: bool,
 }
 
 impl AffineLoopUnroll {
@@ -112,8 +122,8 @@ impl AffineLoopUnroll {
     fn unroll(&self, b: &mut Builder<'_>, for_op: AffineForOp) -> Result<(), Declined> {
         match self.factor {
             None => loop_unroll_full(b, for_op),
-            Some(f) if self.up_to_factor => loop_unroll_up_to_factor(b, for_op, f),
-            Some(f) => loop_unroll_by_factor(b, for_op, f, self.cleanup_unroll),
+            Some(f) if self.up_to_factor => loop_unroll_up_to_factor(b, for_op, f, self.assume_nonnegative),
+            Some(f) => loop_unroll_by_factor(b, for_op, f, self.cleanup_unroll, self.assume_nonnegative),
         }
     }
 }

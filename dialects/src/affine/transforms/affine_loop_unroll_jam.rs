@@ -34,12 +34,20 @@ which mlir-opt restarts in every copy), an op touching memory that is not an aff
 a memory dependence between iterations less than `factor * step` apart that the jammed loop \
 would reverse (decided exactly with lf's dependence analysis).",
     anchor: Anchor::Op("func.func"),
-    options: &[PassOption {
-        name: "unroll-jam-factor",
-        kind: OptionKind::UInt,
-        default: "4",
-        help: "Use this unroll jam factor for all loops (default 4)",
-    }],
+    options: &[
+        PassOption {
+            name: "unroll-jam-factor",
+            kind: OptionKind::UInt,
+            default: "4",
+            help: "Use this unroll jam factor for all loops (default 4)",
+        },
+        PassOption {
+            name: "assume-nonnegative-trip-count",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Start cleanup loops at MLIR's bound, which is wrong when a symbolic upper bound is below the lower bound (lf only; default: never below the loop's lower bound)",
+        },
+    ],
     create,
 };
 
@@ -53,13 +61,19 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     if factor == 0 {
         return Err("unroll-jam-factor: the factor must be positive".into());
     }
-    Ok(Box::new(AffineLoopUnrollJam { factor: factor as u64 }))
+    Ok(Box::new(AffineLoopUnrollJam {
+        factor: factor as u64,
+        assume_nonnegative: opts.bool("assume-nonnegative-trip-count"),
+    }))
 }
 
 /// The `affine-loop-unroll-jam` pass.
 pub struct AffineLoopUnrollJam {
     /// The unroll-jam factor.
     pub factor: u64,
+    /// Cleanup loops start at MLIR's bound (see
+    /// [`crate::affine::utils::loop_unroll::generate_cleanup_loop`]).
+    pub assume_nonnegative: bool,
 }
 
 impl Pass for AffineLoopUnrollJam {
@@ -79,7 +93,9 @@ impl Pass for AffineLoopUnrollJam {
         };
         let deps = am.get::<DependenceAnalysis>(op);
         let mut b = op.builder();
-        if let Err(why) = loop_unroll_jam_by_factor(&mut b, for_op, self.factor, &deps.accesses) {
+        if let Err(why) =
+            loop_unroll_jam_by_factor(&mut b, for_op, self.factor, &deps.accesses, self.assume_nonnegative)
+        {
             b.remark(for_op.op(), why);
             am.preserve_all();
         }

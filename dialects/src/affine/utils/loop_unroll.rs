@@ -75,14 +75,35 @@ pub fn bump_iv(b: &mut Builder<'_>, iv: Value, offset: i64) -> Value {
 
 /// Splits off the last `trip count mod factor` iterations of `for_op` into
 /// a copy of it right after it (MLIR's `generateCleanupLoopForUnroll`): the
-/// copy starts at [`cleanup_loop_lower_bound`], takes the loop's results as
+/// copy starts at [`cleanup_loop_lower_bound`] (never below the loop's own
+/// lower bound, where MLIR's may start), takes the loop's results as
 /// its initial values and gives the results the loop's users now read; the
 /// loop stops where the copy starts. The copy is promoted when it runs
 /// once. `None` (nothing changed) without a trip count map.
-pub fn generate_cleanup_loop(b: &mut Builder<'_>, for_op: AffineForOp, factor: u64) -> Option<()> {
+///
+/// Unless `assume_nonnegative` (MLIR's bound, for callers that know the
+/// trip count is not negative), a cleanup loop of a loop without a constant
+/// trip count starts at `max(lb, MLIR's bound)`.
+pub fn generate_cleanup_loop(
+    b: &mut Builder<'_>,
+    for_op: AffineForOp,
+    factor: u64,
+    assume_nonnegative: bool,
+) -> Option<()> {
     let op = for_op.op();
     // The bound first: it needs the loop as it is, and changes nothing.
-    let lb = cleanup_loop_lower_bound(b, for_op, factor)?;
+    // Unlike MLIR, the cleanup loop never starts below the loop's lower
+    // bound unless the trip count is a known constant (a symbolic one may
+    // be negative: see `cleanup_loop_lower_bound`).
+    // The unrolled loop stops at MLIR's bound (below the lower bound, it
+    // runs no iteration either way).
+    let keep_lower_bound = !assume_nonnegative && constant_trip_count(b.ctx(), b.body(), for_op).is_none();
+    let lb = cleanup_loop_lower_bound(b, for_op, factor, keep_lower_bound)?;
+    let stop = if keep_lower_bound {
+        cleanup_loop_lower_bound(b, for_op, factor, false)?
+    } else {
+        lb.clone()
+    };
     let cleanup = b.guarded(|b| {
         b.set_insertion_point_after(op);
         let mut map = ValueMap::default();
@@ -104,10 +125,9 @@ pub fn generate_cleanup_loop(b: &mut Builder<'_>, for_op: AffineForOp, factor: u
             }
         });
     }
-    let bound = AffineBound::map(lb.map, &lb.operands);
-    cleanup.set_lower_bound(b, bound.clone());
+    cleanup.set_lower_bound(b, AffineBound::map(lb.map, &lb.operands));
     promote_if_single_iteration(b, cleanup);
-    for_op.set_upper_bound(b, bound);
+    for_op.set_upper_bound(b, AffineBound::map(stop.map, &stop.operands));
     Some(())
 }
 
@@ -117,12 +137,13 @@ pub fn generate_cleanup_loop(b: &mut Builder<'_>, for_op: AffineForOp, factor: u
 /// iterations a factor does not divide go to a cleanup loop (fully unrolled
 /// instead when `cleanup_unroll`); a loop left with one iteration is
 /// promoted. A factor of 1 only promotes a single-iteration loop; an empty
-/// body is left alone.
+/// body is left alone. `assume_nonnegative`: see [`generate_cleanup_loop`].
 pub fn loop_unroll_by_factor(
     b: &mut Builder<'_>,
     for_op: AffineForOp,
     factor: u64,
     cleanup_unroll: bool,
+    assume_nonnegative: bool,
 ) -> Result<(), Declined> {
     assert!(factor > 0, "unroll factor must be positive");
     let trip_count = constant_trip_count(b.ctx(), b.body(), for_op);
@@ -154,7 +175,8 @@ pub fn loop_unroll_by_factor(
         if cleanup_unroll {
             return loop_unroll_full(b, for_op);
         }
-        generate_cleanup_loop(b, for_op, factor).expect("single-result bounds have a trip count map");
+        generate_cleanup_loop(b, for_op, factor, assume_nonnegative)
+            .expect("single-result bounds have a trip count map");
     }
     let step = for_op.step(b);
     let Some(new_step) = i64::try_from(factor).ok().and_then(|f| step.checked_mul(f)) else {
@@ -183,16 +205,22 @@ pub fn loop_unroll_full(b: &mut Builder<'_>, for_op: AffineForOp) -> Result<(), 
             true => Ok(()),
             false => Err("not promoted: the single-iteration loop has a max lower bound".into()),
         },
-        Some(n) => loop_unroll_by_factor(b, for_op, n, false),
+        Some(n) => loop_unroll_by_factor(b, for_op, n, false, false),
     }
 }
 
 /// Unrolls `for_op` by `factor`, or by its constant trip count when that is
-/// smaller (MLIR's `loopUnrollUpToFactor`).
-pub fn loop_unroll_up_to_factor(b: &mut Builder<'_>, for_op: AffineForOp, factor: u64) -> Result<(), Declined> {
+/// smaller (MLIR's `loopUnrollUpToFactor`). `assume_nonnegative`: see
+/// [`generate_cleanup_loop`].
+pub fn loop_unroll_up_to_factor(
+    b: &mut Builder<'_>,
+    for_op: AffineForOp,
+    factor: u64,
+    assume_nonnegative: bool,
+) -> Result<(), Declined> {
     match constant_trip_count(b.ctx(), b.body(), for_op) {
         Some(0) => Err("not unrolled: the loop never runs".into()),
-        Some(tc) if tc < factor => loop_unroll_by_factor(b, for_op, tc, false),
-        _ => loop_unroll_by_factor(b, for_op, factor, false),
+        Some(tc) if tc < factor => loop_unroll_by_factor(b, for_op, tc, false, assume_nonnegative),
+        _ => loop_unroll_by_factor(b, for_op, factor, false, assume_nonnegative),
     }
 }

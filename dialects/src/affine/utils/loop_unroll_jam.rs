@@ -394,11 +394,13 @@ fn with_additional_yields(
 /// is reversed ([`unroll_jam_legality`]). The iterations a factor does not
 /// divide go to a cleanup loop; the copies' partial reductions are combined
 /// after the loop; a loop left with one iteration is promoted.
+/// `assume_nonnegative`: see [`generate_cleanup_loop`].
 pub fn loop_unroll_jam_by_factor(
     b: &mut Builder<'_>,
     mut for_op: AffineForOp,
     factor: u64,
     deps: &MemRefAccesses,
+    assume_nonnegative: bool,
 ) -> Result<(), Declined> {
     assert!(factor > 0, "unroll-jam factor must be positive");
     let (ctx, op) = (b.ctx(), for_op.op());
@@ -467,7 +469,8 @@ pub fn loop_unroll_jam_by_factor(
         WalkControl::Advance
     });
     if needs_cleanup {
-        generate_cleanup_loop(b, for_op, factor).expect("single-result bounds have a trip count map");
+        generate_cleanup_loop(b, for_op, factor, assume_nonnegative)
+            .expect("single-result bounds have a trip count map");
     }
     let copies = (factor - 1) as usize;
     let mut maps: Vec<ValueMap> = vec![ValueMap::default(); copies];

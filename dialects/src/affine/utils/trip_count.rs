@@ -116,7 +116,20 @@ fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
 /// simplified and canonicalized. `None` without a trip count map. The IR is
 /// left as it was (the `affine.apply` ops built to compose the map are
 /// erased again).
-pub fn cleanup_loop_lower_bound(b: &mut Builder<'_>, for_op: AffineForOp, factor: u64) -> Option<MapAndOperands> {
+///
+/// With `keep_lower_bound`, `lb` itself is one more result of the `max`.
+/// MLIR's bound assumes a trip count that is not negative: for a loop that
+/// runs no iteration because its upper bound is below its lower bound
+/// (`2 to %n` with `%n = 0`), `tc - tc mod factor` is negative and the
+/// cleanup loop would run iterations below `lb` that the loop never ran.
+/// The extra result keeps the cleanup loop (and the unrolled loop, which
+/// stops at this bound) inside the loop's range.
+pub fn cleanup_loop_lower_bound(
+    b: &mut Builder<'_>,
+    for_op: AffineForOp,
+    factor: u64,
+    keep_lower_bound: bool,
+) -> Option<MapAndOperands> {
     let tc = trip_count_map(b.ctx(), b.body(), for_op)?;
     let step = for_op.step(b);
     let lb = for_op.lower_bound(b);
@@ -139,9 +152,12 @@ pub fn cleanup_loop_lower_bound(b: &mut Builder<'_>, for_op: AffineForOp, factor
         (lb_value, bumps)
     });
     let n = tc.map.num_results() as u32;
-    let results: Vec<AffineExpr> = (0..n)
+    let mut results: Vec<AffineExpr> = (0..n)
         .map(|i| AffineExpr::dim(0).add(&AffineExpr::dim(i + 1)))
         .collect();
+    if keep_lower_bound {
+        results.push(AffineExpr::dim(0));
+    }
     let map = AffineMap::new(1 + n, 0, results);
     let mut operands = vec![lb_value];
     operands.extend_from_slice(&bumps);
