@@ -5,8 +5,10 @@
 //! the rules for inlining calls into affine code.
 
 pub mod inlining;
+pub mod intervening_effects;
 pub(crate) mod linear_maps;
 pub mod map_composition;
+pub mod memref_alias;
 pub mod operand_facts;
 pub mod validity;
 
