@@ -97,6 +97,11 @@ pub struct Options {
     /// `affine-scalrep`. Off (0) by default, which leaves the programs of
     /// the other tests as they were.
     pub reuse_percent: u64,
+    /// Whether every `affine.for` runs at least once, its bounds a constant
+    /// range, a symbol to the symbol plus a constant, or a dimension to the
+    /// dimension plus a constant (`affine-loop-invariant-code-motion` moves
+    /// loads and stores only out of such loops in lf). Off by default.
+    pub loops_run: bool,
 }
 
 impl Default for Options {
@@ -109,6 +114,7 @@ impl Default for Options {
             parallel_percent: 5,
             conditions_on_applies: true,
             reuse_percent: 0,
+            loops_run: false,
         }
     }
 }
@@ -313,6 +319,29 @@ impl Gen<'_> {
                 }
             }
             _ => "max affine_map<()[s0, s1] -> (s0, s1 floordiv 2)>()[%n, %m]".into(),
+        }
+    }
+
+    /// The bounds of an `affine.for` (see [`Options::loops_run`]).
+    fn bounds(&mut self, dims: &[String]) -> (String, String) {
+        let (lb, ub) = (self.lower_bound(dims), self.upper_bound(dims));
+        if !self.opts.loops_run {
+            return (lb, ub);
+        }
+        let c = self.rng.range(1, 12);
+        match self.rng.below(4) {
+            0 => (
+                "%n".into(),
+                format!("affine_map<()[s0] -> (s0 + {c})>()[%n]"),
+            ),
+            1 if !dims.is_empty() => {
+                let d = self.rng.pick(dims).clone();
+                (
+                    format!("affine_map<(d0) -> (d0)>({d})"),
+                    format!("affine_map<(d0) -> (d0 + {c})>({d})"),
+                )
+            }
+            _ => ("0".into(), (c + 3).to_string()),
         }
     }
 
@@ -598,7 +627,7 @@ impl Gen<'_> {
             let ub = self.rng.range(4, 12);
             self.line(&format!("affine.parallel ({iv}) = (0) to ({ub}) {{"));
         } else {
-            let (lb, ub) = (self.lower_bound(dims), self.upper_bound(dims));
+            let (lb, ub) = self.bounds(dims);
             let step = match self.rng.below(6) {
                 0 => " step 2".to_string(),
                 1 => " step 3".to_string(),
@@ -635,7 +664,7 @@ impl Gen<'_> {
             let s = self.rng.below(SCALARS.len() as u64) as usize;
             carried.push((self.fresh("acc"), s));
         }
-        let (lb, ub) = (self.lower_bound(dims), self.upper_bound(dims));
+        let (lb, ub) = self.bounds(dims);
         let step = if self.rng.chance(20) { " step 2" } else { "" };
         let results = self.fresh("r");
         let inits: Vec<String> = carried
