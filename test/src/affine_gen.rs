@@ -330,10 +330,7 @@ impl Gen<'_> {
         }
         let c = self.rng.range(1, 12);
         match self.rng.below(4) {
-            0 => (
-                "%n".into(),
-                format!("affine_map<()[s0] -> (s0 + {c})>()[%n]"),
-            ),
+            0 => ("%n".into(), format!("affine_map<()[s0] -> (s0 + {c})>()[%n]")),
             1 if !dims.is_empty() => {
                 let d = self.rng.pick(dims).clone();
                 (
@@ -886,7 +883,17 @@ mod tests {
         let loads: Vec<String> = lines.iter().filter_map(|l| subscripts(l)).collect();
         let unique: std::collections::HashSet<&String> = loads.iter().collect();
         assert!(unique.len() < loads.len(), "no load repeats an access");
-        assert_eq!(module(7, 20, &Options::default()), module(7, 20, &Options { reuse_percent: 0, ..opts }));
+        assert_eq!(
+            module(7, 20, &Options::default()),
+            module(
+                7,
+                20,
+                &Options {
+                    reuse_percent: 0,
+                    ..opts
+                }
+            )
+        );
     }
 
     #[test]

@@ -69,18 +69,23 @@ struct Outcome {
 /// Whether `func` has an `affine.for` whose bounds are not two constants
 /// with a positive difference (where lf's LICM keeps loads and stores).
 fn has_loop_that_may_not_run(func: &str) -> bool {
-    func.lines().map(str::trim).filter(|l| l.contains("affine.for ")).any(|l| {
-        let Some((_, rest)) = l.split_once(" = ") else { return true };
-        let rest = rest.split(" step ").next().unwrap_or(rest).trim_end_matches(" {");
-        let rest = rest.split(" iter_args").next().unwrap_or(rest);
-        match rest.split_once(" to ") {
-            Some((lb, ub)) => match (lb.trim().parse::<i64>(), ub.trim().parse::<i64>()) {
-                (Ok(lb), Ok(ub)) => ub <= lb,
-                _ => true,
-            },
-            None => true,
-        }
-    })
+    func.lines()
+        .map(str::trim)
+        .filter(|l| l.contains("affine.for "))
+        .any(|l| {
+            let Some((_, rest)) = l.split_once(" = ") else {
+                return true;
+            };
+            let rest = rest.split(" step ").next().unwrap_or(rest).trim_end_matches(" {");
+            let rest = rest.split(" iter_args").next().unwrap_or(rest);
+            match rest.split_once(" to ") {
+                Some((lb, ub)) => match (lb.trim().parse::<i64>(), ub.trim().parse::<i64>()) {
+                    (Ok(lb), Ok(ub)) => ub <= lb,
+                    _ => true,
+                },
+                None => true,
+            }
+        })
 }
 
 fn check(mlir: &Path, pass: &str, funcs: &[String], generic: bool, dir: &Path, tag: &str, out: &mut Outcome) {
@@ -88,7 +93,10 @@ fn check(mlir: &Path, pass: &str, funcs: &[String], generic: bool, dir: &Path, t
     std::fs::write(&path, funcs.concat()).expect("write input");
     let flag = format!("--{pass}");
     let (mflags, lflags): (Vec<&str>, Vec<&str>) = if generic {
-        (vec![&flag, "--mlir-print-op-generic"], vec![&flag, "--print-op-generic"])
+        (
+            vec![&flag, "--mlir-print-op-generic"],
+            vec![&flag, "--print-op-generic"],
+        )
     } else {
         (vec![&flag], vec![&flag])
     };
@@ -106,15 +114,25 @@ fn check(mlir: &Path, pass: &str, funcs: &[String], generic: bool, dir: &Path, t
         (m, l) if funcs.len() > 1 => {
             let _ = (m, l);
             for (i, f) in funcs.iter().enumerate() {
-                check(mlir, pass, std::slice::from_ref(f), generic, dir, &format!("{tag}-{i}"), out);
+                check(
+                    mlir,
+                    pass,
+                    std::slice::from_ref(f),
+                    generic,
+                    dir,
+                    &format!("{tag}-{i}"),
+                    out,
+                );
             }
         }
         (Ok(_), Ok(_)) if pass == "affine-loop-invariant-code-motion" && has_loop_that_may_not_run(&funcs[0]) => {
             out.unsafe_in_mlir += 1
         }
-        (Ok(m), Ok(l)) => out
-            .failures
-            .push(format!("{pass}: outputs differ on\n{}\n{}", funcs[0], first_diff(&m, &l))),
+        (Ok(m), Ok(l)) => out.failures.push(format!(
+            "{pass}: outputs differ on\n{}\n{}",
+            funcs[0],
+            first_diff(&m, &l)
+        )),
         (Ok(_), Err(e)) => out.failures.push(format!("{pass}: lf-opt fails on\n{}\n{e}", funcs[0])),
         (Err(e), Ok(_)) => out
             .failures
@@ -189,5 +207,9 @@ fn affine_licm_matches_mlir_opt_on_loops_that_run() {
 
 #[test]
 fn affine_licm_matches_mlir_opt() {
-    differential("affine_licm_matches_mlir_opt", "affine-loop-invariant-code-motion", false);
+    differential(
+        "affine_licm_matches_mlir_opt",
+        "affine-loop-invariant-code-motion",
+        false,
+    );
 }

@@ -57,7 +57,11 @@ region op taking it). Distinct memref values are taken not to alias, as by MLIR.
         default: "false",
         help: "Remark on each op left in its loop by lf's safety rules, saying why (lf only)",
     }],
-    create: |opts| Ok(Box::new(AffineLicm { remarks: opts.bool("remarks") })),
+    create: |opts| {
+        Ok(Box::new(AffineLicm {
+            remarks: opts.bool("remarks"),
+        }))
+    },
 };
 
 /// The `affine-loop-invariant-code-motion` pass.
@@ -111,14 +115,22 @@ pub fn runs_at_least_once<'c>(ir: &impl lf_ir::view::Ir<'c>, for_op: AffineForOp
     if lb.operands != ub.operands || lb.map.num_dims() != ub.map.num_dims() {
         return false;
     }
-    let diffs = ub.map.results().iter().flat_map(|u| lb.map.results().iter().map(move |l| u.sub(l)));
+    let diffs = ub
+        .map
+        .results()
+        .iter()
+        .flat_map(|u| lb.map.results().iter().map(move |l| u.sub(l)));
     let map = lf_ir::affine::AffineMap::new(
         lb.map.num_dims(),
         lb.map.num_symbols().max(ub.map.num_symbols()),
         diffs.collect::<Vec<AffineExpr>>(),
     );
     let simplified = map.simplify();
-    !simplified.results().is_empty() && simplified.results().iter().all(|e| e.as_constant().is_some_and(|c| c >= 1))
+    !simplified.results().is_empty()
+        && simplified
+            .results()
+            .iter()
+            .all(|e| e.as_constant().is_some_and(|c| c >= 1))
 }
 
 /// Whether `op` may run where it would not have: effect-free and, with the
@@ -225,7 +237,8 @@ impl Hoisting<'_> {
         let def = ctx.op_def(body.op_name(user));
         let plain = def.is_some_and(|d| d.has(Traits::MEMORY_EFFECTS) && body.regions(user).is_empty());
         if !plain {
-            let is_view = def.is_some_and(|d| d.has(Traits::PURE)) && body.results(user).any(|r| is_memref(ctx, body, r));
+            let is_view =
+                def.is_some_and(|d| d.has(Traits::PURE)) && body.results(user).any(|r| is_memref(ctx, body, r));
             if def.is_some_and(|d| d.has(Traits::PURE)) && !is_view {
                 return Some(false); // memref.dim and the like
             }
@@ -338,7 +351,10 @@ fn hoist_from(b: &mut Builder<'_>, for_op: AffineForOp, remarks: bool) -> u64 {
         }
         if !guaranteed && !is_pure_tree(ctx, body, op) {
             if remarks && h.is_invariant(op) {
-                notes.push((op, "not hoisted: the loop may run zero times and the op is not pure".to_string()));
+                notes.push((
+                    op,
+                    "not hoisted: the loop may run zero times and the op is not pure".to_string(),
+                ));
             }
             // lf: not hoisted, so its results are not invariant.
             h.to_hoist.remove(&op);

@@ -65,7 +65,11 @@ alone although a store to the same element dominates it gets a remark saying why
         default: "false",
         help: "Remark on each load not forwarded from a dominating store to the same element, saying why (lf only)",
     }],
-    create: |opts| Ok(Box::new(AffineScalRep { remarks: opts.bool("remarks") })),
+    create: |opts| {
+        Ok(Box::new(AffineScalRep {
+            remarks: opts.bool("remarks"),
+        }))
+    },
 };
 
 /// The `affine-scalrep` pass.
@@ -86,8 +90,16 @@ impl Pass for AffineScalRep {
         drop(b);
         op.add_statistic("num-forwarded", "Loads replaced by a stored value", stats.forwarded);
         op.add_statistic("num-dead-stores", "Stores erased as overwritten", stats.dead_stores);
-        op.add_statistic("num-dead-memrefs", "Allocations erased with their stores", stats.dead_memrefs);
-        op.add_statistic("num-redundant-loads", "Loads replaced by an earlier load", stats.redundant_loads);
+        op.add_statistic(
+            "num-dead-memrefs",
+            "Allocations erased with their stores",
+            stats.dead_memrefs,
+        );
+        op.add_statistic(
+            "num-redundant-loads",
+            "Loads replaced by an earlier load",
+            stats.redundant_loads,
+        );
         if stats.forwarded + stats.dead_stores + stats.dead_memrefs + stats.redundant_loads == 0 {
             am.preserve_all();
         }
@@ -199,7 +211,9 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
         let mut chosen = None;
         let mut blocked = None;
         for user in users(body, memref) {
-            let Some(s) = AffineStoreOp::cast(&ir, user) else { continue };
+            let Some(s) = AffineStoreOp::cast(&ir, user) else {
+                continue;
+            };
             if s.memref(&ir) != memref {
                 continue;
             }
@@ -233,7 +247,10 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
             }
             None => {
                 if let Some(why) = blocked.filter(|_| remarks) {
-                    notes.push((load, format!("load not forwarded from a store to the same element: {why}")));
+                    notes.push((
+                        load,
+                        format!("load not forwarded from a store to the same element: {why}"),
+                    ));
                 }
             }
         }
@@ -250,7 +267,9 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
         let memref = AffineStoreOp::cast(&ir, write_a).expect("a store").memref(&ir);
         let region_of = |op: OpId| body.op_block(op).and_then(|blk| body.block_region(blk));
         for write_b in users(body, memref) {
-            let Some(s) = AffineStoreOp::cast(&ir, write_b) else { continue };
+            let Some(s) = AffineStoreOp::cast(&ir, write_b) else {
+                continue;
+            };
             if write_b == write_a || s.memref(&ir) != memref || region_of(write_b) != region_of(write_a) {
                 continue;
             }
@@ -304,7 +323,9 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
         let result_a = la.result(&ir);
         let mut candidates: Vec<OpId> = Vec::new();
         for load_b in users(body, memref) {
-            let Some(lb) = AffineLoadOp::cast(&ir, load_b) else { continue };
+            let Some(lb) = AffineLoadOp::cast(&ir, load_b) else {
+                continue;
+            };
             if load_b == load_a || lb.memref(&ir) != memref {
                 continue;
             }
@@ -323,7 +344,9 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
             .iter()
             .copied()
             .find(|&c| candidates.iter().all(|&o| o == c || dominates(&dom, body, c, o)));
-        let Some(best) = best.filter(|c| !erased.contains(c)) else { continue };
+        let Some(best) = best.filter(|c| !erased.contains(c)) else {
+            continue;
+        };
         let value = AffineLoadOp::cast(&ir, best).expect("a load").result(&ir);
         let index = ctx.type_data(body.value_type(value)).is_index();
         b.replace_all_uses_with(result_a, value);

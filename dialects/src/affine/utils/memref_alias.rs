@@ -76,7 +76,10 @@ fn is_function_like(ctx: &Context, body: &Body, op: OpId) -> bool {
 /// Ops with MLIR's `AutomaticAllocationScope` trait (functions aside).
 fn is_automatic_allocation_scope(ctx: &Context, body: &Body, op: OpId) -> bool {
     let ir = (ctx, body);
-    AffineForOp::isa(&ir, op) || AffineParallelOp::isa(&ir, op) || ScfParallelOp::isa(&ir, op) || GpuLaunchOp::isa(&ir, op)
+    AffineForOp::isa(&ir, op)
+        || AffineParallelOp::isa(&ir, op)
+        || ScfParallelOp::isa(&ir, op)
+        || GpuLaunchOp::isa(&ir, op)
 }
 
 /// The op holding the region `v` is defined in (`None`: the body's root)
