@@ -7,6 +7,50 @@
 use super::access::{access_map, affine_access};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::{Body, Context, OpId, Value};
+use rustc_hash::FxHashMap;
+
+/// The memref and composed access map (with its operands) of an access.
+type Composed = Option<(Value, AffineMap, Vec<Value>)>;
+
+/// [`same_access`] with each access's composed map computed once: valid
+/// while the accesses' operands (and their `affine.apply` producers) do
+/// not change.
+#[derive(Default)]
+pub struct AccessMaps {
+    maps: FxHashMap<OpId, Composed>,
+}
+
+impl AccessMaps {
+    /// An empty cache.
+    pub fn new() -> AccessMaps {
+        AccessMaps::default()
+    }
+
+    fn composed(&mut self, ctx: &Context, body: &Body, op: OpId) -> &Composed {
+        self.maps.entry(op).or_insert_with(|| {
+            let (memref, _, map, indices) = affine_access(ctx, body, op)?;
+            if map.num_inputs() as usize != indices.len() {
+                return None;
+            }
+            let (m, o) = access_map(ctx, body, &map, &indices);
+            Some((memref, m, o))
+        })
+    }
+
+    /// [`same_access`], cached.
+    pub fn same(&mut self, ctx: &Context, body: &Body, a: OpId, b: OpId) -> bool {
+        let Some((ma, map_a, oa)) = self.composed(ctx, body, a).clone() else {
+            return false;
+        };
+        let Some((mb, map_b, ob)) = self.composed(ctx, body, b) else {
+            return false;
+        };
+        if ma != *mb || map_a.num_results() != map_b.num_results() {
+            return false;
+        }
+        is_zero_difference(ctx, body, (&map_a, &oa), (map_b, ob))
+    }
+}
 
 /// Whether the affine accesses `a` and `b` (`affine.load` or
 /// `affine.store`) name the same element of the same memref for every

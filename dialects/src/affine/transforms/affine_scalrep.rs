@@ -5,7 +5,7 @@
 //!
 //! Four sweeps over the function, in MLIR's order:
 //! 1. **Forwarding**: a load takes the value of a store when both access
-//!    the same element ([`same_access`]), the store dominates the load, the
+//!    the same element (`same_access`), the store dominates the load, the
 //!    dependence analysis finds the store reaching the load within their
 //!    innermost common loop, and no op on the paths between them may write
 //!    that element ([`has_no_intervening_effect`]).
@@ -26,7 +26,7 @@
 //! one block (a store in another block of a multi-block region is never
 //! dead). Both only make lf do less.
 
-use crate::affine::analysis::same_access::same_access;
+use crate::affine::analysis::same_access::AccessMaps;
 use crate::affine::analysis::{MemRefAccesses, Precision};
 use crate::affine::utils::intervening_effects::{has_no_intervening_effect, num_common_surrounding_loops};
 use crate::affine::{AffineLoadOp, AffineStoreOp, AffineVectorStoreOp};
@@ -171,15 +171,12 @@ fn must_reach_at_innermost(ctx: &Context, body: &Body, deps: &MemRefAccesses, st
 fn forward_blocker(
     ctx: &Context,
     body: &Body,
-    deps: &MemRefAccesses,
+    (deps, maps): (&MemRefAccesses, &mut AccessMaps),
     dom: &DominanceInfo,
     store: OpId,
     load: OpId,
 ) -> Result<(), &'static str> {
-    if !same_access(ctx, body, store, load) {
-        return Err("");
-    }
-    if !dominates(dom, body, store, load) {
+    if !dominates(dom, body, store, load) || !maps.same(ctx, body, store, load) {
         return Err("");
     }
     if !must_reach_at_innermost(ctx, body, deps, store, load) {
@@ -200,6 +197,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
 
     // 1. Store-to-load forwarding.
     let mut deps = MemRefAccesses::new();
+    let mut maps = AccessMaps::new();
     let mut erase: Vec<OpId> = Vec::new();
     let mut forwarded_memrefs: Vec<Value> = Vec::new();
     let mut notes: Vec<(OpId, String)> = Vec::new();
@@ -217,7 +215,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
             if s.memref(&ir) != memref {
                 continue;
             }
-            match forward_blocker(ctx, body, &deps, &dom, user, load) {
+            match forward_blocker(ctx, body, (&deps, &mut maps), &dom, user, load) {
                 Ok(()) => {
                     chosen = Some(s);
                     break;
@@ -238,6 +236,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
                 if index {
                     // The value may be an operand of an access map or bound: drop what was cached.
                     deps = MemRefAccesses::new();
+                    maps = AccessMaps::new();
                 }
                 if !forwarded_memrefs.contains(&memref) {
                     forwarded_memrefs.push(memref);
@@ -261,6 +260,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
 
     // 2. Dead stores.
     let deps = MemRefAccesses::new();
+    let mut maps = AccessMaps::new();
     for write_a in collect::<AffineStoreOp>(b, regions) {
         let body = b.body();
         let ir = (ctx, body);
@@ -273,7 +273,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
             if write_b == write_a || s.memref(&ir) != memref || region_of(write_b) != region_of(write_a) {
                 continue;
             }
-            if !same_access(ctx, body, write_b, write_a) || !post_dominates(body, write_b, write_a) {
+            if !post_dominates(body, write_b, write_a) || !maps.same(ctx, body, write_b, write_a) {
                 continue;
             }
             if !has_no_intervening_effect(ctx, body, &deps, write_a, write_b, Effect::Read) {
@@ -314,6 +314,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
 
     // 4. Redundant loads.
     let mut deps = MemRefAccesses::new();
+    let mut maps = AccessMaps::new();
     let mut erased: FxHashSet<OpId> = FxHashSet::default();
     for load_a in collect::<AffineLoadOp>(b, regions) {
         let body = b.body();
@@ -329,7 +330,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
             if load_b == load_a || lb.memref(&ir) != memref {
                 continue;
             }
-            if !same_access(ctx, body, load_b, load_a) || !dominates(&dom, body, load_b, load_a) {
+            if !dominates(&dom, body, load_b, load_a) || !maps.same(ctx, body, load_b, load_a) {
                 continue;
             }
             if !has_no_intervening_effect(ctx, body, &deps, load_b, load_a, Effect::Write) {
@@ -352,6 +353,7 @@ pub fn affine_scalar_replace(b: &mut Builder<'_>, regions: &[RegionId], remarks:
         b.replace_all_uses_with(result_a, value);
         if index {
             deps = MemRefAccesses::new();
+            maps = AccessMaps::new();
         }
         erased.insert(load_a);
         erase.push(load_a);
