@@ -49,10 +49,11 @@ struct Checker<'a> {
     ctx: &'a Context,
     body: &'a Body,
     deps: &'a MemRefAccesses,
-    start: OpId,
     mem_op: OpId,
     memref: Value,
     effect: Effect,
+    /// The loops common to `start` and `mem_op`.
+    min_loops: usize,
     found: bool,
 }
 
@@ -85,8 +86,7 @@ impl Checker<'_> {
                 return;
             }
             if affine_access_memref(ctx, body, op).is_some() {
-                let min = num_common_surrounding_loops(ctx, body, self.start, self.mem_op);
-                if may_have_effect(ctx, body, self.deps, op, self.mem_op, min) {
+                if may_have_effect(ctx, body, self.deps, op, self.mem_op, self.min_loops) {
                     self.found = true;
                 }
                 return;
@@ -203,10 +203,10 @@ pub fn has_no_intervening_effect(
         ctx,
         body,
         deps,
-        start,
         mem_op,
         memref,
         effect,
+        min_loops: num_common_surrounding_loops(ctx, body, start, mem_op),
         found: false,
     };
     c.paths(start, mem_op);
