@@ -77,9 +77,10 @@ impl Pass for AffineLicm {
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let regions = op.regions().to_vec();
-        let mut b = op.builder();
-        let moved = hoist_invariant_code(&mut b, &regions, self.remarks);
-        drop(b);
+        let moved = {
+            let mut b = op.builder();
+            hoist_invariant_code(&mut b, &regions, self.remarks)
+        };
         op.add_statistic("num-hoisted", "Ops moved out of their loop", moved);
         if moved == 0 {
             am.preserve_all();

@@ -85,9 +85,10 @@ impl Pass for AffineScalRep {
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let regions = op.regions().to_vec();
-        let mut b = op.builder();
-        let stats = affine_scalar_replace(&mut b, &regions, self.remarks);
-        drop(b);
+        let stats = {
+            let mut b = op.builder();
+            affine_scalar_replace(&mut b, &regions, self.remarks)
+        };
         op.add_statistic("num-forwarded", "Loads replaced by a stored value", stats.forwarded);
         op.add_statistic("num-dead-stores", "Stores erased as overwritten", stats.dead_stores);
         op.add_statistic(
