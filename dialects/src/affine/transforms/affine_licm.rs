@@ -138,14 +138,19 @@ pub fn runs_at_least_once<'c>(ir: &impl lf_ir::view::Ir<'c>, for_op: AffineForOp
 /// ops nested in it, speculatable (the region ops of the affine dialect
 /// count as speculatable themselves).
 fn is_pure_tree(ctx: &Context, body: &Body, op: OpId) -> bool {
-    if !is_memory_effect_free(ctx, body, op) {
-        return false;
-    }
     let mut ok = true;
     walk(body, op, WalkOrder::PreOrder, &mut |b, o| {
         let ir = (ctx, b);
         let structural = AffineForOp::isa(&ir, o) || AffineIfOp::isa(&ir, o) || AffineParallelOp::isa(&ir, o);
-        if !structural && !AffineYieldOp::isa(&ir, o) && !is_speculatable(ctx, b, o) {
+        let fine = if structural {
+            // Their own effects are their nested ops'.
+            ctx.op_def(b.op_name(o))
+                .and_then(lf_ir::interfaces::own_effect_kinds)
+                .is_some_and(|k| k.all().is_empty())
+        } else {
+            AffineYieldOp::isa(&ir, o) || is_speculatable(ctx, b, o)
+        };
+        if !fine {
             ok = false;
             return WalkControl::Interrupt;
         }
@@ -212,7 +217,8 @@ struct Hoisting<'a> {
     iter_args: Vec<Value>,
     with_users: FxHashSet<OpId>,
     to_hoist: FxHashSet<OpId>,
-    facts: LoopFacts,
+    /// Computed when an access first needs them.
+    facts: Option<LoopFacts>,
     /// Why lf's rules kept an access (for a remark).
     kept: Option<(OpId, String)>,
 }
@@ -270,7 +276,9 @@ impl Hoisting<'_> {
         } else if let Some(memref) = affine_access_memref(ctx, body, op) {
             self.with_users.insert(op);
             let writes = AffineStoreOp::isa(&ir, op) || AffineVectorStoreOp::isa(&ir, op);
-            if let Some((o, w)) = self.facts.opaque {
+            let for_op = self.for_op.op();
+            let facts = self.facts.get_or_insert_with(|| loop_facts(ctx, body, for_op));
+            if let Some((o, w)) = facts.opaque {
                 if w || writes {
                     let name = ctx.op_name_str(body.op_name(o));
                     self.kept = Some((op, format!("not hoisted: '{name}' in the loop may access any memory")));
@@ -337,7 +345,7 @@ fn hoist_from(b: &mut Builder<'_>, for_op: AffineForOp, remarks: bool) -> u64 {
         iter_args: for_op.region_iter_args(&ir).to_vec(),
         with_users: FxHashSet::default(),
         to_hoist: FxHashSet::default(),
-        facts: loop_facts(ctx, body, for_op.op()),
+        facts: None,
         kept: None,
     };
     let mut to_move = Vec::new();
