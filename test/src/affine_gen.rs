@@ -91,6 +91,17 @@ pub struct Options {
     /// only loop variables (lf's `test-memref-dependence-check` differs from
     /// mlir-opt there, so its test turns this off).
     pub conditions_on_applies: bool,
+    /// Loads and stores that access an element an earlier access in scope
+    /// accessed (same memref and subscripts), in percent of accesses: the
+    /// store-to-load forwarding and redundant access cases of
+    /// `affine-scalrep`. Off (0) by default, which leaves the programs of
+    /// the other tests as they were.
+    pub reuse_percent: u64,
+    /// Whether every `affine.for` runs at least once, its bounds a constant
+    /// range, a symbol to the symbol plus a constant, or a dimension to the
+    /// dimension plus a constant (`affine-loop-invariant-code-motion` moves
+    /// loads and stores only out of such loops in lf). Off by default.
+    pub loops_run: bool,
 }
 
 impl Default for Options {
@@ -102,6 +113,8 @@ impl Default for Options {
             max_accesses: usize::MAX,
             parallel_percent: 5,
             conditions_on_applies: true,
+            reuse_percent: 0,
+            loops_run: false,
         }
     }
 }
@@ -173,6 +186,9 @@ struct Gen<'o> {
     indent: usize,
     /// Affine loads and stores written so far.
     accesses: usize,
+    /// Accesses in custom form so far (for [`Options::reuse_percent`]):
+    /// memref index, subscripts, the dimensions in scope then.
+    recent: Vec<(usize, String, Vec<String>)>,
 }
 
 /// A loop induction variable or an `affine.apply` of them: usable as a dimension.
@@ -306,6 +322,26 @@ impl Gen<'_> {
         }
     }
 
+    /// The bounds of an `affine.for` (see [`Options::loops_run`]).
+    fn bounds(&mut self, dims: &[String]) -> (String, String) {
+        let (lb, ub) = (self.lower_bound(dims), self.upper_bound(dims));
+        if !self.opts.loops_run {
+            return (lb, ub);
+        }
+        let c = self.rng.range(1, 12);
+        match self.rng.below(4) {
+            0 => ("%n".into(), format!("affine_map<()[s0] -> (s0 + {c})>()[%n]")),
+            1 if !dims.is_empty() => {
+                let d = self.rng.pick(dims).clone();
+                (
+                    format!("affine_map<(d0) -> (d0)>({d})"),
+                    format!("affine_map<(d0) -> (d0 + {c})>({d})"),
+                )
+            }
+            _ => ("0".into(), (c + 3).to_string()),
+        }
+    }
+
     fn upper_bound(&mut self, dims: &[String]) -> String {
         match self.rng.below(10) {
             0..=3 => self.rng.range(4, 16).to_string(),
@@ -365,8 +401,39 @@ impl Gen<'_> {
         (dims.iter().chain(&syms).cloned().collect(), map)
     }
 
+    /// With [`Options::reuse_percent`], an earlier access whose subscripts
+    /// are valid here (every dimension it used is in scope): its memref and
+    /// subscripts.
+    fn reuse(&mut self, dims: &[String]) -> Option<(usize, String)> {
+        if self.opts.reuse_percent == 0 || !self.rng.chance(self.opts.reuse_percent) {
+            return None;
+        }
+        let valid: Vec<usize> = (0..self.recent.len())
+            .filter(|&i| self.recent[i].2.iter().all(|d| dims.contains(d)))
+            .collect();
+        if valid.is_empty() {
+            return None;
+        }
+        let (m, subs, _) = self.recent[*self.rng.pick(&valid)].clone();
+        Some((m, subs))
+    }
+
+    /// Remembers an access for [`Gen::reuse`].
+    fn remember(&mut self, m: usize, subs: &str, dims: &[String]) {
+        if self.opts.reuse_percent > 0 {
+            self.recent.push((m, subs.to_string(), dims.to_vec()));
+        }
+    }
+
     /// A value of `f32` computed from loads in scope.
     fn value(&mut self, dims: &[String]) -> String {
+        if let Some((m, subs)) = self.reuse(dims) {
+            let (name, ty) = (self.memrefs[m].name.clone(), self.memrefs[m].ty());
+            let v = self.fresh("v");
+            self.accesses += 1;
+            self.line(&format!("{v} = affine.load {name}[{subs}] : {ty}"));
+            return v;
+        }
         let m = self.rng.below(self.memrefs.len() as u64) as usize;
         let rank = self.memrefs[m].shape.len();
         let (name, ty) = (self.memrefs[m].name.clone(), self.memrefs[m].ty());
@@ -386,6 +453,7 @@ impl Gen<'_> {
             self.accesses += 1;
             let subs = self.subscripts(rank, dims);
             self.line(&format!("{v} = affine.load {name}[{subs}] : {ty}"));
+            self.remember(m, &subs, dims);
         }
         if self.rng.chance(30) {
             let w = self.fresh("v");
@@ -396,6 +464,12 @@ impl Gen<'_> {
     }
 
     fn store(&mut self, v: &str, dims: &[String]) {
+        if let Some((m, subs)) = self.reuse(dims) {
+            let (name, ty) = (self.memrefs[m].name.clone(), self.memrefs[m].ty());
+            self.accesses += 1;
+            self.line(&format!("affine.store {v}, {name}[{subs}] : {ty}"));
+            return;
+        }
         let m = self.rng.below(self.memrefs.len() as u64) as usize;
         let rank = self.memrefs[m].shape.len();
         let (name, ty) = (self.memrefs[m].name.clone(), self.memrefs[m].ty());
@@ -410,6 +484,7 @@ impl Gen<'_> {
         } else {
             let subs = self.subscripts(rank, dims);
             self.line(&format!("affine.store {v}, {name}[{subs}] : {ty}"));
+            self.remember(m, &subs, dims);
         }
     }
 
@@ -549,7 +624,7 @@ impl Gen<'_> {
             let ub = self.rng.range(4, 12);
             self.line(&format!("affine.parallel ({iv}) = (0) to ({ub}) {{"));
         } else {
-            let (lb, ub) = (self.lower_bound(dims), self.upper_bound(dims));
+            let (lb, ub) = self.bounds(dims);
             let step = match self.rng.below(6) {
                 0 => " step 2".to_string(),
                 1 => " step 3".to_string(),
@@ -586,7 +661,7 @@ impl Gen<'_> {
             let s = self.rng.below(SCALARS.len() as u64) as usize;
             carried.push((self.fresh("acc"), s));
         }
-        let (lb, ub) = (self.lower_bound(dims), self.upper_bound(dims));
+        let (lb, ub) = self.bounds(dims);
         let step = if self.rng.chance(20) { " step 2" } else { "" };
         let results = self.fresh("r");
         let inits: Vec<String> = carried
@@ -717,6 +792,7 @@ pub fn function(rng: &mut Rng, index: usize, opts: &Options) -> String {
         memrefs: Vec::new(),
         indent: 1,
         accesses: 0,
+        recent: Vec::new(),
     };
     let count = g.rng.range(1, 3);
     for k in 0..count {
@@ -793,6 +869,31 @@ mod tests {
         ] {
             assert!(a.contains(needle), "{needle} in\n{a}");
         }
+    }
+
+    #[test]
+    fn reuse_repeats_accesses() {
+        let opts = Options {
+            reuse_percent: 40,
+            ..Options::default()
+        };
+        let text = module(7, 20, &opts);
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let subscripts = |l: &str| l.split_once(" = affine.load ").map(|(_, r)| r.to_string());
+        let loads: Vec<String> = lines.iter().filter_map(|l| subscripts(l)).collect();
+        let unique: std::collections::HashSet<&String> = loads.iter().collect();
+        assert!(unique.len() < loads.len(), "no load repeats an access");
+        assert_eq!(
+            module(7, 20, &Options::default()),
+            module(
+                7,
+                20,
+                &Options {
+                    reuse_percent: 0,
+                    ..opts
+                }
+            )
+        );
     }
 
     #[test]

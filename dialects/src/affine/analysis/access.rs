@@ -90,6 +90,29 @@ pub(crate) fn access_info(
     })
 }
 
+/// The access map of an affine access with its operands, as MLIR's
+/// `MemRefAccess::getAccessMap` makes it: `map` over `indices` composed
+/// with the `affine.apply` ops that produce them, canonicalized and
+/// simplified (`indices` must be as many as the map's inputs).
+pub(crate) fn access_map(ctx: &Context, body: &Body, map: &AffineMap, indices: &[Value]) -> (AffineMap, Vec<Value>) {
+    // getAccessMap: composed with affine.apply producers and canonicalized.
+    let (map, operands) = match canonicalize_map_and_operands(ctx, body, map, indices) {
+        Some((m, o)) => (m, o),
+        None => (map.clone(), indices.to_vec()),
+    };
+    // After composing `affine.apply` producers (which ends with its own
+    // canonicalization and simplification), getAccessMap simplifies and
+    // canonicalizes once more. Simplification is not idempotent (a `mod`
+    // of an expression holding a `mod` comes out expanded the first time
+    // and folded back the second), so the second round changes the system.
+    if indices.iter().any(|&v| apply_producer(ctx, body, v).is_some()) {
+        let simplified = map.simplify();
+        canonicalize_map_and_operands(ctx, body, &simplified, &operands).unwrap_or((simplified, operands))
+    } else {
+        (map, operands)
+    }
+}
+
 fn access_relation(
     ctx: &Context,
     body: &Body,
@@ -102,22 +125,7 @@ fn access_relation(
             "an access map with the wrong number of operands",
         ));
     }
-    // getAccessMap: composed with affine.apply producers and canonicalized.
-    let (map, operands) = match canonicalize_map_and_operands(ctx, body, map, indices) {
-        Some((m, o)) => (m, o),
-        None => (map.clone(), indices.to_vec()),
-    };
-    // After composing `affine.apply` producers (which ends with its own
-    // canonicalization and simplification), getAccessMap simplifies and
-    // canonicalizes once more. Simplification is not idempotent (a `mod`
-    // of an expression holding a `mod` comes out expanded the first time
-    // and folded back the second), so the second round changes the system.
-    let (map, operands) = if indices.iter().any(|&v| apply_producer(ctx, body, v).is_some()) {
-        let simplified = map.simplify();
-        canonicalize_map_and_operands(ctx, body, &simplified, &operands).unwrap_or((simplified, operands))
-    } else {
-        (map, operands)
-    };
+    let (map, operands) = access_map(ctx, body, map, indices);
     let nd = map.num_dims() as usize;
     let ns = map.num_symbols() as usize;
     let nr = map.num_results();

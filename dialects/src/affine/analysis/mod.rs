@@ -30,6 +30,7 @@ pub mod graph;
 pub mod loop_parallel;
 mod parallel;
 pub mod reductions;
+pub mod same_access;
 
 use access::{access_info, AccessInfo};
 use cst::BuildError;

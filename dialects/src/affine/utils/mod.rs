@@ -5,10 +5,12 @@
 //! the rules for inlining calls into affine code.
 
 pub mod inlining;
+pub mod intervening_effects;
 pub(crate) mod linear_maps;
 pub mod loop_unroll;
 pub mod loop_unroll_jam;
 pub mod map_composition;
+pub mod memref_alias;
 pub mod operand_facts;
 pub mod promote_single_iteration;
 pub mod trip_count;
