@@ -36,6 +36,8 @@ const MAX_SEQUENCE: u64 = 4;
 /// The passes and option sets a sequence draws from. Every pass here must be
 /// registered (checked by [`every_pass_is_registered`]).
 const PASSES: &[&str] = &[
+    "affine-scalrep",
+    "affine-loop-invariant-code-motion",
     "affine-loop-unroll{unroll-factor=2}",
     "affine-loop-unroll{unroll-factor=3 cleanup-unroll=true}",
     "affine-loop-unroll{unroll-full-threshold=8}",

@@ -5,7 +5,8 @@
 //! `memref.cast` of the other, which makes `affine-parallelize` turn a loop
 //! that reads `subview(A)[i]` and writes `A[i]` into a racy parallel loop.
 //! lf follows view-like ops (`memref.cast`, `memref.subview`,
-//! `memref.reinterpret_cast`, `memref.view`) to the memref they view, and
+//! `memref.reinterpret_cast`, `memref.view`: effect-free ops that make a
+//! memref from one, see `underlying_memref`) to the memref they view, and
 //! takes two `memref.get_global` of one symbol as one memref; accesses whose
 //! roots are the same are assumed to depend (their subscripts are in
 //! different index spaces). This holds in both precisions: it is one of
@@ -13,37 +14,25 @@
 //! on purpose (docs/design/dependence.md). Distinct function arguments and
 //! distinct allocations are distinct memory, as in MLIR.
 
-use crate::memref::{MemrefCastOp, MemrefGetGlobalOp, MemrefReinterpretCastOp, MemrefSubviewOp, MemrefViewOp};
+use crate::affine::utils::memref_alias::underlying_memref;
+use crate::memref::MemrefGetGlobalOp;
 use lf_ir::view::OpView;
 use lf_ir::{Body, Context, Value};
 
-/// The memory a memref value views: the value no view-like op defines, or
-/// a global's symbol.
+/// The memory a memref value views: the value no view-like op defines
+/// ([`underlying_memref`]), or a global's symbol.
 #[derive(PartialEq, Eq, Debug)]
 enum Root<'c> {
     Value(Value),
     Global(&'c str),
 }
 
-fn root<'c>(ctx: &'c Context, body: &Body, mut v: Value) -> Root<'c> {
+fn root<'c>(ctx: &'c Context, body: &Body, v: Value) -> Root<'c> {
+    let v = underlying_memref(ctx, body, v);
     let ir = (ctx, body);
-    loop {
-        let Some(def) = body.defining_op(v) else {
-            return Root::Value(v);
-        };
-        v = if let Some(c) = MemrefCastOp::cast(&ir, def) {
-            c.source(&ir)
-        } else if let Some(s) = MemrefSubviewOp::cast(&ir, def) {
-            s.source(&ir)
-        } else if let Some(r) = MemrefReinterpretCastOp::cast(&ir, def) {
-            r.source(&ir)
-        } else if let Some(w) = MemrefViewOp::cast(&ir, def) {
-            w.source(&ir)
-        } else if let Some(g) = MemrefGetGlobalOp::cast(&ir, def) {
-            return Root::Global(g.name(&ir));
-        } else {
-            return Root::Value(v);
-        };
+    match body.defining_op(v).and_then(|d| MemrefGetGlobalOp::cast(&ir, d)) {
+        Some(g) => Root::Global(g.name(&ir)),
+        None => Root::Value(v),
     }
 }
 
