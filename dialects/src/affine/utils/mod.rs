@@ -6,6 +6,7 @@
 
 pub mod inlining;
 pub(crate) mod linear_maps;
+pub mod loop_band;
 pub mod map_composition;
 pub mod operand_facts;
 pub mod validity;
