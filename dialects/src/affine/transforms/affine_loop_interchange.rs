@@ -226,7 +226,7 @@ fn access_score(map: &AffineMap, operands: &[Value], iv: Value) -> i64 {
     let targets: Vec<u32> = operands
         .iter()
         .enumerate()
-        .filter(|(_, &v)| v == iv)
+        .filter(|(_, v)| **v == iv)
         .map(|(i, _)| i as u32)
         .collect();
     let n = map.num_results();
