@@ -491,7 +491,9 @@ impl<'a> Parser<'a> {
                 self.text,
                 start,
                 name.len(),
-                format!("pipeline '{name}' expands into itself (or pipelines nest more than {MAX_PIPELINE_DEPTH} deep)"),
+                format!(
+                    "pipeline '{name}' expands into itself (or pipelines nest more than {MAX_PIPELINE_DEPTH} deep)"
+                ),
             ));
         }
         let text = format!("{op}({})", info.pipeline);
@@ -691,18 +693,19 @@ pub fn anchor_path(ctx: &Context, root: &str, anchor: Anchor) -> Result<Vec<Stri
 }
 
 /// The passes of the named pipeline `info` given as a flag (`--ihop-pre`):
-/// its text parsed in a pass manager of its anchor (`builtin.module` for
-/// [`Anchor::Any`]) and flattened into the passes' options, which
+/// its text parsed in a pass manager of its anchor (for
+/// [`Anchor::Any`]: `root`, the top-level op) and flattened into the passes' options, which
 /// [`pipeline_from_flags`] nests under their own anchors. A pipeline that
 /// nests pass managers of its own cannot be a flag.
 pub fn pipeline_flag_passes(
     ctx: &Context,
     registry: &PassRegistry,
     info: &'static PipelineInfo,
+    root: &str,
 ) -> Result<Vec<PassOptions>, String> {
     let op = match info.anchor {
         Anchor::Op(a) => a,
-        Anchor::Any => "builtin.module",
+        Anchor::Any => root,
     };
     let text = format!("{op}({})", info.pipeline);
     let mut p = Parser {

@@ -83,7 +83,10 @@ impl PassRegistry {
     pub fn suggest(&self, name: &str) -> Option<&'static str> {
         crate::suggest::nearest(
             name,
-            self.passes.iter().map(|p| p.name).chain(self.pipelines.iter().map(|p| p.name)),
+            self.passes
+                .iter()
+                .map(|p| p.name)
+                .chain(self.pipelines.iter().map(|p| p.name)),
         )
     }
 

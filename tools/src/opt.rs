@@ -565,12 +565,14 @@ fn build_pipeline(
             for (name, value) in &args.pass_flags {
                 let Some(info) = registry.lookup(name) else {
                     // A named pipeline: its passes, as flags.
-                    let pipeline = registry.lookup_pipeline(name).expect("flags are registered passes or pipelines");
+                    let pipeline = registry
+                        .lookup_pipeline(name)
+                        .expect("flags are registered passes or pipelines");
                     if value.is_some() {
                         eprintln!("{}: error: --{name}: pipeline '{name}' takes no options", args.tool);
                         return Err(());
                     }
-                    match lf_pass::pipeline::pipeline_flag_passes(ctx, registry, pipeline) {
+                    match lf_pass::pipeline::pipeline_flag_passes(ctx, registry, pipeline, "builtin.module") {
                         Ok(list) => passes.extend(list),
                         Err(e) => {
                             eprintln!("{}: error: --{name}: {e}", args.tool);

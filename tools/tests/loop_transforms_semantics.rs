@@ -46,7 +46,12 @@ fn env_usize(name: &str, default: usize) -> usize {
 /// the passes (an out-of-bounds access of the generated program) is dropped
 /// and the rest run again. Returns the number of functions checked and the
 /// failure, if any.
-fn check_batch(path: &std::path::Path, functions: &mut Vec<(usize, String)>, pipeline: &str, seed: u64) -> (usize, Option<String>) {
+fn check_batch(
+    path: &std::path::Path,
+    functions: &mut Vec<(usize, String)>,
+    pipeline: &str,
+    seed: u64,
+) -> (usize, Option<String>) {
     for _ in 0..functions.len() + 1 {
         if functions.is_empty() {
             return (0, None);
@@ -73,8 +78,15 @@ fn check_batch(path: &std::path::Path, functions: &mut Vec<(usize, String)>, pip
         match unrunnable {
             Some(index) if functions.iter().any(|(i, _)| *i == index) => functions.retain(|(i, _)| *i != index),
             _ => {
-                let error: Vec<&str> = stderr.lines().skip_while(|l| !l.contains(": error:")).take(24).collect();
-                return (functions.len(), Some(format!("{} with {pipeline}:\n{}", path.display(), error.join("\n"))));
+                let error: Vec<&str> = stderr
+                    .lines()
+                    .skip_while(|l| !l.contains(": error:"))
+                    .take(24)
+                    .collect();
+                return (
+                    functions.len(),
+                    Some(format!("{} with {pipeline}:\n{}", path.display(), error.join("\n"))),
+                );
             }
         }
     }
@@ -122,7 +134,15 @@ fn random_programs_keep_their_results() {
         checked += done;
         failures.extend(failure);
     }
-    assert!(failures.is_empty(), "{} batch(es) failed:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} batch(es) failed:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
     eprintln!("{checked} of {generated} generated functions checked (the others cannot run on random inputs)");
-    assert!(checked * 10 >= generated, "too few runnable functions: {checked} of {generated}");
+    assert!(
+        checked * 10 >= generated,
+        "too few runnable functions: {checked} of {generated}"
+    );
 }

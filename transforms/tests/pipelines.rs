@@ -47,6 +47,18 @@ static NESTED: PipelineInfo = PipelineInfo {
     pipeline: "func.func(cse),symbol-dce",
 };
 
+fn parse(ctx: &Context, reg: &PassRegistry, text: &str) -> lf_pass::OpPassManager {
+    parse_pipeline(text, ctx, reg).unwrap_or_else(|d| panic!("{text}: {d}"))
+}
+
+/// The error of a pipeline that must not parse.
+fn error(ctx: &Context, reg: &PassRegistry, text: &str) -> lf_diag::Diagnostic {
+    match parse_pipeline(text, ctx, reg) {
+        Ok(pm) => panic!("{text} parsed as {pm}"),
+        Err(d) => *d,
+    }
+}
+
 fn setup() -> (Context, PassRegistry) {
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
@@ -60,20 +72,20 @@ fn setup() -> (Context, PassRegistry) {
 #[test]
 fn a_pipeline_expands_in_place() {
     let (ctx, reg) = setup();
-    let pm = parse_pipeline("builtin.module(func.func(dce,test-cleanup,dce))", &ctx, &reg).unwrap();
+    let pm = parse(&ctx, &reg, "builtin.module(func.func(dce,test-cleanup,dce))");
     assert_eq!(
         pm.to_string(),
         format!("builtin.module(func.func(dce,cse,{},dce))", canonicalize_3(&ctx, &reg))
     );
-    let pm = parse_pipeline("builtin.module(func.func(test-cleanup-twice))", &ctx, &reg).unwrap();
+    let pm = parse(&ctx, &reg, "builtin.module(func.func(test-cleanup-twice))");
     assert_eq!(pm.num_passes(), 4);
-    let pm = parse_pipeline("builtin.module(test-nested)", &ctx, &reg).unwrap();
+    let pm = parse(&ctx, &reg, "builtin.module(test-nested)");
     assert_eq!(pm.to_string(), "builtin.module(func.func(cse),symbol-dce)");
 }
 
 /// `canonicalize{max-iterations=3}` as the pipeline printer writes it.
 fn canonicalize_3(ctx: &Context, reg: &PassRegistry) -> String {
-    let pm = parse_pipeline("builtin.module(func.func(canonicalize{max-iterations=3}))", ctx, reg).unwrap();
+    let pm = parse(ctx, reg, "builtin.module(func.func(canonicalize{max-iterations=3}))");
     let s = pm.to_string();
     s["builtin.module(func.func(".len()..s.len() - 2].to_string()
 }
@@ -81,9 +93,11 @@ fn canonicalize_3(ctx: &Context, reg: &PassRegistry) -> String {
 #[test]
 fn a_pipeline_is_checked_against_its_anchor() {
     let (ctx, reg) = setup();
-    let e = parse_pipeline("builtin.module(test-cleanup)", &ctx, &reg).unwrap_err();
+    let e = error(&ctx, &reg, "builtin.module(test-cleanup)");
     assert!(
-        e.message.contains("pipeline 'test-cleanup' runs on 'func.func' ops, but it is placed in the pass manager of 'builtin.module'"),
+        e.message.contains(
+            "pipeline 'test-cleanup' runs on 'func.func' ops, but it is placed in the pass manager of 'builtin.module'"
+        ),
         "{}",
         e.message
     );
@@ -93,28 +107,37 @@ fn a_pipeline_is_checked_against_its_anchor() {
 #[test]
 fn pipeline_errors_name_the_pipeline() {
     let (ctx, reg) = setup();
-    let e = parse_pipeline("builtin.module(func.func(test-missing))", &ctx, &reg).unwrap_err();
+    let e = error(&ctx, &reg, "builtin.module(func.func(test-missing))");
     assert!(
-        e.message.starts_with("in pipeline 'test-missing' (= 'cse,no-such-pass'): unknown pass 'no-such-pass'"),
+        e.message
+            .starts_with("in pipeline 'test-missing' (= 'cse,no-such-pass'): unknown pass 'no-such-pass'"),
         "{}",
         e.message
     );
-    let e = parse_pipeline("builtin.module(func.func(test-self))", &ctx, &reg).unwrap_err();
+    let e = error(&ctx, &reg, "builtin.module(func.func(test-self))");
     assert!(e.message.contains("expands into itself"), "{}", e.message);
-    let e = parse_pipeline("builtin.module(func.func(test-cleanup{x=1}))", &ctx, &reg).unwrap_err();
-    assert!(e.message.contains("pipeline 'test-cleanup' takes no options"), "{}", e.message);
+    let e = error(&ctx, &reg, "builtin.module(func.func(test-cleanup{x=1}))");
+    assert!(
+        e.message.contains("pipeline 'test-cleanup' takes no options"),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
 fn a_pipeline_flag_gives_its_passes() {
     let (ctx, reg) = setup();
-    let passes = pipeline_flag_passes(&ctx, &reg, &TWICE).unwrap();
+    let passes = pipeline_flag_passes(&ctx, &reg, &TWICE, "builtin.module").unwrap();
     let names: Vec<&str> = passes.iter().map(|o| o.info().name).collect();
     assert_eq!(names, ["cse", "canonicalize", "cse", "canonicalize"]);
     let pm = pipeline_from_flags(&ctx, "builtin.module", passes).unwrap();
     assert_eq!(pm.num_passes(), 4);
-    assert!(pipeline_flag_passes(&ctx, &reg, &NESTED).unwrap_err().contains("nests pass managers"));
-    assert!(pipeline_flag_passes(&ctx, &reg, &MISSING).unwrap_err().contains("unknown pass 'no-such-pass'"));
+    assert!(pipeline_flag_passes(&ctx, &reg, &NESTED, "builtin.module")
+        .unwrap_err()
+        .contains("nests pass managers"));
+    assert!(pipeline_flag_passes(&ctx, &reg, &MISSING, "builtin.module")
+        .unwrap_err()
+        .contains("unknown pass 'no-such-pass'"));
 }
 
 #[test]
@@ -122,7 +145,9 @@ fn pipelines_are_listed() {
     let (_, reg) = setup();
     let text = reg.list_text();
     assert!(text.contains("Available pass pipelines"));
-    assert!(text.contains("  test-cleanup [func.func]\n      cse then canonicalize\n      = cse,canonicalize{max-iterations=3}\n"));
+    assert!(text.contains(
+        "  test-cleanup [func.func]\n      cse then canonicalize\n      = cse,canonicalize{max-iterations=3}\n"
+    ));
     assert!(reg.lookup_pipeline("ihop-pre").is_some());
     assert_eq!(reg.suggest("test-cleanp"), Some("test-cleanup"));
 }

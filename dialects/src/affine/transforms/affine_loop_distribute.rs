@@ -55,7 +55,7 @@ With `mode=one-statement` (seed 000's precondition: one defining statement per l
 a parallel loop), a loop is distributed only if every statement gets a loop of its own; otherwise it is \
 left as it is with a remark saying which statements cannot be separated. A loop that carries values \
 (`iter_args`) and has several statements is left as it is with a remark, and so is one whose \
-statements share an op that can be neither recomputed nor kept in one group (an allocation).",
+statements share an op that can be neither recomputed nor kept in one group (an allocation). Design notes: `docs/design/interchange-distribute.md`.",
     anchor: Anchor::Op("func.func"),
     options: &[PassOption {
         name: "mode",
@@ -289,9 +289,7 @@ impl AffineLoopDistribute {
             }
         }
         if sccs.len() < 2 {
-            return Outcome::Declined(
-                "not distributed: every statement is in one dependence cycle".into(),
-            );
+            return Outcome::Declined("not distributed: every statement is in one dependence cycle".into());
         }
         // Topological order of the components, the earliest first.
         let mut comp_of = vec![0usize; units.len()];

@@ -47,7 +47,7 @@ the new order, no band loop carries values (`iter_args`), the band has no `affin
 access other than `affine.load`/`affine.store` (a `memref.load`, a call), and no loop's bounds use the \
 induction variable of a band loop that the permutation moves inside it. Otherwise the nest is left \
 unchanged with a remark at its outermost loop saying why (with `auto`, only when a better order was \
-found but is not legal).",
+found but is not legal). Design notes: `docs/design/interchange-distribute.md`.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -155,7 +155,13 @@ fn at(ctx: &Context, body: &Body, op: OpId) -> String {
 }
 
 /// Why `perm` cannot be applied to `band`, or `None` when it is legal.
-fn illegal(ctx: &Context, body: &Body, deps: &DependenceAnalysis, band: &[AffineForOp], perm: &[usize]) -> Option<String> {
+fn illegal(
+    ctx: &Context,
+    body: &Body,
+    deps: &DependenceAnalysis,
+    band: &[AffineForOp],
+    perm: &[usize],
+) -> Option<String> {
     let ir = (ctx, body);
     if let Some((outer, inner)) = bound_conflict(&ir, band, perm) {
         return Some(format!(
@@ -173,7 +179,9 @@ fn illegal(ctx: &Context, body: &Body, deps: &DependenceAnalysis, band: &[Affine
                 .find(|c| !permutation_keeps_dependences(std::slice::from_ref(c), perm))
                 .map(|c| describe_vector(c))
                 .unwrap_or_default();
-            Some(format!("the permutation would reverse the dependence with distances {v}"))
+            Some(format!(
+                "the permutation would reverse the dependence with distances {v}"
+            ))
         }
         Ok(_) => None,
     }

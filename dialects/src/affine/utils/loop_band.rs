@@ -6,7 +6,9 @@
 //! `affine-loop-distribute`.
 
 use crate::affine::analysis::domain::enclosing_affine_ops;
-use crate::affine::analysis::{dependence_kind, DependenceComponent, DependenceKind, DependenceResult, MemRefAccesses, Precision};
+use crate::affine::analysis::{
+    dependence_kind, DependenceComponent, DependenceKind, DependenceResult, MemRefAccesses, Precision,
+};
 use crate::affine::ir::AffineBound;
 use crate::affine::{AffineForOp, AffineParallelOp, AffineYieldOp};
 use lf_ir::builder::Builder;
@@ -170,7 +172,8 @@ pub fn inverse(perm: &[usize]) -> Vec<usize> {
 /// Whether `perm` is a permutation of `0..perm.len()`.
 pub fn is_permutation(perm: &[usize]) -> bool {
     let mut seen = vec![false; perm.len()];
-    perm.iter().all(|&p| p < perm.len() && !std::mem::replace(&mut seen[p], true))
+    perm.iter()
+        .all(|&p| p < perm.len() && !std::mem::replace(&mut seen[p], true))
 }
 
 /// The first pair `(outer, inner)` of band positions such that loop
