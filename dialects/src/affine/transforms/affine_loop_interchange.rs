@@ -154,13 +154,35 @@ fn at(ctx: &Context, body: &Body, op: OpId) -> String {
         .map_or_else(String::new, |p| format!(" at {}:{}", p.line, p.col))
 }
 
+/// The dependences carried by the band's loops, as distance ranges along
+/// them, or why they could not be computed.
+type BandDeps = Result<Vec<Vec<crate::affine::analysis::DependenceComponent>>, String>;
+
+/// The dependences of `band` ([`band_dependences`] on every op in it that
+/// touches memory), duplicates removed.
+fn dependences_of(ctx: &Context, body: &Body, deps: &DependenceAnalysis, band: &[AffineForOp]) -> BandDeps {
+    let ir = (ctx, body);
+    let ivs: Vec<Value> = band.iter().map(|l| l.iv(&ir)).collect();
+    let ops = memory_ops_in(ctx, body, band[band.len() - 1].op());
+    match band_dependences(&deps.accesses, ctx, body, &ivs, &ops) {
+        Err((op, reason)) => Err(format!("dependence analysis failed{}: {reason}", at(ctx, body, op))),
+        Ok(mut d) => {
+            d.sort_by_key(|c| c.iter().map(|c| (c.lb, c.ub)).collect::<Vec<_>>());
+            d.dedup_by(|a, b| a.iter().zip(b.iter()).all(|(x, y)| (x.lb, x.ub) == (y.lb, y.ub)));
+            Ok(d)
+        }
+    }
+}
+
 /// Why `perm` cannot be applied to `band`, or `None` when it is legal.
+/// `band_deps` computes the band's dependences ([`dependences_of`]) when
+/// they are needed, once.
 fn illegal(
     ctx: &Context,
     body: &Body,
-    deps: &DependenceAnalysis,
     band: &[AffineForOp],
     perm: &[usize],
+    band_deps: &mut dyn FnMut() -> BandDeps,
 ) -> Option<String> {
     let ir = (ctx, body);
     if let Some((outer, inner)) = bound_conflict(&ir, band, perm) {
@@ -169,21 +191,17 @@ fn illegal(
              which the permutation moves inside it (non-rectangular band)"
         ));
     }
-    let ivs: Vec<Value> = band.iter().map(|l| l.iv(&ir)).collect();
-    let ops = memory_ops_in(ctx, body, band[band.len() - 1].op());
-    match band_dependences(&deps.accesses, ctx, body, &ivs, &ops) {
-        Err((op, reason)) => Some(format!("dependence analysis failed{}: {reason}", at(ctx, body, op))),
-        Ok(d) if !permutation_keeps_dependences(&d, perm) => {
-            let v = d
-                .iter()
-                .find(|c| !permutation_keeps_dependences(std::slice::from_ref(c), perm))
-                .map(|c| describe_vector(c))
-                .unwrap_or_default();
-            Some(format!(
-                "the permutation would reverse the dependence with distances {v}"
-            ))
-        }
-        Ok(_) => None,
+    match band_deps() {
+        Err(why) => Some(why),
+        Ok(d) => d
+            .iter()
+            .find(|c| !permutation_keeps_dependences(std::slice::from_ref(c), perm))
+            .map(|c| {
+                format!(
+                    "the permutation would reverse the dependence with distances {}",
+                    describe_vector(c)
+                )
+            }),
     }
 }
 
@@ -315,7 +333,8 @@ impl AffineLoopInterchange {
         if let Some(why) = structural_problem(ctx, body, &band) {
             return Some(Plan::Remark(root.op(), format!("not interchanged: {why}")));
         }
-        match illegal(ctx, body, deps, &band, &self.perm) {
+        let mut band_deps = || dependences_of(ctx, body, deps, &band);
+        match illegal(ctx, body, &band, &self.perm, &mut band_deps) {
             Some(why) => Some(Plan::Remark(root.op(), format!("not interchanged: {why}"))),
             None => Some(Plan::Permute(band, self.perm.clone())),
         }
@@ -339,9 +358,15 @@ impl AffineLoopInterchange {
             return Some(Plan::Remark(root.op(), self.auto_remark(&band, &scores, best, &why)));
         }
         let mut first_reason = None;
+        let mut cached: Option<BandDeps> = None;
+        let mut band_deps = || {
+            cached
+                .get_or_insert_with(|| dependences_of(ctx, body, deps, &band))
+                .clone()
+        };
         for &k in &order {
             let perm = sink_permutation(n, k);
-            match illegal(ctx, body, deps, &band, &perm) {
+            match illegal(ctx, body, &band, &perm, &mut band_deps) {
                 None => return Some(Plan::Permute(band, perm)),
                 Some(why) => {
                     first_reason.get_or_insert(why);
