@@ -358,9 +358,16 @@ fn depends(ctx: &Context, body: &Body, cache: &MemRefAccesses, iv: lf_ir::Value,
             };
             let common = ds.iter().zip(&dd).take_while(|(a, b)| a == b).count();
             for depth in idx + 1..=common + 1 {
-                match cache.check(ctx, body, s, d, depth, Precision::Exact, false) {
-                    DependenceResult::NoDependence => {}
-                    DependenceResult::HasDependence { .. } | DependenceResult::Failure { .. } => return true,
+                // MLIR's Fourier–Motzkin answer first (fast, and "no
+                // dependence" there is exact too), then the exact one.
+                let found = |precision| {
+                    !matches!(
+                        cache.check(ctx, body, s, d, depth, precision, false),
+                        DependenceResult::NoDependence
+                    )
+                };
+                if found(Precision::MlirCompatible) && found(Precision::Exact) {
+                    return true;
                 }
             }
         }

@@ -11,7 +11,7 @@
 //! the band. A nest that fails any of these is left as it is, with a remark
 //! at its outermost loop. See `docs/design/interchange-distribute.md`.
 
-use crate::affine::analysis::DependenceAnalysis;
+use crate::affine::analysis::{DependenceAnalysis, Precision};
 use crate::affine::utils::loop_band::{
     band_dependences, bound_conflict, is_permutation, memory_ops_in, perfect_band, permutation_keeps_dependences,
     permute_band,
@@ -159,12 +159,18 @@ fn at(ctx: &Context, body: &Body, op: OpId) -> String {
 type BandDeps = Result<Vec<Vec<crate::affine::analysis::DependenceComponent>>, String>;
 
 /// The dependences of `band` ([`band_dependences`] on every op in it that
-/// touches memory), duplicates removed.
-fn dependences_of(ctx: &Context, body: &Body, deps: &DependenceAnalysis, band: &[AffineForOp]) -> BandDeps {
+/// touches memory, with `precision`), duplicates removed.
+fn dependences_of(
+    ctx: &Context,
+    body: &Body,
+    deps: &DependenceAnalysis,
+    band: &[AffineForOp],
+    precision: Precision,
+) -> BandDeps {
     let ir = (ctx, body);
     let ivs: Vec<Value> = band.iter().map(|l| l.iv(&ir)).collect();
     let ops = memory_ops_in(ctx, body, band[band.len() - 1].op());
-    match band_dependences(&deps.accesses, ctx, body, &ivs, &ops) {
+    match band_dependences(&deps.accesses, ctx, body, &ivs, &ops, precision) {
         Err((op, reason)) => Err(format!("dependence analysis failed{}: {reason}", at(ctx, body, op))),
         Ok(mut d) => {
             d.sort_by_key(|c| c.iter().map(|c| (c.lb, c.ub)).collect::<Vec<_>>());
@@ -174,15 +180,64 @@ fn dependences_of(ctx: &Context, body: &Body, deps: &DependenceAnalysis, band: &
     }
 }
 
-/// Why `perm` cannot be applied to `band`, or `None` when it is legal.
-/// `band_deps` computes the band's dependences ([`dependences_of`]) when
-/// they are needed, once.
+/// The band's dependences for legality checks, computed when first needed:
+/// first with MLIR's Fourier–Motzkin answers (fast; their distance ranges
+/// contain the exact ones, so a permutation they allow is legal), then,
+/// for a permutation they refuse, with exact answers.
+struct LazyDeps<'a> {
+    ctx: &'a Context,
+    body: &'a Body,
+    deps: &'a DependenceAnalysis,
+    band: &'a [AffineForOp],
+    fast: Option<BandDeps>,
+    exact: Option<BandDeps>,
+}
+
+impl<'a> LazyDeps<'a> {
+    fn new(ctx: &'a Context, body: &'a Body, deps: &'a DependenceAnalysis, band: &'a [AffineForOp]) -> Self {
+        LazyDeps {
+            ctx,
+            body,
+            deps,
+            band,
+            fast: None,
+            exact: None,
+        }
+    }
+
+    /// The first dependence `perm` reverses (exact answers), or why the
+    /// dependences could not be computed; `Ok(None)` when `perm` is legal.
+    fn reversed(
+        &mut self,
+        perm: &[usize],
+    ) -> Result<Option<Vec<crate::affine::analysis::DependenceComponent>>, String> {
+        let (ctx, body, deps, band) = (self.ctx, self.body, self.deps, self.band);
+        let fast = self
+            .fast
+            .get_or_insert_with(|| dependences_of(ctx, body, deps, band, Precision::MlirCompatible));
+        if let Ok(d) = fast {
+            if permutation_keeps_dependences(d, perm) {
+                return Ok(None);
+            }
+        }
+        let exact = self
+            .exact
+            .get_or_insert_with(|| dependences_of(ctx, body, deps, band, Precision::Exact));
+        let d = exact.as_ref().map_err(|e| e.clone())?;
+        Ok(d.iter()
+            .find(|c| !permutation_keeps_dependences(std::slice::from_ref(c), perm))
+            .cloned())
+    }
+}
+
+/// Why `perm` cannot be applied to `band`, or `None` when it is legal
+/// (`band_deps`: the band's dependences, computed when needed).
 fn illegal(
     ctx: &Context,
     body: &Body,
     band: &[AffineForOp],
     perm: &[usize],
-    band_deps: &mut dyn FnMut() -> BandDeps,
+    band_deps: &mut LazyDeps<'_>,
 ) -> Option<String> {
     let ir = (ctx, body);
     if let Some((outer, inner)) = bound_conflict(&ir, band, perm) {
@@ -191,17 +246,13 @@ fn illegal(
              which the permutation moves inside it (non-rectangular band)"
         ));
     }
-    match band_deps() {
+    match band_deps.reversed(perm) {
         Err(why) => Some(why),
-        Ok(d) => d
-            .iter()
-            .find(|c| !permutation_keeps_dependences(std::slice::from_ref(c), perm))
-            .map(|c| {
-                format!(
-                    "the permutation would reverse the dependence with distances {}",
-                    describe_vector(c)
-                )
-            }),
+        Ok(None) => None,
+        Ok(Some(c)) => Some(format!(
+            "the permutation would reverse the dependence with distances {}",
+            describe_vector(&c)
+        )),
     }
 }
 
@@ -333,7 +384,7 @@ impl AffineLoopInterchange {
         if let Some(why) = structural_problem(ctx, body, &band) {
             return Some(Plan::Remark(root.op(), format!("not interchanged: {why}")));
         }
-        let mut band_deps = || dependences_of(ctx, body, deps, &band);
+        let mut band_deps = LazyDeps::new(ctx, body, deps, &band);
         match illegal(ctx, body, &band, &self.perm, &mut band_deps) {
             Some(why) => Some(Plan::Remark(root.op(), format!("not interchanged: {why}"))),
             None => Some(Plan::Permute(band, self.perm.clone())),
@@ -358,12 +409,7 @@ impl AffineLoopInterchange {
             return Some(Plan::Remark(root.op(), self.auto_remark(&band, &scores, best, &why)));
         }
         let mut first_reason = None;
-        let mut cached: Option<BandDeps> = None;
-        let mut band_deps = || {
-            cached
-                .get_or_insert_with(|| dependences_of(ctx, body, deps, &band))
-                .clone()
-        };
+        let mut band_deps = LazyDeps::new(ctx, body, deps, &band);
         for &k in &order {
             let perm = sink_permutation(n, k);
             match illegal(ctx, body, &band, &perm, &mut band_deps) {

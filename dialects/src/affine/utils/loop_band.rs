@@ -93,7 +93,8 @@ pub type BandDependenceError = (OpId, String);
 /// `band_ivs`, outermost first, consecutive loops of the nest) between the
 /// ops `ops` inside it: for each ordered pair of ops that touch memory and
 /// each depth carried by a band loop, the distance ranges along the band's
-/// loops (exact answers). Dependences carried by loops inside the band or
+/// loops, answered with `precision` ([`Precision::MlirCompatible`] is
+/// faster and sound: its ranges contain the exact ones). Dependences carried by loops inside the band or
 /// loop-independent ones have zero distance along every band loop and are
 /// left out.
 pub fn band_dependences(
@@ -102,6 +103,7 @@ pub fn band_dependences(
     body: &Body,
     band_ivs: &[Value],
     ops: &[OpId],
+    precision: Precision,
 ) -> Result<Vec<Vec<DependenceComponent>>, BandDependenceError> {
     let n = band_ivs.len();
     let dims: Vec<Vec<Value>> = ops.iter().map(|&o| domain_loop_vars(ctx, body, o)).collect();
@@ -123,7 +125,7 @@ pub fn band_dependences(
                 }
             };
             for depth in idx + 1..=idx + n {
-                match cache.check(ctx, body, src, dst, depth, Precision::Exact, true) {
+                match cache.check(ctx, body, src, dst, depth, precision, true) {
                     DependenceResult::NoDependence => {}
                     DependenceResult::HasDependence { components } => {
                         let Some(c) = components.get(idx..idx + n) else {
