@@ -11,10 +11,10 @@
 //! the band. A nest that fails any of these is left as it is, with a remark
 //! at its outermost loop. See `docs/design/interchange-distribute.md`.
 
-use crate::affine::analysis::{DependenceAnalysis, Precision};
+use crate::affine::analysis::{DependenceAnalysis, DependenceResult, Precision};
 use crate::affine::utils::loop_band::{
     band_dependences, bound_conflict, is_permutation, memory_ops_in, perfect_band, permutation_keeps_dependences,
-    permute_band,
+    permute_band, BandDependence,
 };
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use lf_ir::affine::{AffineExpr, AffineMap, BinaryOp};
@@ -154,43 +154,19 @@ fn at(ctx: &Context, body: &Body, op: OpId) -> String {
         .map_or_else(String::new, |p| format!(" at {}:{}", p.line, p.col))
 }
 
-/// The dependences carried by the band's loops, as distance ranges along
-/// them, or why they could not be computed.
-type BandDeps = Result<Vec<Vec<crate::affine::analysis::DependenceComponent>>, String>;
+type Components = Vec<crate::affine::analysis::DependenceComponent>;
 
-/// The dependences of `band` ([`band_dependences`] on every op in it that
-/// touches memory, with `precision`), duplicates removed.
-fn dependences_of(
-    ctx: &Context,
-    body: &Body,
-    deps: &DependenceAnalysis,
-    band: &[AffineForOp],
-    precision: Precision,
-) -> BandDeps {
-    let ir = (ctx, body);
-    let ivs: Vec<Value> = band.iter().map(|l| l.iv(&ir)).collect();
-    let ops = memory_ops_in(ctx, body, band[band.len() - 1].op());
-    match band_dependences(&deps.accesses, ctx, body, &ivs, &ops, precision) {
-        Err((op, reason)) => Err(format!("dependence analysis failed{}: {reason}", at(ctx, body, op))),
-        Ok(mut d) => {
-            d.sort_by_key(|c| c.iter().map(|c| (c.lb, c.ub)).collect::<Vec<_>>());
-            d.dedup_by(|a, b| a.iter().zip(b.iter()).all(|(x, y)| (x.lb, x.ub) == (y.lb, y.ub)));
-            Ok(d)
-        }
-    }
-}
-
-/// The band's dependences for legality checks, computed when first needed:
-/// first with MLIR's Fourier–Motzkin answers (fast; their distance ranges
-/// contain the exact ones, so a permutation they allow is legal), then,
-/// for a permutation they refuse, with exact answers.
+/// The band's dependences for legality checks, computed when first needed
+/// with MLIR's Fourier–Motzkin answers (fast; their distance ranges contain
+/// the exact ones, so a permutation they allow is legal); a dependence they
+/// say a permutation reverses is asked again with exact answers (cached).
 struct LazyDeps<'a> {
     ctx: &'a Context,
     body: &'a Body,
     deps: &'a DependenceAnalysis,
     band: &'a [AffineForOp],
-    fast: Option<BandDeps>,
-    exact: Option<BandDeps>,
+    fast: Option<Result<Vec<BandDependence>, String>>,
+    exact: rustc_hash::FxHashMap<(OpId, OpId, usize), Option<Components>>,
 }
 
 impl<'a> LazyDeps<'a> {
@@ -201,32 +177,50 @@ impl<'a> LazyDeps<'a> {
             deps,
             band,
             fast: None,
-            exact: None,
+            exact: Default::default(),
         }
     }
 
     /// The first dependence `perm` reverses (exact answers), or why the
     /// dependences could not be computed; `Ok(None)` when `perm` is legal.
-    fn reversed(
-        &mut self,
-        perm: &[usize],
-    ) -> Result<Option<Vec<crate::affine::analysis::DependenceComponent>>, String> {
+    fn reversed(&mut self, perm: &[usize]) -> Result<Option<Components>, String> {
         let (ctx, body, deps, band) = (self.ctx, self.body, self.deps, self.band);
-        let fast = self
-            .fast
-            .get_or_insert_with(|| dependences_of(ctx, body, deps, band, Precision::MlirCompatible));
-        if let Ok(d) = fast {
-            if permutation_keeps_dependences(d, perm) {
-                return Ok(None);
+        let fast = self.fast.get_or_insert_with(|| {
+            let ir = (ctx, body);
+            let ivs: Vec<Value> = band.iter().map(|l| l.iv(&ir)).collect();
+            let ops = memory_ops_in(ctx, body, band[band.len() - 1].op());
+            band_dependences(&deps.accesses, ctx, body, &ivs, &ops, Precision::MlirCompatible)
+                .map_err(|(op, reason)| format!("dependence analysis failed{}: {reason}", at(ctx, body, op)))
+        });
+        let fast = fast.as_ref().map_err(|e| e.clone())?;
+        let n = band.len();
+        for d in fast {
+            if permutation_keeps_dependences(std::slice::from_ref(&d.components), perm) {
+                continue;
+            }
+            let exact = self.exact.entry((d.src, d.dst, d.depth)).or_insert_with(|| {
+                match deps
+                    .accesses
+                    .check(ctx, body, d.src, d.dst, d.depth, Precision::Exact, true)
+                {
+                    DependenceResult::NoDependence => None,
+                    DependenceResult::HasDependence { components } => Some(
+                        components
+                            .get(d.offset..d.offset + n)
+                            .map_or_else(Vec::new, <[_]>::to_vec),
+                    ),
+                    // Not decided exactly: keep the fast answer.
+                    DependenceResult::Failure { .. } => Some(d.components.clone()),
+                }
+            });
+            match exact {
+                None => {}
+                Some(c) if c.len() != n => return Err("a dependence without distances along the band".into()),
+                Some(c) if !permutation_keeps_dependences(std::slice::from_ref(c), perm) => return Ok(Some(c.clone())),
+                Some(_) => {}
             }
         }
-        let exact = self
-            .exact
-            .get_or_insert_with(|| dependences_of(ctx, body, deps, band, Precision::Exact));
-        let d = exact.as_ref().map_err(|e| e.clone())?;
-        Ok(d.iter()
-            .find(|c| !permutation_keeps_dependences(std::slice::from_ref(c), perm))
-            .cloned())
+        Ok(None)
     }
 }
 

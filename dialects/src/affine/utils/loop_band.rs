@@ -85,6 +85,23 @@ pub fn domain_loop_vars(ctx: &Context, body: &Body, op: OpId) -> Vec<Value> {
     out
 }
 
+/// A dependence carried by a loop of a band: the pair of ops, the depth
+/// asked (as [`MemRefAccesses::check`] numbers it), where the band's loops
+/// start among the common loops, and the distance ranges along the band.
+#[derive(Clone, Debug)]
+pub struct BandDependence {
+    /// The source op.
+    pub src: OpId,
+    /// The destination op.
+    pub dst: OpId,
+    /// The depth of the check.
+    pub depth: usize,
+    /// The position of the band's outermost loop among the common loops.
+    pub offset: usize,
+    /// The distance ranges along the band's loops, outermost first.
+    pub components: Vec<DependenceComponent>,
+}
+
 /// Why the dependences of a band could not be computed: the op and the
 /// reason (for a remark).
 pub type BandDependenceError = (OpId, String);
@@ -104,7 +121,7 @@ pub fn band_dependences(
     band_ivs: &[Value],
     ops: &[OpId],
     precision: Precision,
-) -> Result<Vec<Vec<DependenceComponent>>, BandDependenceError> {
+) -> Result<Vec<BandDependence>, BandDependenceError> {
     let n = band_ivs.len();
     let dims: Vec<Vec<Value>> = ops.iter().map(|&o| domain_loop_vars(ctx, body, o)).collect();
     let mut out = Vec::new();
@@ -131,7 +148,13 @@ pub fn band_dependences(
                         let Some(c) = components.get(idx..idx + n) else {
                             return Err((src, "a dependence without distances along the band".into()));
                         };
-                        out.push(c.to_vec());
+                        out.push(BandDependence {
+                            src,
+                            dst,
+                            depth,
+                            offset: idx,
+                            components: c.to_vec(),
+                        });
                     }
                     DependenceResult::Failure { reason } => return Err((src, reason)),
                 }
