@@ -424,7 +424,7 @@ impl Pass for AffineLoopDistribute {
         let loops = loops_post_order(ctx, op.body(), &regions);
         let mut remarks = Vec::new();
         let mut distributed = 0u64;
-        let mut cache = MemRefAccesses::new();
+        let cache = MemRefAccesses::new();
         {
             let (ctx, body) = op.parts();
             let mut b = Builder::new(ctx, body);
@@ -442,8 +442,9 @@ impl Pass for AffineLoopDistribute {
                     Outcome::Groups(groups) => {
                         distribute(&mut b, l, &groups);
                         distributed += 1;
-                        // Op ids may be reused: the cache is stale.
-                        cache = MemRefAccesses::new();
+                        // The cache stays valid: op ids are never reused,
+                        // the ops of `l` are gone (their clones are new
+                        // ids) and the ops outside it keep their loops.
                     }
                 }
             }
