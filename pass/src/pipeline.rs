@@ -693,19 +693,23 @@ pub fn anchor_path(ctx: &Context, root: &str, anchor: Anchor) -> Result<Vec<Stri
 }
 
 /// The passes of the named pipeline `info` given as a flag (`--ihop-pre`):
-/// its text parsed in a pass manager of its anchor (for
-/// [`Anchor::Any`]: `root`, the top-level op) and flattened into the passes' options, which
-/// [`pipeline_from_flags`] nests under their own anchors. A pipeline that
-/// nests pass managers of its own cannot be a flag.
+/// its text parsed in a pass manager of its anchor and flattened into the
+/// passes' options, which [`pipeline_from_flags`] nests under their own
+/// anchors. A pipeline that nests pass managers of its own, or that has no
+/// anchor ([`Anchor::Any`]), cannot be a flag.
 pub fn pipeline_flag_passes(
     ctx: &Context,
     registry: &PassRegistry,
     info: &'static PipelineInfo,
-    root: &str,
 ) -> Result<Vec<PassOptions>, String> {
     let op = match info.anchor {
         Anchor::Op(a) => a,
-        Anchor::Any => root,
+        Anchor::Any => {
+            return Err(format!(
+                "pipeline '{}' runs on any op: name it inside --pass-pipeline instead of as a flag",
+                info.name
+            ))
+        }
     };
     let text = format!("{op}({})", info.pipeline);
     let mut p = Parser {

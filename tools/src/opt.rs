@@ -572,7 +572,7 @@ fn build_pipeline(
                         eprintln!("{}: error: --{name}: pipeline '{name}' takes no options", args.tool);
                         return Err(());
                     }
-                    match lf_pass::pipeline::pipeline_flag_passes(ctx, registry, pipeline, "builtin.module") {
+                    match lf_pass::pipeline::pipeline_flag_passes(ctx, registry, pipeline) {
                         Ok(list) => passes.extend(list),
                         Err(e) => {
                             eprintln!("{}: error: --{name}: {e}", args.tool);

@@ -127,15 +127,15 @@ fn pipeline_errors_name_the_pipeline() {
 #[test]
 fn a_pipeline_flag_gives_its_passes() {
     let (ctx, reg) = setup();
-    let passes = pipeline_flag_passes(&ctx, &reg, &TWICE, "builtin.module").unwrap();
+    let passes = pipeline_flag_passes(&ctx, &reg, &TWICE).unwrap();
     let names: Vec<&str> = passes.iter().map(|o| o.info().name).collect();
     assert_eq!(names, ["cse", "canonicalize", "cse", "canonicalize"]);
     let pm = pipeline_from_flags(&ctx, "builtin.module", passes).unwrap();
     assert_eq!(pm.num_passes(), 4);
-    assert!(pipeline_flag_passes(&ctx, &reg, &NESTED, "builtin.module")
+    assert!(pipeline_flag_passes(&ctx, &reg, &NESTED)
         .unwrap_err()
         .contains("nests pass managers"));
-    assert!(pipeline_flag_passes(&ctx, &reg, &MISSING, "builtin.module")
+    assert!(pipeline_flag_passes(&ctx, &reg, &MISSING)
         .unwrap_err()
         .contains("unknown pass 'no-such-pass'"));
 }
