@@ -123,6 +123,8 @@ pub fn register_all(ctx: &Context) {
 /// Registers the dialects' passes (`affine-parallelize`, `lower-affine`,
 /// `gpu-kernel-outlining`).
 pub fn register_passes(r: &mut PassRegistry) {
+    r.register(&affine::transforms::affine_loop_distribute::INFO);
+    r.register(&affine::transforms::affine_loop_interchange::INFO);
     r.register(&affine::transforms::affine_loop_unroll::INFO);
     r.register(&affine::transforms::affine_loop_unroll_jam::INFO);
     r.register(&affine::transforms::affine_parallelize::INFO);
@@ -131,6 +133,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
+    r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
 }
 
 /// The op reference of one dialect as markdown (`docs/dialects/<name>.md`).

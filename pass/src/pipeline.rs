@@ -15,7 +15,7 @@
 
 use crate::options::OptionError;
 use crate::pass::{Anchor, Pass, PassInfo, PassOptions};
-use crate::registry::PassRegistry;
+use crate::registry::{PassRegistry, PipelineInfo};
 use lf_diag::{Diagnostic, SourcePos};
 use lf_ir::{Context, Traits};
 use std::fmt;
@@ -220,7 +220,12 @@ struct Parser<'a> {
     registry: &'a PassRegistry,
     /// The ops of the pass managers being parsed, outermost first.
     enclosing: Vec<&'a str>,
+    /// How many named pipelines are being expanded around this text.
+    depth: usize,
 }
+
+/// The most named pipelines that may expand inside one another.
+const MAX_PIPELINE_DEPTH: usize = 16;
 
 fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '$')
@@ -234,6 +239,7 @@ pub fn parse_pipeline(text: &str, ctx: &Context, registry: &PassRegistry) -> Res
         ctx,
         registry,
         enclosing: Vec::new(),
+        depth: 0,
     };
     p.skip_ws();
     if p.pos == text.len() {
@@ -333,6 +339,9 @@ impl<'a> Parser<'a> {
             if self.eat('(') {
                 let child = self.nested_manager(name, nstart, Some(op))?;
                 pm.items.push(PipelineItem::Nested(child));
+            } else if let (None, Some(info)) = (self.registry.lookup(name), self.registry.lookup_pipeline(name)) {
+                let items = self.expand_pipeline(info, nstart, op)?;
+                pm.items.extend(items);
             } else {
                 let entry = self.pass(name, nstart, op)?;
                 pm.items.push(PipelineItem::Pass(entry));
@@ -443,6 +452,76 @@ impl<'a> Parser<'a> {
             }
         }
         PassEntry::new(options).map_err(|e| err_at(self.text, start, name.len(), format!("pass '{name}': {e}")))
+    }
+
+    /// The passes of the named pipeline `info`, found at `start` in the
+    /// pass manager of `op`: its text parsed as elements of that manager
+    /// (MLIR's `PassPipelineRegistration`: the pipeline expands in place).
+    fn expand_pipeline(
+        &mut self,
+        info: &'static PipelineInfo,
+        start: usize,
+        op: &str,
+    ) -> Result<Vec<PipelineItem>, Box<Diagnostic>> {
+        let name = info.name;
+        if self.peek() == Some('{') {
+            return Err(err_at(
+                self.text,
+                self.pos,
+                1,
+                format!("pipeline '{name}' takes no options (it stands for '{}')", info.pipeline),
+            ));
+        }
+        if let Anchor::Op(anchor) = info.anchor {
+            if anchor != op && op != "any" {
+                let fix = self.anchor_fix(name, anchor, op);
+                return Err(err_at(
+                    self.text,
+                    start,
+                    name.len(),
+                    format!(
+                        "pipeline '{name}' runs on '{anchor}' ops, but it is placed in the pass manager of '{op}', \
+                         where it would never run: {fix}"
+                    ),
+                ));
+            }
+        }
+        if self.depth >= MAX_PIPELINE_DEPTH {
+            return Err(err_at(
+                self.text,
+                start,
+                name.len(),
+                format!(
+                    "pipeline '{name}' expands into itself (or pipelines nest more than {MAX_PIPELINE_DEPTH} deep)"
+                ),
+            ));
+        }
+        let text = format!("{op}({})", info.pipeline);
+        let mut p = Parser {
+            text: &text,
+            pos: op.len() + 1,
+            ctx: self.ctx,
+            registry: self.registry,
+            enclosing: self.enclosing.clone(),
+            depth: self.depth + 1,
+        };
+        let inner = p.manager_items(op).and_then(|pm| {
+            p.skip_ws();
+            if p.pos != text.len() {
+                Err(err_at(&text, p.pos, 1, "expected the end of the pipeline"))
+            } else {
+                Ok(pm)
+            }
+        });
+        match inner {
+            Ok(pm) => Ok(pm.items),
+            Err(d) => Err(err_at(
+                self.text,
+                start,
+                name.len(),
+                format!("in pipeline '{name}' (= '{}'): {}", info.pipeline, d.message),
+            )),
+        }
     }
 
     /// How to place pass `name`, which runs on `anchor` ops, found in the
@@ -613,6 +692,52 @@ pub fn anchor_path(ctx: &Context, root: &str, anchor: Anchor) -> Result<Vec<Stri
     Ok(path)
 }
 
+/// The passes of the named pipeline `info` given as a flag (`--ihop-pre`):
+/// its text parsed in a pass manager of its anchor and flattened into the
+/// passes' options, which [`pipeline_from_flags`] nests under their own
+/// anchors. A pipeline that nests pass managers of its own, or that has no
+/// anchor ([`Anchor::Any`]), cannot be a flag.
+pub fn pipeline_flag_passes(
+    ctx: &Context,
+    registry: &PassRegistry,
+    info: &'static PipelineInfo,
+) -> Result<Vec<PassOptions>, String> {
+    let op = match info.anchor {
+        Anchor::Op(a) => a,
+        Anchor::Any => {
+            return Err(format!(
+                "pipeline '{}' runs on any op: name it inside --pass-pipeline instead of as a flag",
+                info.name
+            ))
+        }
+    };
+    let text = format!("{op}({})", info.pipeline);
+    let mut p = Parser {
+        text: &text,
+        pos: op.len() + 1,
+        ctx,
+        registry,
+        enclosing: vec![op],
+        depth: 1,
+    };
+    let pm = p
+        .manager_items(op)
+        .map_err(|d| format!("in pipeline '{}' (= '{}'): {}", info.name, info.pipeline, d.message))?;
+    let mut out = Vec::new();
+    for item in pm.items {
+        match item {
+            PipelineItem::Pass(e) => out.push(e.options),
+            PipelineItem::Nested(_) => {
+                return Err(format!(
+                    "pipeline '{}' nests pass managers: name it inside --pass-pipeline instead of as a flag",
+                    info.name
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Parses the options of a pass flag (`--canonicalize='max-iterations=5
 /// top-down=false'`): the text inside the braces of a pipeline element.
 /// Errors point into `text`, in a file named `--NAME`.
@@ -626,6 +751,7 @@ pub fn parse_options_text(info: &'static PassInfo, text: &str) -> Result<PassOpt
         ctx: &ctx,
         registry: &registry,
         enclosing: Vec::new(),
+        depth: 0,
     };
     let mut options = info.default_options();
     p.options(info, &mut options).map_err(|mut d| {

@@ -235,7 +235,8 @@ is written when anything fails."
                         Some((n, v)) => (n, Some(v.to_string())),
                         None => (flag, None),
                     };
-                    if registry.lookup(name).is_some() && !own.iter().any(|o| o == name) {
+                    let known = registry.lookup(name).is_some() || registry.lookup_pipeline(name).is_some();
+                    if known && !own.iter().any(|o| o == name) {
                         flags.push((name.to_string(), value));
                         continue;
                     }
@@ -244,7 +245,12 @@ is written when anything fails."
             rest.push(a);
         }
         let passes = registry.all();
-        let pass_names: Vec<&str> = passes.iter().map(|p| p.name).collect();
+        let pipelines = registry.all_pipelines();
+        let pass_names: Vec<&str> = passes
+            .iter()
+            .map(|p| p.name)
+            .chain(pipelines.iter().map(|p| p.name))
+            .collect();
         let mut args: OptArgs = crate::cli::parse_or_exit(cmd, rest, &pass_names);
         args.pass_flags = flags;
         args.tool = tool;
@@ -557,7 +563,24 @@ fn build_pipeline(
         (None, false) => {
             let mut passes = Vec::new();
             for (name, value) in &args.pass_flags {
-                let info = registry.lookup(name).expect("flags are registered passes");
+                let Some(info) = registry.lookup(name) else {
+                    // A named pipeline: its passes, as flags.
+                    let pipeline = registry
+                        .lookup_pipeline(name)
+                        .expect("flags are registered passes or pipelines");
+                    if value.is_some() {
+                        eprintln!("{}: error: --{name}: pipeline '{name}' takes no options", args.tool);
+                        return Err(());
+                    }
+                    match lf_pass::pipeline::pipeline_flag_passes(ctx, registry, pipeline) {
+                        Ok(list) => passes.extend(list),
+                        Err(e) => {
+                            eprintln!("{}: error: --{name}: {e}", args.tool);
+                            return Err(());
+                        }
+                    }
+                    continue;
+                };
                 let parsed = match value {
                     Some(v) => lf_pass::pipeline::parse_options_text(info, v),
                     None => Ok(info.default_options()),

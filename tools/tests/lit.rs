@@ -30,6 +30,15 @@ fn main() -> ExitCode {
         config.tools.insert("mlir-opt".into(), mlir_opt);
         config.features.insert("mlir-opt".into());
     }
+    // `// REQUIRES: pass-NAME`: a test that needs a pass (or named pipeline)
+    // that may not be registered yet.
+    let registry = lf_transforms::all_passes();
+    for p in registry.all() {
+        config.features.insert(format!("pass-{}", p.name));
+    }
+    for p in registry.all_pipelines() {
+        config.features.insert(format!("pass-{}", p.name));
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     run_main(config, &args)
 }
