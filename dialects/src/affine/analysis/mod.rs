@@ -21,6 +21,7 @@
 //! to use from rayon workers (one cache per function).
 
 mod access;
+mod conflicts;
 mod cst;
 mod dependence;
 pub mod domain;
@@ -41,6 +42,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+pub use conflicts::ConflictSystem;
 pub use domain::{enclosing_affine_ops, nesting_depth, surrounding_for_ops, surrounding_ivs};
 pub use flatten::FlattenError;
 

@@ -5,6 +5,7 @@
 //! the rules for inlining calls into affine code.
 
 pub mod inlining;
+pub mod loop_slice;
 pub(crate) mod linear_maps;
 pub mod map_composition;
 pub mod operand_facts;
