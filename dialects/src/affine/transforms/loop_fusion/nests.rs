@@ -66,10 +66,13 @@ pub(super) struct BlockState {
 /// an argument of the function's entry block or an allocation.
 fn distinct_memref(ctx: &Context, body: &Body, v: Value) -> bool {
     match body.value_def(v) {
-        ValueDef::BlockArg { block, .. } => body
-            .block_region(block)
-            .and_then(|r| body.region_parent(r))
-            .is_some_and(|p| crate::func::FuncFuncOp::isa(&(ctx, body), p)),
+        // An argument of the function's own body (its root region has no
+        // parent op in the body).
+        ValueDef::BlockArg { block, .. } => match body.block_region(block).map(|r| body.region_parent(r)) {
+            Some(None) => true,
+            Some(Some(p)) => crate::func::FuncFuncOp::isa(&(ctx, body), p),
+            None => false,
+        },
         ValueDef::OpResult { op, .. } => {
             let ir = (ctx, body);
             MemrefAllocOp::isa(&ir, op) || MemrefAllocaOp::isa(&ir, op)
@@ -261,6 +264,12 @@ impl BlockState {
             v.sort_unstable();
             v
         };
+        if std::env::var("LF_FUSION_DEBUG").is_ok() {
+            for &p in &positions {
+                let n = &self.nests[&p];
+                eprintln!("nest {p}: unfusable={:?} memrefs={} producers={:?} siblings={:?}", n.unfusable, n.by_memref.len(), self.producers(p), self.siblings(p));
+            }
+        }
         if pass.mode != FusionMode::Sibling {
             let mut tried: FxHashSet<(usize, usize)> = FxHashSet::default();
             for &dst in &positions {
