@@ -391,7 +391,7 @@ fn slice_plan(
     for (m, a) in &s.by_memref {
         if !a.reads.is_empty() && (s.writes(*m) || d.writes(*m)) {
             return Err(format!(
-                "recomputing the producer is not safe: it reads {} which the nests write",
+                "recomputing the producer is not safe: the nests write the memref {} reads",
                 name_at(ctx, body, a.reads[0])
             ));
         }

@@ -264,12 +264,6 @@ impl BlockState {
             v.sort_unstable();
             v
         };
-        if std::env::var("LF_FUSION_DEBUG").is_ok() {
-            for &p in &positions {
-                let n = &self.nests[&p];
-                eprintln!("nest {p}: unfusable={:?} memrefs={} producers={:?} siblings={:?}", n.unfusable, n.by_memref.len(), self.producers(p), self.siblings(p));
-            }
-        }
         if pass.mode != FusionMode::Sibling {
             let mut tried: FxHashSet<(usize, usize)> = FxHashSet::default();
             for &dst in &positions {

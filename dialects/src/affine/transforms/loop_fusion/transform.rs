@@ -186,6 +186,12 @@ pub(super) fn apply(
         for op in accesses {
             redirect_access(b, op, buf, &p.offsets);
         }
+        // The original allocation goes when nothing uses it any more.
+        if let lf_ir::ValueDef::OpResult { op: alloc, .. } = b.body().value_def(p.memref) {
+            if !b.body().has_uses(p.memref) {
+                b.erase_op(alloc);
+            }
+        }
         let h = st.nests.get_mut(&host).expect("host");
         if let Some(a) = h.by_memref.remove(&p.memref) {
             h.by_memref.insert(buf, a);
