@@ -18,7 +18,8 @@ pub fn perfect_band(ctx: &Context, body: &Body, root: AffineForOp) -> Vec<Affine
     let mut cur = root;
     loop {
         let block = cur.region_block(&ir);
-        let ops: Vec<OpId> = body.block_ops(block).collect();
+        // At most three ops looked at: the body may be long.
+        let ops: Vec<OpId> = body.block_ops(block).take(3).collect();
         if ops.len() != 2 || !AffineYieldOp::isa(&ir, ops[1]) {
             break;
         }

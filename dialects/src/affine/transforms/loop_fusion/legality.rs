@@ -215,13 +215,27 @@ fn order_test(
     depth: usize,
 ) -> Result<(), String> {
     let ir = (ctx, body);
-    for (m, sa) in &s.by_memref {
-        let Some(da) = d.by_memref.get(m) else { continue };
-        let pairs = sa
-            .writes
-            .iter()
-            .flat_map(|a| da.reads.iter().chain(&da.writes).map(move |x| (*a, *x)))
-            .chain(sa.reads.iter().flat_map(|a| da.writes.iter().map(move |x| (*a, *x))));
+    // The memrefs both touch, looked up from the smaller nest (a nest that
+    // has absorbed many siblings touches many memrefs).
+    let shared: Vec<Value> = if s.by_memref.len() <= d.by_memref.len() {
+        s.by_memref.keys().filter(|m| d.by_memref.contains_key(m)).copied().collect()
+    } else {
+        d.by_memref.keys().filter(|m| s.by_memref.contains_key(m)).copied().collect()
+    };
+    for m in &shared {
+        let (sa, da) = (&s.by_memref[m], &d.by_memref[m]);
+        // Pairs with a write (reads of a memref nobody writes cost nothing).
+        let mut pairs: Vec<(OpId, OpId)> = Vec::new();
+        if !sa.writes.is_empty() {
+            for a in &sa.writes {
+                pairs.extend(da.reads.iter().chain(&da.writes).map(|x| (*a, *x)));
+            }
+        }
+        if !da.writes.is_empty() {
+            for a in &sa.reads {
+                pairs.extend(da.writes.iter().map(|x| (*a, *x)));
+            }
+        }
         for (a, x) in pairs {
             let sys = cache
                 .conflict_system(ctx, body, a, x)

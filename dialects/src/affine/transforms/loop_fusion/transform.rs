@@ -103,14 +103,14 @@ pub(super) fn apply(
             });
             if let Some(m) = moved {
                 st.unregister(mover, &m);
+                // Only the mover's memrefs change at the host's position.
+                st.register(host, &m);
                 let h = st.nests.get_mut(&host).expect("host nest");
                 for (mem, a) in m.by_memref {
                     let e = h.by_memref.entry(mem).or_default();
                     e.reads.extend(a.reads);
                     e.writes.extend(a.writes);
                 }
-                let h = st.nests[&host].clone();
-                st.register(host, &h);
             }
             privates
         }
