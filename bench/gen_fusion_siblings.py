@@ -3,7 +3,8 @@
 
     python3 bench/gen_fusion_siblings.py --nests 1000 -o bench/generated/fusion-siblings-1000.mlir
 
-Every nest reads the shared input %A (two loads, one at an offset) and writes a buffer of its
+Every nest reads the shared inputs %A and %B (one load each: MLIR's sibling fusion wants one
+load of the shared memref per nest) and writes a buffer of its
 own (allocated at the top of the function), with the same bounds as the others: each nest is a
 sibling of the one before, so MLIR's greedy fusion fuses them all into one nest, as lf does.
 `--depth 2` makes 2-D nests.
@@ -16,7 +17,7 @@ def generate(nests: int, size: int, depth: int) -> str:
     shape = "x".join([str(size)] * depth)
     ty = f"memref<{shape}xf32>"
     ivs = ["%i", "%j", "%k"][:depth]
-    out = [f"func.func @siblings(%A: {ty}) {{", "  %c = arith.constant 1.5 : f32"]
+    out = [f"func.func @siblings(%A: {ty}, %B: {ty}) {{", "  %c = arith.constant 1.5 : f32"]
     for n in range(nests):
         out.append(f"  %o{n} = memref.alloc() : {ty}")
     idx = ", ".join(ivs)
@@ -27,7 +28,7 @@ def generate(nests: int, size: int, depth: int) -> str:
             out.append(f"{ind}affine.for {iv} = 0 to {size - 1} {{")
             ind += "  "
         out.append(f"{ind}%a{n} = affine.load %A[{idx}] : {ty}")
-        out.append(f"{ind}%b{n} = affine.load %A[{shifted}] : {ty}")
+        out.append(f"{ind}%b{n} = affine.load %B[{shifted}] : {ty}")
         out.append(f"{ind}%s{n} = arith.addf %a{n}, %b{n} : f32")
         out.append(f"{ind}%m{n} = arith.mulf %s{n}, %c : f32")
         out.append(f"{ind}affine.store %m{n}, %o{n}[{idx}] : {ty}")
