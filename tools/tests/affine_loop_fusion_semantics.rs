@@ -77,9 +77,8 @@ fn fusion_program(seed: u64) -> String {
     let mut rng = Rng::new(seed ^ 0x5eed_f00d);
     let names = ["%A", "%B", "%C", "%D"];
     let ty = "memref<18x18xf32>";
-    let mut out = format!(
-        "func.func @f0(%A: {ty}, %B: {ty}, %C: {ty}, %D: {ty}) {{\n  %two = arith.constant 2.0 : f32\n"
-    );
+    let mut out =
+        format!("func.func @f0(%A: {ty}, %B: {ty}, %C: {ty}, %D: {ty}) {{\n  %two = arith.constant 2.0 : f32\n");
     let nests = rng.range(2, 6);
     let mut v = 0;
     for _ in 0..nests {
@@ -96,7 +95,11 @@ fn fusion_program(seed: u64) -> String {
         let off = |rng: &mut Rng, base: i64| -> i64 {
             // Keep subscripts inside [0, 18).
             let o = *rng.pick(&[-1i64, 0, 0, 1]);
-            if base + o < 0 { 0 } else { o }
+            if base + o < 0 {
+                0
+            } else {
+                o
+            }
         };
         let sub = |rng: &mut Rng, two_d: bool, lo: i64, lo2: i64, hi: i64, hi2: i64| -> String {
             let oi = if hi == 18 || lo == 0 { 0 } else { off(rng, lo) };
@@ -170,11 +173,11 @@ fn check(seed: u64, dir: &Path) -> Result<Outcome, String> {
     let orig = dir.join(format!("f{seed}.mlir"));
     std::fs::write(&orig, &text).expect("write the program");
     // The original must run on the random inputs.
-    let (ok, why) = run(Command::new(LF_RUN)
-        .arg("--compare")
-        .arg(&orig)
-        .arg(&orig)
-        .args(["--entry=f0", &format!("--random-inputs={seed}"), "--max-steps=20000000"]));
+    let (ok, why) = run(Command::new(LF_RUN).arg("--compare").arg(&orig).arg(&orig).args([
+        "--entry=f0",
+        &format!("--random-inputs={seed}"),
+        "--max-steps=20000000",
+    ]));
     if !ok {
         return Ok(Outcome::Skipped(why));
     }
@@ -183,12 +186,16 @@ fn check(seed: u64, dir: &Path) -> Result<Outcome, String> {
         let out = dir.join(format!("f{seed}.{k}.mlir"));
         let (ok, msg) = run(Command::new(LF_OPT)
             .arg(&orig)
-            .arg(format!("--pass-pipeline=builtin.module(func.func(affine-loop-fusion{{{o}}}))"))
+            .arg(format!(
+                "--pass-pipeline=builtin.module(func.func(affine-loop-fusion{{{o}}}))"
+            ))
             .arg("--pass-statistics")
             .arg("-o")
             .arg(&out));
         if !ok {
-            return Err(format!("seed {seed}: lf-opt failed with affine-loop-fusion{{{o}}}:\n{msg}\n{text}"));
+            return Err(format!(
+                "seed {seed}: lf-opt failed with affine-loop-fusion{{{o}}}:\n{msg}\n{text}"
+            ));
         }
         fused += msg
             .lines()
@@ -196,11 +203,11 @@ fn check(seed: u64, dir: &Path) -> Result<Outcome, String> {
             .and_then(|l| l.split_whitespace().nth(1))
             .and_then(|n| n.parse::<u64>().ok())
             .unwrap_or(0);
-        let (same, msg) = run(Command::new(LF_RUN)
-            .arg("--compare")
-            .arg(&orig)
-            .arg(&out)
-            .args(["--entry=f0", &format!("--random-inputs={seed}"), "--max-steps=20000000"]));
+        let (same, msg) = run(Command::new(LF_RUN).arg("--compare").arg(&orig).arg(&out).args([
+            "--entry=f0",
+            &format!("--random-inputs={seed}"),
+            "--max-steps=20000000",
+        ]));
         if !same {
             let fused_text = std::fs::read_to_string(&out).unwrap_or_default();
             return Err(format!(
@@ -239,7 +246,10 @@ fn fusion_keeps_results_of_random_programs() {
             Err(e) => failures.push(e),
         }
     }
-    eprintln!("affine-loop-fusion: {checked} of {count} programs checked in {} modes, {fused} fusions", OPTION_SETS.len());
+    eprintln!(
+        "affine-loop-fusion: {checked} of {count} programs checked in {} modes, {fused} fusions",
+        OPTION_SETS.len()
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(checked * 3 >= count, "only {checked} of {count} programs could run");
     assert!(fused > 0, "no fusion happened on {checked} programs");

@@ -31,7 +31,10 @@ impl ConflictSystem {
 
     /// The column of the destination dimension `v`.
     pub fn dst_col(&self, v: Value) -> Option<usize> {
-        self.dst_dims.iter().position(|d| *d == v).map(|p| p + self.src_dims.len())
+        self.dst_dims
+            .iter()
+            .position(|d| *d == v)
+            .map(|p| p + self.src_dims.len())
     }
 
     /// The number of columns of a constraint row (the last is the constant).

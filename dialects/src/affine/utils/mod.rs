@@ -5,8 +5,8 @@
 //! the rules for inlining calls into affine code.
 
 pub mod inlining;
-pub mod loop_slice;
 pub(crate) mod linear_maps;
+pub mod loop_slice;
 pub mod map_composition;
 pub mod operand_facts;
 pub mod validity;

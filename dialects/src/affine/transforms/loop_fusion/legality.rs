@@ -52,15 +52,9 @@ pub(super) fn try_fuse(
     let (ctx, body) = (b.ctx(), b.body());
     let (s, d) = (&st.nests[&src], &st.nests[&dst]);
     let prefix = if producer {
-        format!(
-            "not fused into the loop nest at {}",
-            at(ctx, body, d.root.op())
-        )
+        format!("not fused into the loop nest at {}", at(ctx, body, d.root.op()))
     } else {
-        format!(
-            "not fused with the sibling loop nest at {}",
-            at(ctx, body, s.root.op())
-        )
+        format!("not fused with the sibling loop nest at {}", at(ctx, body, s.root.op()))
     };
     let plan = plan(st, pass, ctx, body, src, dst, producer).map_err(|e| format!("{prefix}: {e}"))?;
     transform::apply(st, pass, b, src, dst, producer, plan);
@@ -83,7 +77,9 @@ fn plan(
     let dband = perfect_band(ctx, body, d.root);
     let ir = (ctx, body);
     let same = |a: AffineForOp, c: AffineForOp| {
-        a.step(&ir) == c.step(&ir) && a.lower_bound(&ir) == c.lower_bound(&ir) && a.upper_bound(&ir) == c.upper_bound(&ir)
+        a.step(&ir) == c.step(&ir)
+            && a.lower_bound(&ir) == c.lower_bound(&ir)
+            && a.upper_bound(&ir) == c.upper_bound(&ir)
     };
     let mut exact = 0;
     while exact < sband.len().min(dband.len()) && same(sband[exact], dband[exact]) {
@@ -99,7 +95,12 @@ fn plan(
         match order_test(&cache, ctx, body, s, d, &sband, &dband, depth) {
             Ok(()) => {
                 let mapping: Vec<SliceLoop> = (0..depth)
-                    .map(|k| SliceLoop::Mapped { l: k, lo: 0, hi: 0, clip: (false, false) })
+                    .map(|k| SliceLoop::Mapped {
+                        l: k,
+                        lo: 0,
+                        hi: 0,
+                        clip: (false, false),
+                    })
                     .collect();
                 let privates = if producer {
                     privatizable(st, pass, ctx, body, &cache, s, d, &sband, &dband, &mapping)
@@ -127,7 +128,14 @@ fn plan(
 
 /// The nest that moves must not cross an op that conflicts with it: the
 /// producer moves down to the consumer, a sibling up to the earlier one.
-fn intervening(st: &BlockState, ctx: &Context, body: &Body, src: usize, dst: usize, producer: bool) -> Result<(), String> {
+fn intervening(
+    st: &BlockState,
+    ctx: &Context,
+    body: &Body,
+    src: usize,
+    dst: usize,
+    producer: bool,
+) -> Result<(), String> {
     if let Some(&p) = st.barriers.range(src + 1..dst).next() {
         let name = ctx.op_name_str(body.op_name(st.ops[p]));
         return Err(format!(
@@ -218,9 +226,17 @@ fn order_test(
     // The memrefs both touch, looked up from the smaller nest (a nest that
     // has absorbed many siblings touches many memrefs).
     let shared: Vec<Value> = if s.by_memref.len() <= d.by_memref.len() {
-        s.by_memref.keys().filter(|m| d.by_memref.contains_key(m)).copied().collect()
+        s.by_memref
+            .keys()
+            .filter(|m| d.by_memref.contains_key(m))
+            .copied()
+            .collect()
     } else {
-        d.by_memref.keys().filter(|m| s.by_memref.contains_key(m)).copied().collect()
+        d.by_memref
+            .keys()
+            .filter(|m| s.by_memref.contains_key(m))
+            .copied()
+            .collect()
     };
     for m in &shared {
         let (sa, da) = (&s.by_memref[m], &d.by_memref[m]);
@@ -237,9 +253,13 @@ fn order_test(
             }
         }
         for (a, x) in pairs {
-            let sys = cache
-                .conflict_system(ctx, body, a, x)
-                .map_err(|e| format!("a dependence from {} to {} must be assumed: {e}", name_at(ctx, body, a), name_at(ctx, body, x)))?;
+            let sys = cache.conflict_system(ctx, body, a, x).map_err(|e| {
+                format!(
+                    "a dependence from {} to {} must be assumed: {e}",
+                    name_at(ctx, body, a),
+                    name_at(ctx, body, x)
+                )
+            })?;
             let Some(sys) = sys else { continue };
             let cols: Option<Vec<(usize, usize)>> = (0..depth)
                 .map(|k| Some((sys.src_col(sband[k].iv(&ir))?, sys.dst_col(dband[k].iv(&ir))?)))
@@ -258,7 +278,10 @@ fn order_test(
                 r[cols[k].0] = 1;
                 r[cols[k].1] = -1;
                 r[n - 1] = -1;
-                if sys.feasible_with(&eqs, &[r]).map_err(|e| format!("the dependence check failed: {e}"))? {
+                if sys
+                    .feasible_with(&eqs, &[r])
+                    .map_err(|e| format!("the dependence check failed: {e}"))?
+                {
                     return Err(format!(
                         "fusing at depth {depth} would reverse the dependence from {} to {} (carried at depth {})",
                         name_at(ctx, body, a),
@@ -288,7 +311,9 @@ fn coverage(
 ) -> Result<(), String> {
     let ir = (ctx, body);
     for m in memrefs {
-        let (Some(sa), Some(da)) = (s.by_memref.get(m), d.by_memref.get(m)) else { continue };
+        let (Some(sa), Some(da)) = (s.by_memref.get(m), d.by_memref.get(m)) else {
+            continue;
+        };
         for &w in &sa.writes {
             for &r in &da.reads {
                 let sys = cache
@@ -296,7 +321,9 @@ fn coverage(
                     .map_err(|e| format!("a dependence from {} must be assumed: {e}", name_at(ctx, body, w)))?;
                 let Some(sys) = sys else { continue };
                 for (k, sl) in mapping.iter().enumerate() {
-                    let SliceLoop::Mapped { l, lo, hi, .. } = *sl else { continue };
+                    let SliceLoop::Mapped { l, lo, hi, .. } = *sl else {
+                        continue;
+                    };
                     let (Some(i), Some(j)) = (sys.src_col(sband[k].iv(&ir)), sys.dst_col(dband[l].iv(&ir))) else {
                         return Err("an access is not inside the fused loops".into());
                     };
@@ -311,7 +338,10 @@ fn coverage(
                     above[j] = -1;
                     above[n - 1] = -hi - 1;
                     for extra in [below, above] {
-                        if sys.feasible_with(&[], &[extra]).map_err(|e| format!("the dependence check failed: {e}"))? {
+                        if sys
+                            .feasible_with(&[], &[extra])
+                            .map_err(|e| format!("the dependence check failed: {e}"))?
+                        {
                             return Err(format!(
                                 "{} reads a value {} writes outside the slice of its iteration",
                                 name_at(ctx, body, r),
@@ -358,7 +388,12 @@ fn access_map(ctx: &Context, body: &Body, op: OpId) -> Option<(AffineMap, Vec<Va
 
 /// The memrefs `s` writes and `d` reads, in a fixed order.
 fn flowing(s: &Nest, d: &Nest) -> Vec<Value> {
-    let mut v: Vec<Value> = s.by_memref.keys().filter(|m| s.writes(**m) && d.reads(**m)).copied().collect();
+    let mut v: Vec<Value> = s
+        .by_memref
+        .keys()
+        .filter(|m| s.writes(**m) && d.reads(**m))
+        .copied()
+        .collect();
     v.sort_unstable_by_key(|m| m.index());
     v
 }
@@ -452,8 +487,12 @@ fn slice_plan(
                         continue;
                     };
                     for k in 0..wm.num_results().min(rm.num_results()) {
-                        let Some((wv, wc)) = operand_plus_const(wm.result(k), &wm, &wo) else { continue };
-                        let Some(sk) = sband.iter().position(|f| f.iv(&ir) == wv) else { continue };
+                        let Some((wv, wc)) = operand_plus_const(wm.result(k), &wm, &wo) else {
+                            continue;
+                        };
+                        let Some(sk) = sband.iter().position(|f| f.iv(&ir) == wv) else {
+                            continue;
+                        };
                         let target = operand_plus_const(rm.result(k), &rm, &ro)
                             .and_then(|(rv, rc)| Some((dband[..depth].iter().position(|f| f.iv(&ir) == rv)?, rc)));
                         match target {
@@ -555,7 +594,9 @@ fn privatizable(
         if s.reads(m) || d.writes(m) {
             continue;
         }
-        let ValueDef::OpResult { op: alloc, .. } = body.value_def(m) else { continue };
+        let ValueDef::OpResult { op: alloc, .. } = body.value_def(m) else {
+            continue;
+        };
         if !MemrefAllocOp::isa(&ir, alloc) && !MemrefAllocaOp::isa(&ir, alloc) {
             continue;
         }
@@ -592,7 +633,9 @@ fn privatizable(
         let mut dims: Vec<Option<(usize, i64, i64)>> = vec![None; shape.len()];
         let mut agree = vec![true; shape.len()];
         for (i, &w) in s.by_memref[&m].writes.iter().enumerate() {
-            let Some((wm, wo)) = access_map(ctx, body, w) else { continue };
+            let Some((wm, wo)) = access_map(ctx, body, w) else {
+                continue;
+            };
             for r in 0..shape.len() {
                 let this = operand_plus_const(wm.result(r), &wm, &wo).and_then(|(v, c)| {
                     let k = sband.iter().position(|f| f.iv(&ir) == v)?;
@@ -642,11 +685,7 @@ fn privatizable(
             layout: None,
             memory_space: space,
         });
-        out.push(Private {
-            memref: m,
-            ty,
-            offsets,
-        });
+        out.push(Private { memref: m, ty, offsets });
     }
     let _ = st;
     out

@@ -95,9 +95,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
         .parse()
         .map_err(|_| format!("compute-tolerance: '{text}' is not a number"))?;
     if !tolerance.is_finite() || tolerance < 0.0 {
-        return Err(format!(
-            "compute-tolerance: {text} must be a non-negative number"
-        ));
+        return Err(format!("compute-tolerance: {text} must be a non-negative number"));
     }
     let fast_mem_space = opts.int("fast-mem-space");
     if fast_mem_space > i64::from(u32::MAX) {

@@ -120,7 +120,9 @@ pub(super) fn nest_info(ctx: &Context, body: &Body, root: AffineForOp) -> Nest {
             };
             if bad && unfusable.is_none() {
                 let name = ctx.op_name_str(body.op_name(op));
-                unfusable = Some(format!("'{name}' in the nest touches memory and is not an affine access"));
+                unfusable = Some(format!(
+                    "'{name}' in the nest touches memory and is not an affine access"
+                ));
             }
         }
         WalkControl::Advance

@@ -130,7 +130,9 @@ pub(super) fn apply(
             });
             let cband = perfect_band(b.ctx(), b.body(), AffineForOp::from_op_unchecked(clone));
             for (k, sl) in mapping.iter().enumerate() {
-                let SliceLoop::Mapped { l, lo, hi, clip } = *sl else { continue };
+                let SliceLoop::Mapped { l, lo, hi, clip } = *sl else {
+                    continue;
+                };
                 let f = cband[k];
                 let (lb, ub) = (
                     f.constant_lower_bound(b).unwrap_or(0),
