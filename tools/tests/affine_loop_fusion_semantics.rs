@@ -165,7 +165,7 @@ fn check(seed: u64, dir: &Path) -> Result<Outcome, String> {
         parallel_percent: 0,
         ..Options::default()
     };
-    let text = if seed % 2 == 0 {
+    let text = if seed.is_multiple_of(2) {
         fusion_program(seed)
     } else {
         static_shapes(&program(seed, &opts))

@@ -398,28 +398,21 @@ fn flowing(s: &Nest, d: &Nest) -> Vec<Value> {
     v
 }
 
-/// The cost of a nest: ops weighted by the trip counts around them (an
-/// unknown trip count counts as 100, as MLIR's fallback does not matter
-/// here: both sides use the same).
-fn nest_cost(ctx: &Context, body: &Body, root: AffineForOp, trip_of: &dyn Fn(AffineForOp) -> Option<f64>) -> f64 {
+/// The cost of a nest: ops weighted by the trip counts of the loops around
+/// them (an unknown trip count counts as 100; both sides of a comparison
+/// use the same estimate). An op with regions other than a loop counts as
+/// one op.
+fn nest_cost(ctx: &Context, body: &Body, f: AffineForOp, trip_of: &dyn Fn(AffineForOp) -> Option<f64>) -> f64 {
     let ir = (ctx, body);
-    fn inner(ctx: &Context, body: &Body, f: AffineForOp, trip_of: &dyn Fn(AffineForOp) -> Option<f64>) -> f64 {
-        let ir = (ctx, body);
-        let trip = trip_of(f).unwrap_or(100.0);
-        let mut c = 0.0;
-        for op in body.block_ops(f.region_block(&ir)) {
-            if let Some(g) = AffineForOp::cast(&ir, op) {
-                c += inner(ctx, body, g, trip_of);
-            } else if body.regions(op).is_empty() {
-                c += 1.0;
-            } else {
-                c += 1.0;
-            }
-        }
-        trip * c
+    let trip = trip_of(f).unwrap_or(100.0);
+    let mut c = 0.0;
+    for op in body.block_ops(f.region_block(&ir)) {
+        c += match AffineForOp::cast(&ir, op) {
+            Some(g) => nest_cost(ctx, body, g, trip_of),
+            None => 1.0,
+        };
     }
-    let _ = ir;
-    inner(ctx, body, root, trip_of)
+    trip * c
 }
 
 /// The slice plan of a producer-consumer pair.
