@@ -11,7 +11,8 @@ use lf_ir::view::OpView;
 use lf_ir::{Body, Context, OpId, Value};
 
 /// The perfectly nested band starting at `root`: `root`, then the loop that
-/// is the only op of its body (besides the `affine.yield`), and so on.
+/// is the only op of its body (besides the `affine.yield`), and so on; a
+/// loop with results (`iter_args`) ends the band.
 pub fn perfect_band(ctx: &Context, body: &Body, root: AffineForOp) -> Vec<AffineForOp> {
     let ir = (ctx, body);
     let mut band = vec![root];
@@ -24,11 +25,11 @@ pub fn perfect_band(ctx: &Context, body: &Body, root: AffineForOp) -> Vec<Affine
             break;
         }
         match AffineForOp::cast(&ir, ops[0]) {
-            Some(inner) => {
+            Some(inner) if body.num_results(inner.op()) == 0 => {
                 band.push(inner);
                 cur = inner;
             }
-            None => break,
+            _ => break,
         }
     }
     band

@@ -662,7 +662,18 @@ fn privatizable(
                 }
             }
         }
-        if !ok {
+        // Every read of the consumer must fall inside the buffer: on a
+        // boxed dimension, the loop variable of the box plus a constant in
+        // range.
+        let inside = d.by_memref[&m].reads.iter().all(|&r| {
+            let Some((rm, ro)) = access_map(ctx, body, r) else { return false };
+            (0..shape.len()).all(|k| match offsets[k] {
+                (None, _) => true,
+                (Some(v), off) => operand_plus_const(rm.result(k), &rm, &ro)
+                    .is_some_and(|(rv, rc)| rv == v && rc - off >= 0 && rc - off < new_shape[k]),
+            })
+        });
+        if !ok || !inside {
             continue;
         }
         let elems: i64 = new_shape.iter().product();
