@@ -676,9 +676,10 @@ fn privatizable(
         if !ok || !inside {
             continue;
         }
-        let elems: i64 = new_shape.iter().product();
-        let bytes = elems as u64 * element_bytes(ctx, element);
-        let space = if pass.local_buf_threshold > 0 && bytes <= pass.local_buf_threshold * 1024 {
+        let bytes = new_shape
+            .iter()
+            .fold(element_bytes(ctx, element), |acc, &d| acc.saturating_mul(d.max(0) as u64));
+        let space = if pass.local_buf_threshold > 0 && bytes <= pass.local_buf_threshold.saturating_mul(1024) {
             Some(ctx.integer_attr(i128::from(pass.fast_mem_space), ctx.common().i64))
         } else {
             memory_space
