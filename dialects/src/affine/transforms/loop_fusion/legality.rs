@@ -666,7 +666,9 @@ fn privatizable(
         // boxed dimension, the loop variable of the box plus a constant in
         // range.
         let inside = d.by_memref[&m].reads.iter().all(|&r| {
-            let Some((rm, ro)) = access_map(ctx, body, r) else { return false };
+            let Some((rm, ro)) = access_map(ctx, body, r) else {
+                return false;
+            };
             (0..shape.len()).all(|k| match offsets[k] {
                 (None, _) => true,
                 (Some(v), off) => operand_plus_const(rm.result(k), &rm, &ro)
@@ -676,9 +678,9 @@ fn privatizable(
         if !ok || !inside {
             continue;
         }
-        let bytes = new_shape
-            .iter()
-            .fold(element_bytes(ctx, element), |acc, &d| acc.saturating_mul(d.max(0) as u64));
+        let bytes = new_shape.iter().fold(element_bytes(ctx, element), |acc, &d| {
+            acc.saturating_mul(d.max(0) as u64)
+        });
         let space = if pass.local_buf_threshold > 0 && bytes <= pass.local_buf_threshold.saturating_mul(1024) {
             Some(ctx.integer_attr(i128::from(pass.fast_mem_space), ctx.common().i64))
         } else {
