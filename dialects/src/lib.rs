@@ -128,8 +128,9 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::affine_loop_unroll::INFO);
     r.register(&affine::transforms::affine_loop_unroll_jam::INFO);
     r.register(&affine::transforms::affine_parallelize::INFO);
-    r.register(&affine::transforms::affine_scalrep::INFO);
     r.register(&affine::transforms::affine_licm::INFO);
+    r.register(&affine::transforms::affine_scalrep::INFO);
+    r.register(&affine::transforms::loop_fusion::INFO);
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);

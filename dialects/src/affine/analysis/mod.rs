@@ -22,6 +22,7 @@
 
 mod access;
 mod alias;
+mod conflicts;
 mod cst;
 mod dependence;
 pub mod domain;
@@ -43,6 +44,7 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+pub use conflicts::ConflictSystem;
 pub use domain::{enclosing_affine_ops, nesting_depth, surrounding_for_ops, surrounding_ivs};
 pub use flatten::FlattenError;
 

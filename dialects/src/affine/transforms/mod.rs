@@ -8,5 +8,6 @@ pub mod affine_loop_unroll_jam;
 pub mod affine_parallelize;
 pub mod affine_scalrep;
 pub mod ihop_pre;
+pub mod loop_fusion;
 pub mod lower_affine;
 pub mod print_dependence_graph;

@@ -8,6 +8,7 @@ pub mod inlining;
 pub mod intervening_effects;
 pub(crate) mod linear_maps;
 pub mod loop_band;
+pub mod loop_slice;
 pub mod loop_unroll;
 pub mod loop_unroll_jam;
 pub mod map_composition;
