@@ -124,6 +124,9 @@ pub fn register_all(ctx: &Context) {
 /// `gpu-kernel-outlining`).
 pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::affine_parallelize::INFO);
+    r.register(&affine::transforms::affine_loop_normalize::INFO);
+    r.register(&affine::transforms::affine_loop_tile::INFO);
+    r.register(&affine::transforms::affine_loop_strip_mine::INFO);
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);

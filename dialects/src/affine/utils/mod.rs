@@ -12,3 +12,9 @@ pub mod validity;
 
 pub use map_composition::{canonicalize_map_and_operands, map_attr, map_of};
 pub use validity::{affine_scope_region, is_valid_dim, is_valid_symbol};
+pub mod loop_bands;
+pub mod single_iteration;
+pub mod tiling;
+pub mod tiling_legality;
+pub mod trip_count;
+pub mod memory_footprint;
