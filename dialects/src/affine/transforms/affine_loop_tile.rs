@@ -16,7 +16,7 @@ use crate::affine::analysis::DependenceAnalysis;
 use crate::affine::utils::loop_bands::{non_rectangular_loop, top_level_bands};
 use crate::affine::utils::memory_footprint::memory_footprint_bytes;
 use crate::affine::utils::tiling::{tile_perfectly_nested, tile_sizes_fit};
-use crate::affine::utils::tiling_legality::tiling_violation;
+use crate::affine::utils::tiling_legality::{mlir_tiling_valid, tiling_violation};
 use crate::affine::utils::trip_count::constant_trip_count;
 use crate::affine::AffineForOp;
 use lf_ir::diag::Diagnostic;
@@ -263,6 +263,14 @@ impl AffineLoopTile {
         }
         if let Some(why) = tiling_violation(ir.0, ir.1, &deps.accesses, &band) {
             return Plan::Decline(root, format!("not tiled: {why}"));
+        }
+        if !mlir_tiling_valid(ir.0, ir.1, &deps.accesses, &band) {
+            return Plan::Decline(
+                root,
+                "not tiled: MLIR's tiling validity check (isTilingValid) rejects the band (a dependence \
+component in a range [lb, ub] with lb < ub < 0), and lf follows it"
+                    .into(),
+            );
         }
         Plan::Tile(band, sizes)
     }

@@ -50,6 +50,12 @@ pub fn tiling_violation(ctx: &Context, body: &Body, accesses: &MemRefAccesses, b
     for &src in &ops {
         for &dst in &ops {
             for depth in 1..band.len() {
+                // MLIR's over-approximation first (its answers are cached for
+                // `mlir_tiling_valid`); an exact check only where it objects.
+                let first = accesses.check(ctx, body, src, dst, depth, Precision::MlirCompatible, true);
+                if !violates(&first, depth, band.len()) {
+                    continue;
+                }
                 match accesses.check(ctx, body, src, dst, depth, Precision::Exact, true) {
                     DependenceResult::NoDependence => {}
                     DependenceResult::Failure { reason } => {
@@ -76,6 +82,59 @@ of the band (its distance along loop {} is {dist})",
         }
     }
     None
+}
+
+/// Whether a dependence found at `depth` may have a negative distance
+/// along a loop of the band deeper than `depth`, or could not be analysed.
+fn violates(r: &DependenceResult, depth: usize, band_len: usize) -> bool {
+    match r {
+        DependenceResult::NoDependence => false,
+        DependenceResult::Failure { .. } => true,
+        DependenceResult::HasDependence { components } => components
+            .iter()
+            .take(band_len)
+            .skip(depth)
+            .any(|c| c.lb.is_none_or(|lb| lb < 0)),
+    }
+}
+
+/// MLIR's `isTilingValid`, which `affine-loop-tile` applies before tiling a
+/// band: for every pair of affine loads and stores inside the band and every
+/// depth from 1 to one more than the band's length, a dependence (decided
+/// as MLIR decides it) must have no component, along any loop common to the
+/// two accesses, with a range `[lb, ub]` where `lb < ub < 0`. (This is not a
+/// legality test: it lets exact negative distances and ranges that reach 0
+/// or above through; lf checks legality with [`tiling_violation`].)
+pub fn mlir_tiling_valid(ctx: &Context, body: &Body, accesses: &MemRefAccesses, band: &[AffineForOp]) -> bool {
+    let mut ops = Vec::new();
+    walk(body, band[0].op(), WalkOrder::PreOrder, &mut |b, op| {
+        if !std::ptr::eq(b, body) {
+            return WalkControl::Skip;
+        }
+        let ir = (ctx, b);
+        if AffineLoadOp::isa(&ir, op) || AffineStoreOp::isa(&ir, op) {
+            ops.push(op);
+        }
+        WalkControl::Advance
+    });
+    for depth in 1..=band.len() + 1 {
+        for &src in &ops {
+            for &dst in &ops {
+                if let DependenceResult::HasDependence { components } =
+                    accesses.check(ctx, body, src, dst, depth, Precision::MlirCompatible, true)
+                {
+                    let bad = components.iter().any(|c| match (c.lb, c.ub) {
+                        (Some(lb), Some(ub)) => lb < ub && ub < 0,
+                        _ => false,
+                    });
+                    if bad {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+    true
 }
 
 fn op_name<'a>(ctx: &'a Context, body: &Body, op: OpId) -> &'a str {

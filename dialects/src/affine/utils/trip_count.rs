@@ -49,7 +49,7 @@ pub fn trip_count_map<'c>(ir: &impl Ir<'c>, for_op: AffineForOp) -> Option<Affin
     let step = for_op.step(ir);
     if let (Some(lb), Some(ub)) = (for_op.constant_lower_bound(ir), for_op.constant_upper_bound(ir)) {
         let span = ub.saturating_sub(lb).max(0);
-        return Some(AffineBound::constant(span.div_ceil(step)));
+        return Some(AffineBound::constant((span + step - 1) / step));
     }
     let (lb, ub) = (for_op.lower_bound(ir), for_op.upper_bound(ir));
     if lb.map.num_results() != 1 {
