@@ -102,7 +102,8 @@ fn violates(r: &DependenceResult, depth: usize, band_len: usize) -> bool {
 /// band: for every pair of affine loads and stores inside the band and every
 /// depth from 1 to one more than the band's length, a dependence (decided
 /// as MLIR decides it) must have no component, along any loop common to the
-/// two accesses, with a range `[lb, ub]` where `lb < ub < 0`. (This is not a
+/// two accesses, with a range `[lb, ub]` where `lb < ub < 0` (an unbounded
+/// `lb` counts as `i64::MIN`, as MLIR stores it). (This is not a
 /// legality test: it lets exact negative distances and ranges that reach 0
 /// or above through; lf checks legality with [`tiling_violation`].)
 pub fn mlir_tiling_valid(ctx: &Context, body: &Body, accesses: &MemRefAccesses, band: &[AffineForOp]) -> bool {
@@ -123,9 +124,10 @@ pub fn mlir_tiling_valid(ctx: &Context, body: &Body, accesses: &MemRefAccesses, 
                 if let DependenceResult::HasDependence { components } =
                     accesses.check(ctx, body, src, dst, depth, Precision::MlirCompatible, true)
                 {
-                    let bad = components.iter().any(|c| match (c.lb, c.ub) {
-                        (Some(lb), Some(ub)) => lb < ub && ub < 0,
-                        _ => false,
+                    // MLIR stores an unbounded side as INT64_MIN / INT64_MAX.
+                    let bad = components.iter().any(|c| {
+                        let (lb, ub) = (c.lb.unwrap_or(i64::MIN), c.ub.unwrap_or(i64::MAX));
+                        lb < ub && ub < 0
                     });
                     if bad {
                         return false;
