@@ -129,7 +129,12 @@ pub enum Normalized {
 /// Normalizes `for_op` (MLIR's `normalizeAffineFor`); with `promote`, a
 /// loop that runs once is replaced by its body instead (constants for its
 /// induction variable go at the start of `entry`).
-pub fn normalize_affine_for(b: &mut Builder<'_>, for_op: AffineForOp, promote: bool, entry: Option<BlockId>) -> Normalized {
+pub fn normalize_affine_for(
+    b: &mut Builder<'_>,
+    for_op: AffineForOp,
+    promote: bool,
+    entry: Option<BlockId>,
+) -> Normalized {
     if promote && promote_if_single_iteration(b, for_op, entry) {
         return Normalized::Changed;
     }
@@ -144,7 +149,10 @@ pub fn normalize_affine_for(b: &mut Builder<'_>, for_op: AffineForOp, promote: b
     let ub = for_op.upper_bound(b);
     let ctx = b.ctx();
     let splat = vec![lb.map.result(0).clone(); ub.map.num_results()];
-    let padded = AffineBound::map(AffineMap::new(lb.map.num_dims(), lb.map.num_symbols(), splat), &lb.operands);
+    let padded = AffineBound::map(
+        AffineMap::new(lb.map.num_dims(), lb.map.num_symbols(), splat),
+        &lb.operands,
+    );
     let diff = bound_difference(ctx, b.body(), &ub, &padded);
     let diff = crate::affine::utils::trip_count::canonical(ctx, b.body(), diff.map, diff.operands.to_vec());
     let n = diff.map.num_results() as u32;

@@ -21,11 +21,14 @@ band (the loop, the loop that is alone in its body, and so on) and strip-mines t
 `affine.for %i = lb to ub step s*factor { affine.for %ii = %i to UB step s { B[%ii/%i] } }`, \
 where `UB` is `%i + factor*s` when `factor` divides the trip count, `%i + tc*s` when the \
 constant trip count `tc` is smaller than `factor`, and `min(%i + factor*s, ub)` otherwise: \
-exactly what `affine-loop-tile` does to a band of one loop (the strip-mining it is made of). \
-The order of iterations does not change, so the transformation is always legal. Bands with \
-`depth` loops or fewer are left alone; a loop that carries values (`iter_args`), or whose \
-step times `factor` overflows, is left alone with a remark. `factor` must be at least 1 \
-(1 leaves the program as it is but for a one-iteration inner loop).",
+exactly what `affine-loop-tile` does to a band of one loop (the strip-mining it is made of): \
+on a band of one loop at depth 0 the output is `affine-loop-tile{tile-size=factor}`'s. The \
+loop keeps its operation (and location); the new loop takes the same location. Only the \
+loops at the top level of the function start bands, as for `affine-loop-tile`. The order of \
+iterations does not change, so the transformation is always legal. Bands with `depth` loops \
+or fewer are left alone (no remark); a loop that carries values (`iter_args`), or whose step \
+times `factor` overflows, is left alone with a remark. `factor` must be at least 1 (1 adds \
+a one-iteration inner loop); anything else is an error naming the option.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -47,7 +50,9 @@ step times `factor` overflows, is left alone with a remark. `factor` must be at 
 fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     let factor = opts.int("factor");
     if factor < 1 {
-        return Err(format!("factor: the strip-mining factor must be at least 1, found {factor}"));
+        return Err(format!(
+            "factor: the strip-mining factor must be at least 1, found {factor}"
+        ));
     }
     Ok(Box::new(AffineLoopStripMine {
         factor: factor as u64,
@@ -87,7 +92,10 @@ impl Pass for AffineLoopStripMine {
                 }
                 match strip_mine(&mut b, l, self.factor) {
                     Some(_) => done += 1,
-                    None => b.remark(l.op(), "not strip-mined: the factor times the loop's step overflows 64 bits"),
+                    None => b.remark(
+                        l.op(),
+                        "not strip-mined: the factor times the loop's step overflows 64 bits",
+                    ),
                 }
             }
         }

@@ -92,7 +92,9 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
         return Err("tile-size: a tile size must be at least 1, found 0".into());
     }
     if tile_size > i64::from(u32::MAX) {
-        return Err(format!("tile-size: {tile_size} does not fit an unsigned 32-bit integer"));
+        return Err(format!(
+            "tile-size: {tile_size} does not fit an unsigned 32-bit integer"
+        ));
     }
     let mut tile_sizes = Vec::new();
     for v in opts.list("tile-sizes") {
@@ -173,7 +175,9 @@ impl AffineLoopTile {
 /// count that is at most half of it (MLIR's `adjustToDivisorsOfTripCounts`).
 fn adjust_to_divisors_of_trip_counts<'c>(ir: &impl Ir<'c>, band: &[AffineForOp], sizes: &mut [u64]) {
     for (l, t) in band.iter().zip(sizes.iter_mut()) {
-        let Some(tc) = constant_trip_count(ir, *l) else { continue };
+        let Some(tc) = constant_trip_count(ir, *l) else {
+            continue;
+        };
         if tc > 1 && *t > tc / 2 {
             *t = tc / 2;
         }
@@ -238,7 +242,12 @@ impl Pass for AffineLoopTile {
 }
 
 impl AffineLoopTile {
-    fn plan<'c>(&self, ir: &(&'c lf_ir::Context, &lf_ir::Body), deps: &DependenceAnalysis, band: Vec<AffineForOp>) -> Plan {
+    fn plan<'c>(
+        &self,
+        ir: &(&'c lf_ir::Context, &lf_ir::Body),
+        deps: &DependenceAnalysis,
+        band: Vec<AffineForOp>,
+    ) -> Plan {
         let root = band[0].op();
         if let Some((k, l)) = band.iter().enumerate().find(|(_, l)| !l.inits(ir).is_empty()) {
             let _ = l;
@@ -259,7 +268,10 @@ impl AffineLoopTile {
         }
         let sizes = self.tile_sizes(ir, &band);
         if !tile_sizes_fit(ir, &band, &sizes) {
-            return Plan::Decline(root, "not tiled: a tile size times its loop's step overflows 64 bits".into());
+            return Plan::Decline(
+                root,
+                "not tiled: a tile size times its loop's step overflows 64 bits".into(),
+            );
         }
         if let Some(why) = tiling_violation(ir.0, ir.1, &deps.accesses, &band) {
             return Plan::Decline(root, format!("not tiled: {why}"));

@@ -36,7 +36,10 @@ struct Sym {
 
 impl Sym {
     fn constant(c: i64) -> Sym {
-        Sym { coeffs: BTreeMap::new(), c }
+        Sym {
+            coeffs: BTreeMap::new(),
+            c,
+        }
     }
     fn add_scaled(&mut self, other: &Sym, k: i64) -> Option<()> {
         for (v, x) in &other.coeffs {

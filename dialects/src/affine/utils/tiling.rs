@@ -26,7 +26,12 @@ use lf_ir::Value;
 /// The upper bound of the point loop of `orig` tiled by `size`, whose
 /// tile-space loop has induction variable `tile_iv` (see the module
 /// documentation); `None` when `size * step` overflows.
-pub fn intra_tile_upper_bound<'c>(ir: &impl Ir<'c>, orig: AffineForOp, tile_iv: Value, size: u64) -> Option<AffineBound> {
+pub fn intra_tile_upper_bound<'c>(
+    ir: &impl Ir<'c>,
+    orig: AffineForOp,
+    tile_iv: Value,
+    size: u64,
+) -> Option<AffineBound> {
     let step = orig.step(ir);
     let span = i64::try_from(size).ok()?.checked_mul(step)?;
     let shift = |c: i64| AffineBound::map(AffineMap::new(1, 0, vec![AffineExpr::dim(0).add_const(c)]), &[tile_iv]);
@@ -49,12 +54,9 @@ pub fn intra_tile_upper_bound<'c>(ir: &impl Ir<'c>, orig: AffineForOp, tile_iv: 
 
 /// Whether every tile size times its loop's step fits 64 bits.
 pub fn tile_sizes_fit<'c>(ir: &impl Ir<'c>, band: &[AffineForOp], sizes: &[u64]) -> bool {
-    band.iter().zip(sizes).all(|(l, s)| {
-        i64::try_from(*s)
-            .ok()
-            .and_then(|s| s.checked_mul(l.step(ir)))
-            .is_some()
-    })
+    band.iter()
+        .zip(sizes)
+        .all(|(l, s)| i64::try_from(*s).ok().and_then(|s| s.checked_mul(l.step(ir))).is_some())
 }
 
 /// Tiles the perfect band `band` (no loop-carried values, a hyper-rectangle,
@@ -70,14 +72,18 @@ pub fn tile_perfectly_nested(b: &mut Builder<'_>, band: &[AffineForOp], sizes: &
         b.set_insertion_point_before(root.op());
         for (l, size) in band.iter().zip(sizes) {
             let step = l.step(b) * *size as i64;
-            let f = AffineForOp::build(b, l.lower_bound(b), l.upper_bound(b), step, &[], |_, _, _| ValueList::new());
+            let f = AffineForOp::build(b, l.lower_bound(b), l.upper_bound(b), step, &[], |_, _, _| {
+                ValueList::new()
+            });
             b.set_insertion_point_before(f.yield_op(b).op());
             tiled.push(f);
         }
         for (i, (l, size)) in band.iter().zip(sizes).enumerate() {
             let tile_iv = tiled[i].iv(b);
             let ub = intra_tile_upper_bound(b, *l, tile_iv, *size).expect("tile sizes checked to fit");
-            let f = AffineForOp::build(b, AffineBound::value(tile_iv), ub, l.step(b), &[], |_, _, _| ValueList::new());
+            let f = AffineForOp::build(b, AffineBound::value(tile_iv), ub, l.step(b), &[], |_, _, _| {
+                ValueList::new()
+            });
             b.set_insertion_point_before(f.yield_op(b).op());
             tiled.push(f);
         }
@@ -118,7 +124,9 @@ pub fn strip_mine(b: &mut Builder<'_>, l: AffineForOp, factor: u64) -> Option<Af
     });
     let new_iv = inner.iv(b);
     let inner_op = inner.op();
-    b.replace_uses_if(iv, new_iv, |body, user| user != inner_op && body.is_ancestor(inner_op, user));
+    b.replace_uses_if(iv, new_iv, |body, user| {
+        user != inner_op && body.is_ancestor(inner_op, user)
+    });
     l.set_step(b, step * factor as i64);
     Some(inner)
 }

@@ -28,8 +28,13 @@ pub fn bound_difference(ctx: &Context, body: &Body, a: &AffineBound, b: &AffineB
     operands.extend_from_slice(&a.operands[na..]);
     operands.extend_from_slice(&b.operands[nb..]);
     let b_map = b.map.shift_dims(na as u32, 0).shift_symbols(sa as u32, 0);
-    let results: Vec<AffineExpr> =
-        a.map.results().iter().zip(b_map.results()).map(|(x, y)| x.sub(y)).collect();
+    let results: Vec<AffineExpr> = a
+        .map
+        .results()
+        .iter()
+        .zip(b_map.results())
+        .map(|(x, y)| x.sub(y))
+        .collect();
     let map = AffineMap::new((na + nb) as u32, (sa + sb) as u32, results);
     canonical(ctx, body, map, operands)
 }
@@ -71,7 +76,10 @@ pub fn trip_count_map<'c>(ir: &impl Ir<'c>, for_op: AffineForOp) -> Option<Affin
 /// are constant.
 fn constant_counts<'c>(ir: &impl Ir<'c>, for_op: AffineForOp) -> Option<Vec<u64>> {
     let map = trip_count_map(ir, for_op)?.map;
-    map.results().iter().map(|r| r.as_constant().map(|c| c as u64)).collect()
+    map.results()
+        .iter()
+        .map(|r| r.as_constant().map(|c| c as u64))
+        .collect()
 }
 
 /// The number of iterations when it is known (MLIR's
