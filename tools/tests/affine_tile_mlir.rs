@@ -35,7 +35,7 @@ use std::process::Command;
 const LF_OPT: &str = env!("CARGO_BIN_EXE_lf-opt");
 
 /// Programs compared in CI (each under every option set).
-const CI_PROGRAMS: usize = 80;
+const CI_PROGRAMS: usize = 40;
 
 /// Affine accesses per generated function (see the module documentation).
 const MAX_ACCESSES: usize = 10;
