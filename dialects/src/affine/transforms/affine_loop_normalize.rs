@@ -88,25 +88,26 @@ impl Pass for AffineLoopNormalize {
             WalkControl::Advance
         });
         let mut changed = 0u64;
-        let mut b = op.builder();
-        for l in loops {
-            if b.body().is_erased(l) {
-                continue;
-            }
-            if let Some(p) = AffineParallelOp::cast(&b, l) {
-                changed += u64::from(normalize_affine_parallel(&mut b, p));
-            } else if let Some(f) = AffineForOp::cast(&b, l) {
-                match normalize_affine_for(&mut b, f, self.promote_single_iter, entry) {
-                    Normalized::Changed => changed += 1,
-                    Normalized::Already => {}
-                    Normalized::MaxLowerBound if self.remarks => {
-                        b.remark(l, "not normalized: the lower bound is a max of several results")
+        {
+            let mut b = op.builder();
+            for l in loops {
+                if b.body().is_erased(l) {
+                    continue;
+                }
+                if let Some(p) = AffineParallelOp::cast(&b, l) {
+                    changed += u64::from(normalize_affine_parallel(&mut b, p));
+                } else if let Some(f) = AffineForOp::cast(&b, l) {
+                    match normalize_affine_for(&mut b, f, self.promote_single_iter, entry) {
+                        Normalized::Changed => changed += 1,
+                        Normalized::Already => {}
+                        Normalized::MaxLowerBound if self.remarks => {
+                            b.remark(l, "not normalized: the lower bound is a max of several results")
+                        }
+                        Normalized::MaxLowerBound => {}
                     }
-                    Normalized::MaxLowerBound => {}
                 }
             }
         }
-        drop(b);
         op.add_statistic("num-normalized", "Loops normalized or promoted", changed);
         if changed == 0 {
             am.preserve_all();

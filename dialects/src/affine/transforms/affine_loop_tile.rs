@@ -242,12 +242,7 @@ impl Pass for AffineLoopTile {
 }
 
 impl AffineLoopTile {
-    fn plan<'c>(
-        &self,
-        ir: &(&'c lf_ir::Context, &lf_ir::Body),
-        deps: &DependenceAnalysis,
-        band: Vec<AffineForOp>,
-    ) -> Plan {
+    fn plan(&self, ir: &(&lf_ir::Context, &lf_ir::Body), deps: &DependenceAnalysis, band: Vec<AffineForOp>) -> Plan {
         let root = band[0].op();
         if let Some((k, l)) = band.iter().enumerate().find(|(_, l)| !l.inits(ir).is_empty()) {
             let _ = l;
