@@ -129,6 +129,9 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::affine_loop_unroll_jam::INFO);
     r.register(&affine::transforms::affine_parallelize::INFO);
     r.register(&affine::transforms::affine_licm::INFO);
+    r.register(&affine::transforms::affine_loop_normalize::INFO);
+    r.register(&affine::transforms::affine_loop_strip_mine::INFO);
+    r.register(&affine::transforms::affine_loop_tile::INFO);
     r.register(&affine::transforms::affine_scalrep::INFO);
     r.register(&affine::transforms::loop_fusion::INFO);
     r.register(&affine::transforms::lower_affine::INFO);

@@ -246,6 +246,12 @@ impl AffineParallelOp {
         entry_args(ir, self.op(), 0)
     }
 
+    /// Replaces the steps (one per induction variable).
+    pub fn set_step_values(self, b: &mut Builder<'_>, steps: &[i64]) {
+        let attr = super::i64_array_attr(b.ctx(), steps);
+        self.set_steps(b, attr);
+    }
+
     /// The steps, one per induction variable.
     pub fn step_values<'c>(self, ir: &impl Ir<'c>) -> Vec<i64> {
         int_list(ir.ctx(), self.steps(ir))

@@ -3,6 +3,9 @@
 pub mod affine_licm;
 pub mod affine_loop_distribute;
 pub mod affine_loop_interchange;
+pub mod affine_loop_normalize;
+pub mod affine_loop_strip_mine;
+pub mod affine_loop_tile;
 pub mod affine_loop_unroll;
 pub mod affine_loop_unroll_jam;
 pub mod affine_parallelize;
