@@ -72,6 +72,24 @@ that cannot be fused legally is left as it is, with a remark at the source nest 
             default: "greedy",
             help: "fusion mode to attempt",
         },
+        PassOption {
+            name: "fusion-maximal",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "The same as maximal (MLIR's older name)",
+        },
+        PassOption {
+            name: "fusion-fast-mem-space",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "The same as fast-mem-space (MLIR's older name)",
+        },
+        PassOption {
+            name: "fusion-local-buf-threshold",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "The same as local-buf-threshold (MLIR's older name)",
+        },
     ],
     create,
 };
@@ -97,7 +115,15 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     if !tolerance.is_finite() || tolerance < 0.0 {
         return Err(format!("compute-tolerance: {text} must be a non-negative number"));
     }
-    let fast_mem_space = opts.int("fast-mem-space");
+    // MLIR 22's option names, or the older `fusion-` ones.
+    let either = |name: &str, old: &str| {
+        if opts.is_explicit(old) {
+            opts.int(old)
+        } else {
+            opts.int(name)
+        }
+    };
+    let fast_mem_space = either("fast-mem-space", "fusion-fast-mem-space");
     if fast_mem_space > i64::from(u32::MAX) {
         return Err(format!(
             "fast-mem-space: {fast_mem_space} does not fit an unsigned 32-bit integer"
@@ -111,8 +137,8 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     Ok(Box::new(LoopFusion {
         tolerance,
         fast_mem_space: fast_mem_space as u32,
-        local_buf_threshold: opts.int("local-buf-threshold") as u64,
-        maximal: opts.bool("maximal"),
+        local_buf_threshold: either("local-buf-threshold", "fusion-local-buf-threshold") as u64,
+        maximal: opts.bool("maximal") || opts.bool("fusion-maximal"),
         mode,
     }))
 }
