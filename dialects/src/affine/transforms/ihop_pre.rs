@@ -13,10 +13,11 @@ pub static IHOP_PRE: PipelineInfo = PipelineInfo {
     name: "ihop-pre",
     summary: "IHOP's loop pre-transformations (seed 003): normalize, distribute, interchange=auto",
     description: "Seed 003's stage 1 on affine loop nests: `affine-loop-normalize` (lower bound 0, \
-step 1), `affine-loop-distribute` (one loop per group of dependent statements), then \
+step 1), `canonicalize` (folds the `affine.apply` of each normalized loop variable into the \
+accesses, so that the bands stay perfect for interchange), `affine-loop-distribute` (one loop per group of dependent statements), then \
 `affine-loop-interchange{auto=true}` (the legal order whose innermost loop's accesses are \
 unit-stride). Every step keeps the program's results and declines, with a remark, what it cannot \
 prove legal.",
     anchor: Anchor::Op("func.func"),
-    pipeline: "affine-loop-normalize,affine-loop-distribute,affine-loop-interchange{auto=true}",
+    pipeline: "affine-loop-normalize,canonicalize,affine-loop-distribute,affine-loop-interchange{auto=true}",
 };
