@@ -30,3 +30,19 @@ pub fn require(names: &[&str], test: &str) -> Option<PathBuf> {
     );
     None
 }
+
+/// Where two tools' outputs first differ, for a test failure: the line
+/// number and a few lines around it from each (`mlir-opt` first, then
+/// `lf-opt`).
+pub fn first_difference(mlir: &str, lf: &str) -> String {
+    let (la, lb): (Vec<&str>, Vec<&str>) = (mlir.lines().collect(), lf.lines().collect());
+    let i = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
+    let from = i.saturating_sub(3);
+    let show = |l: &[&str]| l[from.min(l.len())..(i + 4).min(l.len())].join("\n");
+    format!(
+        "first difference at line {}\n--- mlir-opt:\n{}\n--- lf-opt:\n{}",
+        i + 1,
+        show(&la),
+        show(&lb)
+    )
+}

@@ -68,19 +68,6 @@ struct Outcome {
     failures: Vec<String>,
 }
 
-fn first_diff(a: &str, b: &str) -> String {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let i = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
-    let from = i.saturating_sub(3);
-    let show = |l: &[&str]| l[from.min(l.len())..(i + 4).min(l.len())].join("\n");
-    format!(
-        "first difference at line {}\n--- mlir-opt:\n{}\n--- lf-opt:\n{}",
-        i + 1,
-        show(&la),
-        show(&lb)
-    )
-}
-
 /// The function of `funcs` (concatenated) holding line `line` (1-based).
 fn function_at_line(funcs: &[String], line: usize) -> Option<usize> {
     let mut first = 1;
@@ -151,7 +138,7 @@ fn check(mlir: &Path, funcs: &[String], flags: &[String], dir: &Path, tag: &str,
         (Ok(m), Ok(l)) => out.failures.push(format!(
             "{flags:?}: outputs differ on\n{}\n{}",
             funcs[0],
-            first_diff(&m, &l)
+            lf_lit::tools::first_difference(&m, &l)
         )),
         (Ok(_), Err(e)) => out
             .failures

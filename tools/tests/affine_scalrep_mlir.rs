@@ -42,19 +42,6 @@ fn run(tool: &Path, args: &[&str], input: &Path) -> Result<String, String> {
     }
 }
 
-fn first_diff(a: &str, b: &str) -> String {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let i = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
-    let from = i.saturating_sub(3);
-    let show = |l: &[&str]| l[from.min(l.len())..(i + 4).min(l.len())].join("\n");
-    format!(
-        "first difference at line {}\n--- mlir-opt:\n{}\n--- lf-opt:\n{}",
-        i + 1,
-        show(&la),
-        show(&lb)
-    )
-}
-
 /// What the runs gave.
 #[derive(Default)]
 struct Outcome {
@@ -131,7 +118,7 @@ fn check(mlir: &Path, pass: &str, funcs: &[String], generic: bool, dir: &Path, t
         (Ok(m), Ok(l)) => out.failures.push(format!(
             "{pass}: outputs differ on\n{}\n{}",
             funcs[0],
-            first_diff(&m, &l)
+            lf_lit::tools::first_difference(&m, &l)
         )),
         (Ok(_), Err(e)) => out.failures.push(format!("{pass}: lf-opt fails on\n{}\n{e}", funcs[0])),
         (Err(e), Ok(_)) => out

@@ -105,19 +105,6 @@ struct Outcome {
     failures: Vec<String>,
 }
 
-fn first_diff(a: &str, b: &str) -> String {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let i = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
-    let from = i.saturating_sub(3);
-    let show = |l: &[&str]| l[from.min(l.len())..(i + 4).min(l.len())].join("\n");
-    format!(
-        "first difference at line {}\n--- mlir-opt:\n{}\n--- lf-opt:\n{}",
-        i + 1,
-        show(&la),
-        show(&lb)
-    )
-}
-
 /// Runs both tools on `funcs` (one module) with option set `o`.
 fn check(mlir: &Path, funcs: &[String], o: usize, dir: &Path, tag: &str, out: &mut Outcome) {
     let (pass, options, model) = OPTION_SETS[o];
@@ -143,7 +130,7 @@ fn check(mlir: &Path, funcs: &[String], o: usize, dir: &Path, tag: &str, out: &m
         (true, true) => out.failures.push(format!(
             "{what}: outputs differ on\n{}\n{}",
             funcs[0],
-            first_diff(&m.stdout, &l.stdout)
+            lf_lit::tools::first_difference(&m.stdout, &l.stdout)
         )),
         (true, false) => out
             .failures

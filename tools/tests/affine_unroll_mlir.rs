@@ -78,19 +78,6 @@ struct Outcome {
     failures: Vec<String>,
 }
 
-fn first_diff(a: &str, b: &str) -> String {
-    let (la, lb): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
-    let i = la.iter().zip(&lb).take_while(|(x, y)| x == y).count();
-    let from = i.saturating_sub(3);
-    let show = |l: &[&str]| l[from.min(l.len())..(i + 4).min(l.len())].join("\n");
-    format!(
-        "first difference at line {}\n--- mlir-opt:\n{}\n--- lf-opt:\n{}",
-        i + 1,
-        show(&la),
-        show(&lb)
-    )
-}
-
 /// Runs mlir-opt with `pipeline` and lf-opt with the same pipeline and
 /// `assume-nonnegative-trip-count=true` (MLIR's cleanup bounds: the
 /// generated programs' symbolic trip counts may be negative, where lf's
@@ -122,7 +109,7 @@ fn check(mlir: &Path, funcs: &[String], pipeline: &str, dir: &Path, tag: &str, o
         return;
     }
     let what = match (m.ok, l.ok) {
-        (true, true) => first_diff(&m.stdout, &l.stdout),
+        (true, true) => lf_lit::tools::first_difference(&m.stdout, &l.stdout),
         (true, false) => format!("lf-opt fails:\n{}", l.stderr),
         (false, true) => format!("mlir-opt fails:\n{}", m.stderr),
         (false, false) => format!("both fail:\n{}\n{}", m.stderr, l.stderr),
