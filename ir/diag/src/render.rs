@@ -172,7 +172,9 @@ fn snippet(d: &Diagnostic, sm: &SourceMgr, color: bool) -> Option<Vec<u8>> {
     let id = sm.find(&pos.file)?;
     let line = sm.line_range(id, pos.line)?;
     let text = sm.text(id);
-    let start = floor_char_boundary(text, sm.offset(id, pos.line, pos.col)?);
+    // Inside the line as shown: a position at the end of a line whose
+    // terminator is a `\r` (dropped from the line) is its end.
+    let start = floor_char_boundary(text, sm.offset(id, pos.line, pos.col)?.clamp(line.start, line.end));
     let end = ceil_char_boundary(text, start.saturating_add(d.width as usize).min(line.end).max(start));
     let config = Config {
         chars: Chars::ascii(),
@@ -412,6 +414,28 @@ mod tests {
         assert!(r.starts_with("w.mlir:1:1: remark: r\n"), "{r}");
         let n = render(&Diagnostic::note(SourcePos::new("w.mlir", 1, 1), "n"), &sm);
         assert!(n.starts_with("w.mlir:1:1: note: n\n"), "{n}");
+    }
+
+    #[test]
+    fn position_past_a_line_that_ends_in_a_lone_cr() {
+        // A file with `\r` line endings has one line (lines end at `\n`);
+        // its trailing `\r` is not shown, and an error at the very end of
+        // the buffer (past that `\r`) is drawn at the end of the line, long
+        // line or not.
+        for body in ["x = \"abc".to_string(), "y; ".repeat(2000) + "x = \"abc"] {
+            let text = format!("module {{\r  {body}\r");
+            let sm = sm("cr.mlir", &text);
+            let col = text.len() as u32 + 1;
+            let out = render(
+                &Diagnostic::error(SourcePos::new("cr.mlir", 1, col), "expected '\"'"),
+                &sm,
+            );
+            assert!(
+                out.starts_with(&format!("cr.mlir:1:{col}: error: expected '\"'")),
+                "{out}"
+            );
+            assert!(out.contains("x = \"abc"), "{out}");
+        }
     }
 
     #[test]
