@@ -137,6 +137,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
+    r.register(&gpu::transforms::gpu_map_loops::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
 }
 

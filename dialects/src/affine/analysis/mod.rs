@@ -30,6 +30,7 @@ mod flatten;
 pub mod graph;
 pub mod loop_parallel;
 mod parallel;
+pub use parallel::{parallel_blocker, ParallelBlocker};
 pub mod reductions;
 pub mod same_access;
 

@@ -34,6 +34,26 @@ fn effect_free(ctx: &Context, body: &Body, op: OpId) -> bool {
     memory_effects(ctx, body, op).is_some_and(|e| e.is_empty())
 }
 
+/// Why the iterations of a loop may not run in parallel as far as memory
+/// goes (the first reason [`parallel_blocker`] finds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParallelBlocker {
+    /// The op is not an `affine.for`, or it yields a memref.
+    NotAnalyzable,
+    /// An op inside has memory effects the analysis does not look into (a
+    /// call, a `memref.load`, ...).
+    OpaqueEffects(OpId),
+    /// A dependence between two accesses may be carried by the loop.
+    Dependence {
+        /// The source access.
+        src: OpId,
+        /// The destination access.
+        dst: OpId,
+        /// The check's answer (found, or undecided with a reason).
+        result: DependenceResult,
+    },
+}
+
 /// MLIR's `isLoopMemoryParallel`: no memref result, no op with unknown or
 /// non-allocation effects other than affine accesses, and no dependence at
 /// the loop's depth between any two accesses of memrefs not allocated in
@@ -45,9 +65,22 @@ pub(crate) fn is_loop_memory_parallel(
     for_op: OpId,
     precision: Precision,
 ) -> bool {
+    parallel_blocker(accesses, ctx, body, for_op, precision).is_none()
+}
+
+/// The first reason why `for_op`'s iterations may not be independent as
+/// far as memory goes, or `None` when they are (see
+/// [`is_loop_memory_parallel`]).
+pub fn parallel_blocker(
+    accesses: &MemRefAccesses,
+    ctx: &Context,
+    body: &Body,
+    for_op: OpId,
+    precision: Precision,
+) -> Option<ParallelBlocker> {
     let ir = (ctx, body);
     let Some(f) = AffineForOp::cast(&ir, for_op) else {
-        return false;
+        return Some(ParallelBlocker::NotAnalyzable);
     };
     if f.results(&ir).iter().any(|&r| {
         matches!(
@@ -55,10 +88,11 @@ pub(crate) fn is_loop_memory_parallel(
             TypeData::MemRef { .. } | TypeData::UnrankedMemRef { .. }
         )
     }) {
-        return false;
+        return Some(ParallelBlocker::NotAnalyzable);
     }
     let mut ops = Vec::new();
-    let interrupted = walk(body, for_op, WalkOrder::PostOrder, &mut |body, op| {
+    let mut opaque = None;
+    walk(body, for_op, WalkOrder::PostOrder, &mut |body, op| {
         let ir = (ctx, body);
         if let Some(l) = AffineLoadOp::cast(&ir, op) {
             if !locally_allocated(ctx, body, l.memref(&ir), for_op) {
@@ -74,12 +108,13 @@ pub(crate) fn is_loop_memory_parallel(
             && !only_allocates(ctx, body, op, None)
             && !effect_free(ctx, body, op)
         {
+            opaque = Some(op);
             return WalkControl::Interrupt;
         }
         WalkControl::Advance
     });
-    if interrupted == WalkControl::Interrupt {
-        return false;
+    if let Some(op) = opaque {
+        return Some(ParallelBlocker::OpaqueEffects(op));
     }
     let depth = nesting_depth(ctx, body, for_op) + 1;
     // MLIR checks every ordered pair and stops at the first dependence;
@@ -100,8 +135,8 @@ pub(crate) fn is_loop_memory_parallel(
     for ((a, ..), (b, ..)) in candidates {
         let r = accesses.check(ctx, body, a, b, depth, precision, false);
         if !matches!(r, DependenceResult::NoDependence) {
-            return false;
+            return Some(ParallelBlocker::Dependence { src: a, dst: b, result: r });
         }
     }
-    true
+    None
 }

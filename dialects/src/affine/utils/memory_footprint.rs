@@ -172,7 +172,7 @@ fn region_size<'c>(ir: &impl Ir<'c>, r: &Region) -> Option<u64> {
 
 /// The size in bytes of an integer, float, or vector of them (MLIR's
 /// `getMemRefIntOrFloatEltSizeInBytes`); `index` has none.
-fn element_bytes(ctx: &lf_ir::Context, t: Type) -> Option<u64> {
+pub fn element_bytes(ctx: &lf_ir::Context, t: Type) -> Option<u64> {
     let bits = |t: Type| -> Option<u64> {
         match ctx.type_data(t) {
             TypeData::Integer { width, .. } => Some(u64::from(*width)),
