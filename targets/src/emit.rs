@@ -9,7 +9,7 @@ use crate::module::{op_error, op_label, Program};
 use crate::names::ValueNames;
 use lf_diag::Diagnostic;
 use lf_dialects::affine::{
-    AffineApplyOp, AffineForOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
+    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
 };
 use lf_dialects::arith::{
     ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithBitcastOp, ArithCeildivsiOp, ArithCmpfOp, ArithCmpiOp, ArithConstantOp,
@@ -519,6 +519,8 @@ impl<'a> Emitter<'a> {
             self.affine_for(f);
         } else if let Some(i) = ScfIfOp::cast(&ir, op) {
             self.scf_if(i);
+        } else if let Some(i) = AffineIfOp::cast(&ir, op) {
+            self.affine_if(i);
         } else if let Some((id, dim)) = gpu_id(&ir, op) {
             self.gpu_id(op, id, dim);
         } else if GpuBarrierOp::isa(&ir, op) {
@@ -989,14 +991,42 @@ impl<'a> Emitter<'a> {
     fn scf_if(&mut self, i: ScfIfOp) {
         let ir = self.ir();
         let cond = self.expr(i.condition(&ir));
-        let targets = self.declare_results(i.op(), None);
+        self.if_else(i.op(), &cond, i.then_region_block(&ir), i.else_region_block(&ir));
+    }
+
+    /// `affine.if`: the conjunction of its set's constraints
+    /// (`e >= 0`, `e == 0`) on its operands.
+    fn affine_if(&mut self, i: AffineIfOp) {
+        let ir = self.ir();
+        let set = i.condition(&ir);
+        let args = self.exprs(&i.operands(&ir));
+        let nd = set.num_dims() as usize;
+        let host = !self.flavor.is_device();
+        let conds: Vec<String> = (0..set.num_constraints())
+            .map(|k| {
+                let e = expr::affine(set.constraint(k), &args[..nd], &args[nd..], host);
+                let op = if set.is_eq(k) { "==" } else { ">=" };
+                format!("{} {op} 0", paren(&e))
+            })
+            .collect();
+        let cond = if conds.is_empty() {
+            "1".to_string()
+        } else {
+            conds.join(" && ")
+        };
+        self.if_else(i.op(), &cond, i.then_block(&ir), i.else_block(&ir));
+    }
+
+    /// `if (cond) { then } else { otherwise }` for an if op with results
+    /// yielded from its blocks.
+    fn if_else(&mut self, op: OpId, cond: &str, then: BlockId, otherwise: Option<BlockId>) {
+        let targets = self.declare_results(op, None);
         self.line(&format!("if ({cond}) {{"));
-        let then = i.then_region_block(&ir);
         self.indent += 1;
         self.block(then, true);
         self.yield_to(then, &targets);
         self.indent -= 1;
-        if let Some(b) = i.else_region_block(&ir) {
+        if let Some(b) = otherwise {
             self.line("} else {");
             self.indent += 1;
             self.block(b, true);

@@ -30,6 +30,10 @@ fn main() -> ExitCode {
         config.tools.insert("mlir-opt".into(), mlir_opt);
         config.features.insert("mlir-opt".into());
     }
+    // Tests that run kernels on OpenCL (PoCL in CI) say `// REQUIRES: opencl`.
+    if lf_devices::opencl::OpenClDevice::open(Default::default()).is_ok() {
+        config.features.insert("opencl".into());
+    }
     // `// REQUIRES: pass-NAME`: a test that needs a pass (or named pipeline)
     // that may not be registered yet.
     let registry = lf_transforms::all_passes();

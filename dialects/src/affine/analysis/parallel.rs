@@ -135,7 +135,11 @@ pub fn parallel_blocker(
     for ((a, ..), (b, ..)) in candidates {
         let r = accesses.check(ctx, body, a, b, depth, precision, false);
         if !matches!(r, DependenceResult::NoDependence) {
-            return Some(ParallelBlocker::Dependence { src: a, dst: b, result: r });
+            return Some(ParallelBlocker::Dependence {
+                src: a,
+                dst: b,
+                result: r,
+            });
         }
     }
     None

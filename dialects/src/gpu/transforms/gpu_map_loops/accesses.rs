@@ -73,7 +73,9 @@ pub fn band_accesses<'c>(
                 band_root: band[0].op(),
             };
             let subscripts: Vec<Option<AffineExpr>> = match map {
-                Some(map) => (0..map.num_results()).map(|k| scope.map_result(&map, k, &indices)).collect(),
+                Some(map) => (0..map.num_results())
+                    .map(|k| scope.map_result(&map, k, &indices))
+                    .collect(),
                 None => indices.iter().map(|&v| scope.value(v)).collect(),
             };
             let coefs = layout.coefficients(&scope.space, &subscripts);
@@ -111,17 +113,14 @@ impl Layout {
             return None;
         };
         if memory_space.is_some_and(|s| {
-            crate::gpu::AddressSpace::from_attr(ctx, s)
-                .is_some_and(|a| a != crate::gpu::AddressSpace::Global)
+            crate::gpu::AddressSpace::from_attr(ctx, s).is_some_and(|a| a != crate::gpu::AddressSpace::Global)
         }) {
             return None;
         }
         let strides = match layout.map(|l| ctx.attr_data(l)) {
             None => row_major(shape),
             Some(AttrData::AffineMap(m)) if m.is_identity() => row_major(shape),
-            Some(AttrData::Strided { strides, .. }) => {
-                strides.iter().map(|&s| (s != DYNAMIC).then_some(s)).collect()
-            }
+            Some(AttrData::Strided { strides, .. }) => strides.iter().map(|&s| (s != DYNAMIC).then_some(s)).collect(),
             Some(_) => vec![None; shape.len()],
         };
         let bytes = element_bytes(ctx, *element).unwrap_or(8).max(1);

@@ -99,7 +99,12 @@ impl BandBounds {
 /// `ceildiv(max_extents[m][0], steps[m])`: each counter with a positive
 /// coefficient is replaced by its largest value, one with a negative
 /// coefficient by 0. `None` when `extent` is not linear in the counters.
-fn maximize(space: &CounterSpace, extent: &AffineExpr, max_extents: &[Vec<AffineExpr>], steps: &[i64]) -> Option<AffineExpr> {
+fn maximize(
+    space: &CounterSpace,
+    extent: &AffineExpr,
+    max_extents: &[Vec<AffineExpr>],
+    steps: &[i64],
+) -> Option<AffineExpr> {
     let (coefs, rest) = space.split_counters(extent)?;
     let mut out = rest;
     for (m, &c) in coefs.iter().enumerate() {

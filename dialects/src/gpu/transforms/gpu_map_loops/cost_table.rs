@@ -123,7 +123,9 @@ pub fn t3d(a0: Coef, a1: Coef, a2: Coef, b: [u64; 3], cs: u64) -> f64 {
 /// sharing along it). At least 1 (the first thread).
 pub fn threads_on_first_line(coefs: &[Coef], block: &[u64], cs: u64) -> u64 {
     fn count(coefs: &[Coef], block: &[u64], budget: u64) -> u64 {
-        let Some((&c, rest)) = coefs.split_first() else { return 1 };
+        let Some((&c, rest)) = coefs.split_first() else {
+            return 1;
+        };
         let extent = block[0];
         let rest_block = &block[1..];
         match c.magnitude() {
@@ -173,7 +175,10 @@ mod tests {
         assert!(close(t2d(Small(8), Zero, b, CS), 1.0 / 64.0), "t21");
         // t23 = 1/min(CS/a0, b0)
         assert!(close(t2d(Small(1), Large, b, CS), 1.0 / 16.0), "t23 limited by b0");
-        assert!(close(t2d(Small(2), Large, [64, 4], CS), 1.0 / 16.0), "t23 limited by CS/a0");
+        assert!(
+            close(t2d(Small(2), Large, [64, 4], CS), 1.0 / 16.0),
+            "t23 limited by CS/a0"
+        );
         assert!(close(t2d(Large, Zero, b, CS), 1.0 / 16.0), "t31 = 1/b1");
         assert!(close(t2d(Large, Small(1), b, CS), 1.0), "t32");
         assert!(close(t2d(Large, Large, b, CS), 1.0), "t33");
@@ -192,18 +197,42 @@ mod tests {
     fn three_d_unambiguous_entries() {
         let b = [8, 4, 8]; // BV = 256
         assert!(close(t3d(Zero, Zero, Zero, b, CS), 0.0), "t111");
-        assert!(close(t3d(Zero, Zero, Small(16), b, CS), 1.0 / 64.0), "t112 = 1/min((CS/a2)b0b1, BV)");
+        assert!(
+            close(t3d(Zero, Zero, Small(16), b, CS), 1.0 / 64.0),
+            "t112 = 1/min((CS/a2)b0b1, BV)"
+        );
         assert!(close(t3d(Zero, Zero, Large, b, CS), 1.0 / 32.0), "t113 = 1/(b0 b1)");
-        assert!(close(t3d(Zero, Small(16), Zero, b, CS), 1.0 / 128.0), "t121 = 1/min((CS/a1)b0b2, BV)");
-        assert!(close(t3d(Zero, Small(16), Large, b, CS), 1.0 / 16.0), "t123 = 1/min((CS/a1)b0, b0b1)");
+        assert!(
+            close(t3d(Zero, Small(16), Zero, b, CS), 1.0 / 128.0),
+            "t121 = 1/min((CS/a1)b0b2, BV)"
+        );
+        assert!(
+            close(t3d(Zero, Small(16), Large, b, CS), 1.0 / 16.0),
+            "t123 = 1/min((CS/a1)b0, b0b1)"
+        );
         assert!(close(t3d(Zero, Large, Zero, b, CS), 1.0 / 64.0), "t131 = 1/(b0 b2)");
         assert!(close(t3d(Zero, Large, Small(1), b, CS), 1.0 / 8.0), "t132 = 1/b0");
         assert!(close(t3d(Zero, Large, Large, b, CS), 1.0 / 8.0), "t133 = 1/b0");
-        assert!(close(t3d(Small(4), Zero, Zero, b, CS), 1.0 / 256.0), "t211 = 1/min((CS/a0)b1b2, BV)");
-        assert!(close(t3d(Small(16), Zero, Large, b, CS), 1.0 / 8.0), "t213 = 1/min((CS/a0)b1, b0b1)");
-        assert!(close(t3d(Small(16), Large, Zero, b, CS), 1.0 / 16.0), "t231 = 1/min((CS/a0)b2, b0b2)");
-        assert!(close(t3d(Small(16), Large, Small(2), b, CS), 1.0 / 2.0), "t232 = 1/min(CS/a0, b0)");
-        assert!(close(t3d(Small(1), Large, Large, b, CS), 1.0 / 8.0), "t233 = 1/min(CS/a0, b0)");
+        assert!(
+            close(t3d(Small(4), Zero, Zero, b, CS), 1.0 / 256.0),
+            "t211 = 1/min((CS/a0)b1b2, BV)"
+        );
+        assert!(
+            close(t3d(Small(16), Zero, Large, b, CS), 1.0 / 8.0),
+            "t213 = 1/min((CS/a0)b1, b0b1)"
+        );
+        assert!(
+            close(t3d(Small(16), Large, Zero, b, CS), 1.0 / 16.0),
+            "t231 = 1/min((CS/a0)b2, b0b2)"
+        );
+        assert!(
+            close(t3d(Small(16), Large, Small(2), b, CS), 1.0 / 2.0),
+            "t232 = 1/min(CS/a0, b0)"
+        );
+        assert!(
+            close(t3d(Small(1), Large, Large, b, CS), 1.0 / 8.0),
+            "t233 = 1/min(CS/a0, b0)"
+        );
         assert!(close(t3d(Large, Zero, Zero, b, CS), 1.0 / 32.0), "t311 = 1/(b1 b2)");
         assert!(close(t3d(Large, Zero, Small(1), b, CS), 1.0 / 4.0), "t312 = 1/b1");
         assert!(close(t3d(Large, Zero, Large, b, CS), 1.0 / 4.0), "t313 = 1/b1");
@@ -223,7 +252,10 @@ mod tests {
         // t223: a large a2 keeps z at 0: the xy-plane's threads below CS.
         assert!(close(t3d(Small(1), Small(8), Large, [8, 8, 4], CS), 1.0 / 32.0));
         // t122: a0 = 0 shares along x: b0 · (threads of the yz-plane).
-        assert!(close(t3d(Zero, Small(1), Small(4), [2, 4, 32], CS), 2.0f64.recip() / 32.0));
+        assert!(close(
+            t3d(Zero, Small(1), Small(4), [2, 4, 32], CS),
+            2.0f64.recip() / 32.0
+        ));
     }
 
     #[test]

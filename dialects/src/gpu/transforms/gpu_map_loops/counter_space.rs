@@ -85,7 +85,11 @@ impl CounterSpace {
             ExprView::Binary(BinaryOp::Add, l, r) => {
                 let (cl, rl) = self.split_counters(l)?;
                 let (cr, rr) = self.split_counters(r)?;
-                let c = cl.iter().zip(&cr).map(|(a, b)| a.checked_add(*b)).collect::<Option<Vec<_>>>()?;
+                let c = cl
+                    .iter()
+                    .zip(&cr)
+                    .map(|(a, b)| a.checked_add(*b))
+                    .collect::<Option<Vec<_>>>()?;
                 Some((c, rl.add(&rr)))
             }
             ExprView::Binary(BinaryOp::Mul, l, r) => {

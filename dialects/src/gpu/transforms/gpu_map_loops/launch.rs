@@ -64,14 +64,15 @@ pub fn build_launch(b: &mut Builder<'_>, band: &[AffineForOp], bounds: &BandBoun
 /// values in the kernel, and the op before which the body goes.
 fn emit_launch(b: &mut Builder<'_>, bounds: &BandBounds, choice: &Candidate) -> (OpId, Vec<Value>, OpId) {
     let depth = bounds.depth();
-    let one = ArithConstantOp::index(b, 1);
+    let mut constants = Constants::default();
+    let one = constants.get(b, 1);
     let mut grid = [one; 3];
     let mut block = [one; 3];
     for (a, &p) in choice.gamma.iter().enumerate() {
         let side = choice.block[a] as i64;
-        block[a] = ArithConstantOp::index(b, side);
+        block[a] = constants.get(b, side);
         let extents = bounds.grid(p, side);
-        grid[a] = materialize_min(b, &extents, &bounds.space);
+        grid[a] = materialize_min(b, &mut constants, &extents, &bounds.space);
     }
     let mut out = None;
     let launch = GpuLaunchOp::build(b, grid, block, |b, launch| {
@@ -109,7 +110,9 @@ fn emit_launch(b: &mut Builder<'_>, bounds: &BandBounds, choice: &Candidate) -> 
     let (ivs, anchor) = out.expect("the kernel was built");
     let anchor = anchor.unwrap_or_else(|| {
         let block = b.body().entry_block(launch.body(b)).expect("a launch has a body");
-        b.body().terminator(block).expect("a launch body ends in gpu.terminator")
+        b.body()
+            .terminator(block)
+            .expect("a launch body ends in gpu.terminator")
     });
     (launch.op(), ivs, anchor)
 }
@@ -123,16 +126,24 @@ fn body_guard(bounds: &BandBounds, choice: &Candidate) -> Vec<AffineExpr> {
         .body_guard
         .iter()
         .filter(|e| {
-            let Some((coefs, rest)) = space.split_counters(e) else { return true };
+            let Some((coefs, rest)) = space.split_counters(e) else {
+                return true;
+            };
             let Some(rest) = rest.as_constant() else { return true };
             // rest + Σ c_p t_p >= 0 for every thread: only one counter, with
             // a negative coefficient, and its largest value keeps it true.
             let used: Vec<usize> = (0..coefs.len()).filter(|&p| coefs[p] != 0).collect();
             let [p] = used[..] else { return true };
-            let Some(a) = choice.gamma.iter().position(|&g| g == p) else { return true };
+            let Some(a) = choice.gamma.iter().position(|&g| g == p) else {
+                return true;
+            };
             let side = choice.block[a] as i64;
             let grid: Vec<Option<i64>> = bounds.grid(p, side).iter().map(|g| g.as_constant()).collect();
-            let Some(blocks) = grid.into_iter().collect::<Option<Vec<_>>>().and_then(|g| g.into_iter().min()) else {
+            let Some(blocks) = grid
+                .into_iter()
+                .collect::<Option<Vec<_>>>()
+                .and_then(|g| g.into_iter().min())
+            else {
                 return true;
             };
             let largest = blocks * side - 1;
@@ -159,9 +170,14 @@ fn integer_set(exprs: &[AffineExpr], space: &CounterSpace, counters: &[Value]) -
 
 /// The minimum of `exprs` (over host values) as an index value: a
 /// constant, an `affine.apply` or an `affine.min`.
-fn materialize_min(b: &mut Builder<'_>, exprs: &[AffineExpr], space: &CounterSpace) -> Value {
+fn materialize_min(
+    b: &mut Builder<'_>,
+    constants: &mut Constants,
+    exprs: &[AffineExpr],
+    space: &CounterSpace,
+) -> Value {
     if let Some(c) = exprs.iter().map(|e| e.as_constant()).collect::<Option<Vec<_>>>() {
-        return ArithConstantOp::index(b, c.into_iter().min().unwrap_or(1).max(1));
+        return constants.get(b, c.into_iter().min().unwrap_or(1).max(1));
     }
     let (map, operands) = compact_map(exprs, space, &[]);
     let map = map.simplify();
@@ -169,5 +185,21 @@ fn materialize_min(b: &mut Builder<'_>, exprs: &[AffineExpr], space: &CounterSpa
         AffineApplyOp::build(b, &operands, map).result(b)
     } else {
         AffineMinOp::build(b, &operands, map).result(b)
+    }
+}
+
+/// The `arith.constant` index values made for one launch, one per value.
+#[derive(Default)]
+struct Constants(Vec<(i64, Value)>);
+
+impl Constants {
+    /// The constant `n` (made at the insertion point on first use).
+    fn get(&mut self, b: &mut Builder<'_>, n: i64) -> Value {
+        if let Some(&(_, v)) = self.0.iter().find(|(k, _)| *k == n) {
+            return v;
+        }
+        let v = ArithConstantOp::index(b, n);
+        self.0.push((n, v));
+        v
     }
 }

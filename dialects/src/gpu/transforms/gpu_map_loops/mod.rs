@@ -16,7 +16,9 @@ pub mod search;
 mod straight_line;
 
 use crate::affine::analysis::loop_parallel::is_parallel_cached;
-use crate::affine::analysis::{dependence_kind, parallel_blocker, DependenceAnalysis, DependenceResult, ParallelBlocker, Precision};
+use crate::affine::analysis::{
+    dependence_kind, parallel_blocker, DependenceAnalysis, DependenceResult, ParallelBlocker, Precision,
+};
 use crate::affine::utils::loop_bands::perfectly_nested_loops;
 use crate::affine::utils::trip_count_bound::constant_trip_count;
 use crate::affine::AffineForOp;
@@ -50,11 +52,13 @@ coefficients of its linearized element offset along the counters on x, y and z a
 zero, small (|c| below the elements of a `cache-line-bytes` line) or large (or unknown), and cost \
 per thread from the seed's 2-D/3-D `t` tables (the ambiguous \"two small coefficients\" entries \
 by counting the threads of one block on the first line), times the access's execution count \
-(product of inner trip counts; 16 for an unknown one). The cheapest (γ, shape) wins; ties go to \
-the identity-first permutation order, then the smaller x side. A block side never exceeds the \
+(product of inner trip counts; 16 for an unknown one). The cheapest (γ, shape) wins; among equal costs, the \
+shape whose smallest side is largest, then the identity-first permutation order, then the smaller \
+x side. A block side never exceeds the \
 constant trip count of its loop rounded up to a power of two, when there is a shape that \
-respects this. `mapping=identity` keeps γ the identity, `mapping=p0,p1[,p2]` puts band loop \
-`p0` (0 = outermost) on x, `p1` on y, `p2` on z; `block-sizes=bx[,by[,bz]]` forces the shape \
+respects this. `mapping=identity` keeps γ the identity, `mapping=p0,p1[,p2]` maps at most that \
+many loops and puts band loop `p0` (0 = outermost) on x, `p1` on y, `p2` on z (a shorter band \
+keeps the order of the loops it has); `block-sizes=bx[,by[,bz]]` forces the shape \
 (entries past the band's depth are ignored, missing ones are 1). A remark per band lists every \
 candidate (γ, shape) with its cost and the choice.\n\n\
 The launch: the grid is `ceildiv(max trip count, block side)` per axis, where the maximum of a \
@@ -136,7 +140,9 @@ pub enum Mapping {
 fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     let volume = opts.int("block-volume");
     if !(1..=1024).contains(&volume) || (volume as u64).count_ones() != 1 {
-        return Err(format!("block-volume: {volume} is not a power of two between 1 and 1024"));
+        return Err(format!(
+            "block-volume: {volume} is not a power of two between 1 and 1024"
+        ));
     }
     let line = opts.int("cache-line-bytes");
     if line < 1 {
@@ -225,7 +231,14 @@ struct Plan {
 
 impl GpuMapLoops {
     /// The bands to map, outer first, with remarks on what is left alone.
-    fn plan(&self, ctx: &Context, body: &Body, regions: &[lf_ir::RegionId], deps: &DependenceAnalysis, remarks: &mut Vec<(OpId, String)>) -> Vec<Plan> {
+    fn plan(
+        &self,
+        ctx: &Context,
+        body: &Body,
+        regions: &[lf_ir::RegionId],
+        deps: &DependenceAnalysis,
+        remarks: &mut Vec<(OpId, String)>,
+    ) -> Vec<Plan> {
         let ir = (ctx, body);
         let mut plans = Vec::new();
         walk_regions(body, regions, WalkOrder::PreOrder, &mut |b, op| {
@@ -269,10 +282,19 @@ impl GpuMapLoops {
     }
 
     /// Bounds, cost search and choice for `band`.
-    fn plan_band(&self, ir: &(&Context, &Body), band: Vec<AffineForOp>, remarks: &mut Vec<(OpId, String)>) -> Result<Plan, String> {
+    fn plan_band(
+        &self,
+        ir: &(&Context, &Body),
+        band: Vec<AffineForOp>,
+        remarks: &mut Vec<(OpId, String)>,
+    ) -> Result<Plan, String> {
         if let Some(op) = unmappable_op(ir.0, ir.1, band[band.len() - 1]) {
             let name = ir.0.op_name_str(ir.1.op_name(op));
             return Err(format!("'{name}'{} cannot run in a kernel", at(ir.0, ir.1, op)));
+        }
+        let mut band = band;
+        if let Mapping::Fixed(p) = &self.mapping {
+            band.truncate(p.len());
         }
         let bounds = BandBounds::of(ir, &band)?;
         let launch_guard = bounds.launch_guard();
@@ -286,13 +308,7 @@ impl GpuMapLoops {
             gamma: match &self.mapping {
                 Mapping::Auto => None,
                 Mapping::Identity => Some((0..depth).collect()),
-                Mapping::Fixed(p) if p.len() == depth => Some(p.clone()),
-                Mapping::Fixed(p) => {
-                    return Err(format!(
-                        "mapping= names {} loops but the band has {depth}",
-                        p.len()
-                    ))
-                }
+                Mapping::Fixed(p) => Some(p.iter().copied().filter(|&l| l < depth).collect()),
             },
             block: self.block_sizes.map(|b| {
                 let mut shape = [1u64; 3];
@@ -314,7 +330,10 @@ impl GpuMapLoops {
 fn why_sequential(ctx: &Context, body: &Body, f: AffineForOp, deps: &DependenceAnalysis) -> String {
     let ir = (ctx, body);
     if !f.inits(&ir).is_empty() {
-        return format!("the loop carries {} value(s) from one iteration to the next (iter_args)", f.inits(&ir).len());
+        return format!(
+            "the loop carries {} value(s) from one iteration to the next (iter_args)",
+            f.inits(&ir).len()
+        );
     }
     let name = |op: OpId| ctx.op_name_str(body.op_name(op)).to_string();
     match parallel_blocker(&deps.accesses, ctx, body, f.op(), Precision::Exact) {
@@ -324,9 +343,21 @@ fn why_sequential(ctx: &Context, body: &Body, f: AffineForOp, deps: &DependenceA
             at(ctx, body, op)
         ),
         Some(ParallelBlocker::Dependence { src, dst, result }) => {
-            let kind = dependence_kind(ctx, body, src, dst).map(|k| k.name()).unwrap_or("memory");
-            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-            let pair = format!("'{}'{} to '{}'{}", name(src), at(ctx, body, src), name(dst), at(ctx, body, dst));
+            let kind = dependence_kind(ctx, body, src, dst)
+                .map(|k| k.name())
+                .unwrap_or("memory");
+            let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                "an"
+            } else {
+                "a"
+            };
+            let pair = format!(
+                "'{}'{} to '{}'{}",
+                name(src),
+                at(ctx, body, src),
+                name(dst),
+                at(ctx, body, dst)
+            );
             match result {
                 DependenceResult::Failure { reason } => {
                     format!("{article} {kind} dependence from {pair} may be carried by the loop ({reason})")
@@ -423,7 +454,11 @@ impl Pass for GpuMapLoops {
             }
         }
         op.add_statistic("num-kernels", "Loop nests mapped to gpu.launch", plans.len() as u64);
-        op.add_statistic("num-single-thread", "Straight-line fragments run as single-thread kernels", single);
+        op.add_statistic(
+            "num-single-thread",
+            "Straight-line fragments run as single-thread kernels",
+            single,
+        );
         if plans.is_empty() {
             am.preserve_all();
         }

@@ -89,16 +89,20 @@ pub fn mapping_cost(accesses: &[Access], gamma: &[usize], block: [u64; 3]) -> f6
     accesses
         .iter()
         .map(|a| {
-            let coefs: Vec<Coef> = gamma.iter().map(|&p| Coef::classify(a.coefs[p], a.line_elems)).collect();
+            let coefs: Vec<Coef> = gamma
+                .iter()
+                .map(|&p| Coef::classify(a.coefs[p], a.line_elems))
+                .collect();
             a.count as f64 * thread_cost(&coefs, block, a.line_elems)
         })
         .sum()
 }
 
 /// Every candidate of `space` for a band of `depth` counters, in search
-/// order, and the index of the chosen one (the cheapest; ties go to the
-/// first in search order: permutations identity first, then shapes with
-/// the smaller x side). `trip_counts[p]`: the constant trip count of
+/// order, and the index of the chosen one: the cheapest; among equal
+/// costs, the shape whose smallest side is largest (no degenerate sides
+/// when the model cannot tell), then the first in search order
+/// (permutations identity first, then shapes with the smaller x side). `trip_counts[p]`: the constant trip count of
 /// counter `p` when known. `None` when no shape fits.
 pub fn search(
     accesses: &[Access],
@@ -141,10 +145,11 @@ pub fn search(
             });
         }
     }
+    let smallest_side = |c: &Candidate| c.block[..depth.clamp(1, 3)].iter().copied().min().unwrap_or(1);
     let best = (0..all.len()).min_by(|&a, &b| {
         let (x, y) = (all[a].cost, all[b].cost);
         if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()) {
-            a.cmp(&b)
+            smallest_side(&all[b]).cmp(&smallest_side(&all[a])).then(a.cmp(&b))
         } else {
             x.total_cmp(&y)
         }
@@ -225,7 +230,9 @@ mod tests {
     fn small_trip_counts_limit_the_block_side() {
         let accesses = [access(&[Some(0), Some(1)], 32, 1)];
         let (all, best) = search(&accesses, 2, 256, &[Some(3), None], &SearchSpace::default()).unwrap();
-        assert!(all.iter().all(|c| c.block[c.gamma.iter().position(|&p| p == 0).unwrap()] <= 4));
+        assert!(all
+            .iter()
+            .all(|c| c.block[c.gamma.iter().position(|&p| p == 0).unwrap()] <= 4));
         assert!(all[best].cost > 0.0);
     }
 }

@@ -2,8 +2,8 @@
 //! statements that touch data the kernels use run as single-thread
 //! kernels, so that the data need not travel back to the host for them.
 
-use crate::gpu::GpuLaunchOp;
 use crate::arith::ArithConstantOp;
+use crate::gpu::GpuLaunchOp;
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::types::TypeData;
@@ -17,7 +17,10 @@ use std::collections::HashSet;
 /// one-thread `gpu.launch`; returns how many it made.
 pub fn wrap_straight_line(b: &mut Builder<'_>, regions: &[RegionId], launches: &[OpId]) -> u64 {
     let ctx = b.ctx();
-    let device: HashSet<Value> = launches.iter().flat_map(|&l| captured_memrefs(ctx, b.body(), l)).collect();
+    let device: HashSet<Value> = launches
+        .iter()
+        .flat_map(|&l| captured_memrefs(ctx, b.body(), l))
+        .collect();
     let mut blocks: Vec<BlockId> = Vec::new();
     walk_regions(b.body(), regions, WalkOrder::PreOrder, &mut |body, op| {
         if GpuLaunchOp::isa(&(ctx, body), op) {
@@ -62,7 +65,8 @@ fn captured_memrefs(ctx: &Context, body: &Body, launch: OpId) -> Vec<Value> {
 fn movable(ctx: &Context, body: &Body, block: BlockId, op: OpId) -> bool {
     body.regions(op).is_empty()
         && body.last_op(block) != Some(op)
-        && memory_effects(ctx, body, op).is_some_and(|e| e.iter().all(|e| !matches!(e.effect, Effect::Alloc | Effect::Free)))
+        && memory_effects(ctx, body, op)
+            .is_some_and(|e| e.iter().all(|e| !matches!(e.effect, Effect::Alloc | Effect::Free)))
 }
 
 /// The runs of `block` to wrap: from the first to the last op touching a
@@ -71,8 +75,9 @@ fn movable(ctx: &Context, body: &Body, block: BlockId, op: OpId) -> bool {
 fn runs(ctx: &Context, body: &Body, block: BlockId, device: &HashSet<Value>) -> Vec<Vec<OpId>> {
     let touches = |op: OpId| {
         memory_effects(ctx, body, op).is_some_and(|e| {
-            e.iter()
-                .any(|e| matches!(e.effect, Effect::Read | Effect::Write) && e.value.is_some_and(|v| device.contains(&v)))
+            e.iter().any(|e| {
+                matches!(e.effect, Effect::Read | Effect::Write) && e.value.is_some_and(|v| device.contains(&v))
+            })
         })
     };
     let mut out = Vec::new();
@@ -111,7 +116,10 @@ fn wrap(b: &mut Builder<'_>, run: &[OpId]) {
     let one = ArithConstantOp::index(b, 1);
     let launch = GpuLaunchOp::build(b, [one; 3], [one; 3], |_, _| {});
     let block = b.body().entry_block(launch.body(b)).expect("a launch has a body");
-    let end = b.body().terminator(block).expect("a launch body ends in gpu.terminator");
+    let end = b
+        .body()
+        .terminator(block)
+        .expect("a launch body ends in gpu.terminator");
     for &op in run {
         b.move_op_before(op, end);
     }
