@@ -159,7 +159,9 @@ pub fn first_difference(a: &[u64], b: &[u64], elem: Scalar, rtol: f64, atol: f64
         if x.is_nan() || y.is_nan() {
             return x.is_nan() && y.is_nan();
         }
-        if rtol == 0.0 && atol == 0.0 {
+        // Equal values (infinities of one sign included) are close; an
+        // infinity is close only to itself.
+        if x == y || rtol == 0.0 && atol == 0.0 || x.is_infinite() || y.is_infinite() {
             return x == y;
         }
         (x - y).abs() <= atol + rtol * y.abs()
@@ -191,5 +193,28 @@ pub fn show(v: u64, elem: Scalar) -> String {
         Scalar::F32 => format!("{:e}", f32::from_bits(v as u32)),
         Scalar::F64 => format!("{:e}", f64::from_bits(v)),
         _ => fmt_elem(v, elem),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f64s(v: &[f64]) -> Vec<u64> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    #[test]
+    fn equal_infinities_compare_equal_under_a_tolerance() {
+        let inf = f64::INFINITY;
+        let a = f64s(&[1.0, inf, -inf]);
+        assert_eq!(first_difference(&a, &a, Scalar::F64, 1e-5, 0.0), None);
+        let b = f64s(&[1.0, -inf, -inf]);
+        assert_eq!(first_difference(&a, &b, Scalar::F64, 1e-5, 0.0), Some(1));
+        let c = f64s(&[1.0, 1e300, -inf]);
+        assert_eq!(first_difference(&a, &c, Scalar::F64, 1e-5, 0.0), Some(1));
+        let d = f64s(&[1.0 + 1e-9, inf, -inf]);
+        assert_eq!(first_difference(&a, &d, Scalar::F64, 1e-5, 0.0), None);
+        assert_eq!(first_difference(&a, &d, Scalar::F64, 0.0, 0.0), Some(0));
     }
 }

@@ -69,6 +69,9 @@ const PASSES: &[&str] = &[
     "canonicalize",
     "cse",
     "loop-invariant-code-motion",
+    "gpu-map-loops{remarks=false}",
+    "gpu-map-loops{remarks=false mapping=identity block-sizes=8,4 block-volume=32}",
+    "gpu-map-loops{remarks=false block-volume=16 max-depth=2 fragments=nests-and-straight-line}",
 ];
 
 /// The name of the pass a `PASSES` entry runs.

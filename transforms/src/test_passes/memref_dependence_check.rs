@@ -85,7 +85,12 @@ impl Pass for MemRefDependenceCheck {
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
-        let analysis = am.get::<DependenceAnalysis>(op);
+        // MLIR's domains for else blocks (which hide dependences), so that
+        // the remarks are mlir-opt's; transformations never use these.
+        let analysis = DependenceAnalysis {
+            accesses: lf_dialects::affine::analysis::MemRefAccesses::with_mlir_else_domains(),
+        };
+
         let ctx = op.ctx();
         let body = op.body();
         let regions = op.regions().to_vec();

@@ -53,9 +53,16 @@ pub(crate) fn affine_access(ctx: &Context, body: &Body, op: OpId) -> Option<(Val
 /// [`access_info`] asks `domain_of` (a cache) rather than rebuilding it.
 pub(crate) type Domain = Result<ValueCst, BuildError>;
 
-/// The iteration domain of the accesses directly inside `parent`.
-pub(crate) fn domain_inside(ctx: &Context, body: &Body, first_child: OpId) -> Domain {
-    index_set(ctx, body, &enclosing_affine_ops(ctx, body, first_child))
+/// The iteration domain of the accesses in the block of `first_child`
+/// (`sound_else`: see [`index_set`]).
+pub(crate) fn domain_inside(ctx: &Context, body: &Body, first_child: OpId, sound_else: bool) -> Domain {
+    index_set(
+        ctx,
+        body,
+        &enclosing_affine_ops(ctx, body, first_child),
+        first_child,
+        sound_else,
+    )
 }
 
 /// The analysis of an affine access (`None` for other ops). `domain_of`

@@ -126,18 +126,37 @@ pub(crate) fn loop_ivs(ctx: &Context, body: &Body, ops: &[OpId]) -> Vec<Value> {
     ivs
 }
 
-/// The iteration domain of the ops `ops` (outermost first): one dimension
-/// per induction variable, the bounds and conditions in order (MLIR's
-/// `getIndexSet`).
-pub(crate) fn index_set(ctx: &Context, body: &Body, ops: &[OpId]) -> Result<ValueCst, BuildError> {
+/// The iteration domain of `inner`, inside the ops `ops` (its enclosing
+/// affine ops, outermost first): one dimension per induction variable, the
+/// bounds and conditions in order (MLIR's `getIndexSet`). An `affine.if`
+/// whose else block holds `inner` adds no condition with `sound_else`:
+/// MLIR adds the then block's condition there too (as without
+/// `sound_else`), which leaves out iterations that run the else block and
+/// hides their dependences (a parallelized loop that races); the negated
+/// condition is a disjunction, so lf keeps the domain without it (a
+/// superset, sound for dependences).
+pub(crate) fn index_set(
+    ctx: &Context,
+    body: &Body,
+    ops: &[OpId],
+    inner: OpId,
+    sound_else: bool,
+) -> Result<ValueCst, BuildError> {
     let ivs = loop_ivs(ctx, body, ops);
     let mut cst = ValueCst::new_set(&ivs);
     let ir = (ctx, body);
-    for &op in ops {
+    for (k, &op) in ops.iter().enumerate() {
         if let Some(f) = AffineForOp::cast(&ir, op) {
             add_for_domain(&mut cst, ctx, body, f)?;
         } else if let Some(i) = AffineIfOp::cast(&ir, op) {
-            add_if_domain(&mut cst, ctx, body, i)?;
+            let child = ops.get(k + 1).copied().unwrap_or(inner);
+            let in_else = body
+                .op_block(child)
+                .and_then(|b| body.block_region(b))
+                .is_some_and(|r| r == i.else_region(&ir));
+            if !(in_else && sound_else) {
+                add_if_domain(&mut cst, ctx, body, i)?;
+            }
         } else if let Some(p) = AffineParallelOp::cast(&ir, op) {
             add_parallel_domain(&mut cst, ctx, body, p)?;
         }
