@@ -9,7 +9,8 @@ use crate::module::{op_error, op_label, Program};
 use crate::names::ValueNames;
 use lf_diag::Diagnostic;
 use lf_dialects::affine::{
-    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineStoreOp, AffineYieldOp,
+    AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineParallelOp, AffineStoreOp,
+    AffineYieldOp,
 };
 use lf_dialects::arith::{
     ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithBitcastOp, ArithCeildivsiOp, ArithCmpfOp, ArithCmpiOp, ArithConstantOp,
@@ -29,7 +30,7 @@ use lf_dialects::math::{
     MathLogOp, MathPowfOp, MathRsqrtOp, MathSinOp, MathSqrtOp, MathTanhOp,
 };
 use lf_dialects::memref::{MemrefAllocOp, MemrefAllocaOp, MemrefCastOp, MemrefDeallocOp, MemrefLoadOp, MemrefStoreOp};
-use lf_dialects::scf::{ScfForOp, ScfIfOp, ScfYieldOp};
+use lf_dialects::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfYieldOp};
 use lf_ir::affine::AffineMap;
 use lf_ir::view::{IrRef, OpView, ValueList};
 use lf_ir::{AttrData, BlockId, Body, Context, OpDef, OpId, Type, TypeData, Value, DYNAMIC};
@@ -521,6 +522,34 @@ impl<'a> Emitter<'a> {
             self.scf_if(i);
         } else if let Some(i) = AffineIfOp::cast(&ir, op) {
             self.affine_if(i);
+        } else if let Some(p) = ScfParallelOp::cast(&ir, op).filter(|p| p.init_vals(&ir).is_empty()) {
+            let (lbs, ubs, steps) = (p.lower_bound(&ir), p.upper_bound(&ir), p.step(&ir));
+            let dims: Vec<(Value, String, String, String)> = p
+                .ivs(&ir)
+                .iter()
+                .enumerate()
+                .map(|(k, &iv)| (iv, self.expr(lbs[k]), self.expr(ubs[k]), self.expr(steps[k])))
+                .collect();
+            self.parallel_loops(&dims, p.region_block(&ir));
+        } else if let Some(p) = AffineParallelOp::cast(&ir, op).filter(|p| p.results(&ir).is_empty()) {
+            let (lb_ops, ub_ops) = p.bound_operands(&ir);
+            let (largs, uargs) = (self.exprs(&lb_ops), self.exprs(&ub_ops));
+            let (lmap, umap) = (p.lower_bounds_map(&ir).clone(), p.upper_bounds_map(&ir).clone());
+            let (lg, ug) = (p.lower_bound_groups(&ir), p.upper_bound_groups(&ir));
+            let steps = p.step_values(&ir);
+            let (mut la, mut ua) = (0usize, 0usize);
+            let mut dims = Vec::new();
+            for (k, &iv) in p.ivs(&ir).iter().enumerate() {
+                let group = |m: &AffineMap, at: usize, n: i64| {
+                    AffineMap::new(m.num_dims(), m.num_symbols(), m.results()[at..at + n as usize].to_vec())
+                };
+                let lb = self.fold_minmax(&group(&lmap, la, lg[k]), &largs, ">");
+                let ub = self.fold_minmax(&group(&umap, ua, ug[k]), &uargs, "<");
+                la += lg[k] as usize;
+                ua += ug[k] as usize;
+                dims.push((iv, lb, ub, steps[k].to_string()));
+            }
+            self.parallel_loops(&dims, p.region_block(&ir));
         } else if let Some((id, dim)) = gpu_id(&ir, op) {
             self.gpu_id(op, id, dim);
         } else if GpuBarrierOp::isa(&ir, op) {
@@ -969,6 +998,34 @@ impl<'a> Emitter<'a> {
         self.line(&format!("for ({t} {iv} = {lb}; {cond}; {inc}) {{"));
         self.loop_body(lp.block, &lp.iter_args, carried);
         self.line("}");
+    }
+
+    /// A parallel loop without reductions (`scf.parallel`,
+    /// `affine.parallel`) as nested sequential loops, one per induction
+    /// variable `(iv, lb, ub, step)`, over `block`.
+    fn parallel_loops(&mut self, dims: &[(Value, String, String, String)], block: BlockId) {
+        for (iv, lb, ub, step) in dims {
+            let name = self.names.get(*iv);
+            let t = self.cty_value(*iv);
+            self.vals.insert(*iv, Val::Expr(name.clone()));
+            let inc = if step == "1" {
+                format!("{name}++")
+            } else {
+                format!("{name} += {step}")
+            };
+            let ub = if expr::is_atom(ub) {
+                ub.clone()
+            } else {
+                format!("({ub})")
+            };
+            self.line(&format!("for ({t} {name} = {lb}; {name} < {ub}; {inc}) {{"));
+            self.indent += 1;
+        }
+        self.block(block, true);
+        for _ in dims {
+            self.indent -= 1;
+            self.line("}");
+        }
     }
 
     fn affine_for(&mut self, f: AffineForOp) {

@@ -5,6 +5,7 @@
 //! `M = e0·d1·…·dk + … + ek`, or the memref's own strides), the line size
 //! in elements, and how often one thread executes it.
 
+use super::band_loops::Band;
 use super::counter_space::CounterSpace;
 use crate::affine::utils::memory_footprint::element_bytes;
 use crate::affine::utils::trip_count_bound::constant_trip_count;
@@ -34,21 +35,19 @@ pub struct Access {
     pub count: u64,
 }
 
-/// The accesses to non-local memory in the body of the innermost loop of
-/// `band` (outermost first), with `ivs[p]` the induction variable of loop
-/// `p` over `space`'s counters.
+/// The accesses to non-local memory in the body of `band`, with `ivs[p]`
+/// the induction variable of loop `p` over `space`'s counters.
 pub fn band_accesses<'c>(
     ir: &impl Ir<'c>,
-    band: &[AffineForOp],
+    band: &Band,
     ivs: &[AffineExpr],
     space: &CounterSpace,
     cache_line_bytes: u64,
 ) -> Vec<Access> {
     let (ctx, body) = (ir.ctx(), ir.body());
-    let inner = *band.last().expect("a band has a loop");
-    let band_ivs: Vec<Value> = band.iter().map(|f| f.iv(ir)).collect();
+    let band_ivs: Vec<Value> = band.ivs();
     let mut out = Vec::new();
-    walk(body, inner.op(), WalkOrder::PreOrder, &mut |b, op| {
+    walk(body, band.inner, WalkOrder::PreOrder, &mut |b, op| {
         let ir = (ctx, b);
         let access = if let Some(l) = AffineLoadOp::cast(&ir, op) {
             Some((l.memref(&ir), Some(l.map(&ir).clone()), l.indices(&ir)))
@@ -56,10 +55,8 @@ pub fn band_accesses<'c>(
             Some((s.memref(&ir), Some(s.map(&ir).clone()), s.indices(&ir)))
         } else if let Some(l) = MemrefLoadOp::cast(&ir, op) {
             Some((l.memref(&ir), None, l.indices(&ir)))
-        } else if let Some(s) = MemrefStoreOp::cast(&ir, op) {
-            Some((s.memref(&ir), None, s.indices(&ir)))
         } else {
-            None
+            MemrefStoreOp::cast(&ir, op).map(|s| (s.memref(&ir), None, s.indices(&ir)))
         };
         if let Some((memref, map, indices)) = access {
             let Some(layout) = Layout::of(ctx, b.value_type(memref), cache_line_bytes) else {
@@ -70,7 +67,7 @@ pub fn band_accesses<'c>(
                 space: space.clone(),
                 band_ivs: &band_ivs,
                 ivs,
-                band_root: band[0].op(),
+                band_root: band.root,
             };
             let subscripts: Vec<Option<AffineExpr>> = match map {
                 Some(map) => (0..map.num_results())
@@ -83,7 +80,7 @@ pub fn band_accesses<'c>(
                 op,
                 coefs,
                 line_elems: layout.line_elems,
-                count: execution_count(&ir, op, inner.op()),
+                count: execution_count(&ir, op, band.inner),
             });
         }
         WalkControl::Advance

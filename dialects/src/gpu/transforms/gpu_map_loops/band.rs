@@ -4,10 +4,9 @@
 //! maximum of their outer-dependent bounds) and the guards of the launch
 //! and of the body.
 
+use super::band_loops::BandLoop;
 use super::counter_space::CounterSpace;
-use crate::affine::AffineForOp;
 use lf_ir::affine::AffineExpr;
-use lf_ir::view::Ir;
 
 /// A band of `affine.for` loops (outermost first) expressed over its
 /// thread counters.
@@ -30,26 +29,26 @@ pub struct BandBounds {
 impl BandBounds {
     /// The bounds of `band` (`band[p]` is loop `p`, each nested in the one
     /// before), or why the band cannot be mapped.
-    pub fn of<'c>(ir: &impl Ir<'c>, band: &[AffineForOp]) -> Result<BandBounds, String> {
+    pub fn of(band: &[BandLoop]) -> Result<BandBounds, String> {
         let depth = band.len();
         let mut space = CounterSpace::new(depth);
         let mut ivs: Vec<AffineExpr> = Vec::with_capacity(depth);
         let mut steps = Vec::with_capacity(depth);
         let mut body_guard = Vec::new();
         let mut max_extents: Vec<Vec<AffineExpr>> = Vec::with_capacity(depth);
-        let band_ivs: Vec<_> = band.iter().map(|f| f.iv(ir)).collect();
+        let band_ivs: Vec<_> = band.iter().map(|l| l.iv).collect();
         for (p, f) in band.iter().enumerate() {
             let outer_ivs = &band_ivs[..p];
             let known_ivs = &ivs;
             let known = |v| outer_ivs.iter().position(|&x| x == v).map(|m| known_ivs[m].clone());
-            let lb = f.lower_bound(ir);
+            let lb = &f.lb;
             if lb.map.num_results() != 1 {
                 return Err(format!("the lower bound of loop {p} is a max of several results"));
             }
-            let step = f.step(ir);
+            let step = f.step;
             let lb_p = space.apply(&lb.map, 0, &lb.operands, &known);
             let iv = lb_p.add(&space.counter(p).mul_const(step));
-            let ub = f.upper_bound(ir);
+            let ub = &f.ub;
             let mut extents = Vec::with_capacity(ub.map.num_results());
             for k in 0..ub.map.num_results() {
                 let ub_pk = space.apply(&ub.map, k, &ub.operands, &known);

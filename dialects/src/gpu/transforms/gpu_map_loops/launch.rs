@@ -6,9 +6,10 @@
 //! inside its bounds.
 
 use super::band::BandBounds;
+use super::band_loops::Band;
 use super::counter_space::{compact_map, CounterSpace};
 use super::search::Candidate;
-use crate::affine::{AffineApplyOp, AffineForOp, AffineIfOp, AffineMinOp};
+use crate::affine::{AffineApplyOp, AffineIfOp, AffineMinOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::affine::{simplify_affine_expr, AffineExpr, AffineMap, IntegerSet};
@@ -17,9 +18,11 @@ use lf_ir::view::{OpView, ValueList};
 use lf_ir::{OpId, Value};
 
 /// Maps `band` onto a launch with `choice`; returns the launch.
-pub fn build_launch(b: &mut Builder<'_>, band: &[AffineForOp], bounds: &BandBounds, choice: &Candidate) -> OpId {
-    let outer = band[0].op();
-    let inner = *band.last().expect("a band has a loop");
+pub fn build_launch(b: &mut Builder<'_>, band: &Band, bounds: &BandBounds, choice: &Candidate) -> OpId {
+    let outer = band.root;
+    for &c in &band.hoist {
+        b.move_op_before(c, outer);
+    }
     b.set_insertion_point_before(outer);
     b.set_loc_of(outer);
     let guard: Vec<AffineExpr> = bounds
@@ -46,14 +49,12 @@ pub fn build_launch(b: &mut Builder<'_>, band: &[AffineForOp], bounds: &BandBoun
     }
     let (launch, ivs, body_anchor) = launch.expect("the launch was built");
     // Move the innermost loop's body into the kernel.
-    let inner_block = inner.region_block(b);
-    let ops: Vec<OpId> = b.body().block_ops(inner_block).collect();
+    let ops: Vec<OpId> = b.body().block_ops(band.body).collect();
     for &op in &ops[..ops.len().saturating_sub(1)] {
         b.move_op_before(op, body_anchor);
     }
-    for (f, v) in band.iter().zip(ivs) {
-        let iv = f.iv(b);
-        b.replace_all_uses_with(iv, v);
+    for (l, v) in band.loops.iter().zip(ivs) {
+        b.replace_all_uses_with(l.iv, v);
     }
     b.erase_op(outer);
     launch

@@ -9,6 +9,7 @@
 
 pub mod accesses;
 pub mod band;
+pub mod band_loops;
 pub mod cost_table;
 pub mod counter_space;
 pub mod launch;
@@ -20,10 +21,12 @@ use crate::affine::analysis::{
     dependence_kind, parallel_blocker, DependenceAnalysis, DependenceResult, ParallelBlocker, Precision,
 };
 use crate::affine::utils::loop_bands::perfectly_nested_loops;
-use crate::affine::utils::trip_count_bound::constant_trip_count;
-use crate::affine::AffineForOp;
+use crate::affine::utils::validity::{affine_scope_region, is_valid_dim};
+use crate::affine::{AffineForOp, AffineParallelOp};
 use crate::gpu::GpuLaunchOp;
+use crate::scf::ScfParallelOp;
 use band::BandBounds;
+use band_loops::Band;
 use lf_ir::diag::Diagnostic;
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::view::OpView;
@@ -224,7 +227,7 @@ pub struct GpuMapLoops {
 
 /// A band chosen for mapping, with its bounds and mapping.
 struct Plan {
-    band: Vec<AffineForOp>,
+    band: Band,
     bounds: BandBounds,
     choice: Candidate,
 }
@@ -244,6 +247,30 @@ impl GpuMapLoops {
         walk_regions(body, regions, WalkOrder::PreOrder, &mut |b, op| {
             if !std::ptr::eq(b, body) || GpuLaunchOp::isa(&ir, op) {
                 return WalkControl::Skip;
+            }
+            let limit = match &self.mapping {
+                Mapping::Fixed(p) => p.len().min(self.max_depth),
+                _ => self.max_depth,
+            };
+            if let Some(p) = AffineParallelOp::cast(&ir, op) {
+                return self.plan_parallel(
+                    &ir,
+                    op,
+                    Band::of_affine_parallel(&ir, p, limit),
+                    limit,
+                    &mut plans,
+                    remarks,
+                );
+            }
+            if let Some(p) = ScfParallelOp::cast(&ir, op) {
+                return self.plan_parallel(
+                    &ir,
+                    op,
+                    Band::of_scf_parallel(&ir, p, limit),
+                    limit,
+                    &mut plans,
+                    remarks,
+                );
             }
             let Some(root) = AffineForOp::cast(&ir, op) else {
                 return WalkControl::Advance;
@@ -267,7 +294,10 @@ impl GpuMapLoops {
             if band.is_empty() {
                 return WalkControl::Advance;
             }
-            match self.plan_band(&ir, band, remarks) {
+            if let Mapping::Fixed(p) = &self.mapping {
+                band.truncate(p.len());
+            }
+            match self.plan_band(&ir, Band::of_for_ops(&ir, &band), remarks) {
                 Ok(plan) => {
                     plans.push(plan);
                     WalkControl::Skip
@@ -281,29 +311,71 @@ impl GpuMapLoops {
         plans
     }
 
-    /// Bounds, cost search and choice for `band`.
-    fn plan_band(
+    /// Plans an `affine.parallel` or `scf.parallel` (`band`, or why it
+    /// cannot be a band) as one kernel.
+    fn plan_parallel(
         &self,
         ir: &(&Context, &Body),
-        band: Vec<AffineForOp>,
+        op: OpId,
+        band: Result<Band, String>,
+        limit: usize,
+        plans: &mut Vec<Plan>,
         remarks: &mut Vec<(OpId, String)>,
-    ) -> Result<Plan, String> {
-        if let Some(op) = unmappable_op(ir.0, ir.1, band[band.len() - 1]) {
+    ) -> WalkControl {
+        let planned = band.and_then(|band| {
+            if band.loops.len() > limit {
+                return Err(format!(
+                    "it has {} dimensions, more than the {limit} a kernel maps (max-depth, mapping)",
+                    band.loops.len()
+                ));
+            }
+            self.plan_band(ir, band, remarks)
+        });
+        match planned {
+            Ok(plan) => {
+                plans.push(plan);
+                WalkControl::Skip
+            }
+            Err(why) => {
+                remarks.push((op, format!("not mapped to the GPU: {why}")));
+                WalkControl::Advance
+            }
+        }
+    }
+
+    /// Bounds, cost search and choice for `band`.
+    fn plan_band(&self, ir: &(&Context, &Body), band: Band, remarks: &mut Vec<(OpId, String)>) -> Result<Plan, String> {
+        if let Some(op) = unmappable_op(ir.0, ir.1, band.inner) {
             let name = ir.0.op_name_str(ir.1.op_name(op));
             return Err(format!("'{name}'{} cannot run in a kernel", at(ir.0, ir.1, op)));
         }
-        let mut band = band;
-        if let Mapping::Fixed(p) = &self.mapping {
-            band.truncate(p.len());
+        let bounds = BandBounds::of(&band.loops)?;
+        let scope = affine_scope_region(ir.0, ir.1, band.root);
+        if let Some(&v) = bounds
+            .space
+            .inputs
+            .iter()
+            .find(|&&v| !is_valid_dim(ir.0, ir.1, v, scope))
+        {
+            let what = match ir.1.defining_op(v) {
+                Some(def) => format!(
+                    "the result of '{}'{}",
+                    ir.0.op_name_str(ir.1.op_name(def)),
+                    at(ir.0, ir.1, def)
+                ),
+                None => "a block argument".to_string(),
+            };
+            return Err(format!(
+                "its bounds use {what}, which is not a valid affine dimension (map loops before lower-affine)"
+            ));
         }
-        let bounds = BandBounds::of(ir, &band)?;
         let launch_guard = bounds.launch_guard();
         if launch_guard.iter().any(|e| e.as_constant().is_some_and(|c| c < 0)) {
             return Err("the nest never runs".into());
         }
-        let depth = band.len();
+        let depth = band.loops.len();
         let accesses = accesses::band_accesses(ir, &band, &bounds.ivs, &bounds.space, self.cache_line_bytes);
-        let trips: Vec<Option<u64>> = band.iter().map(|&f| constant_trip_count(ir, f)).collect();
+        let trips: Vec<Option<u64>> = band.loops.iter().map(|l| l.trip_count).collect();
         let space = SearchSpace {
             gamma: match &self.mapping {
                 Mapping::Auto => None,
@@ -320,7 +392,7 @@ impl GpuMapLoops {
             .ok_or_else(|| "no block shape fits".to_string())?;
         let choice = all[best].clone();
         if self.remarks {
-            remarks.push((band[0].op(), describe(&all, best)));
+            remarks.push((band.root, describe(&all, best)));
         }
         Ok(Plan { band, bounds, choice })
     }
@@ -380,9 +452,9 @@ fn at(ctx: &Context, body: &Body, op: OpId) -> String {
 
 /// The first op in `inner`'s body that cannot go into a kernel: an
 /// allocation or deallocation (kernels do not allocate), or a launch.
-fn unmappable_op(ctx: &Context, body: &Body, inner: AffineForOp) -> Option<OpId> {
+fn unmappable_op(ctx: &Context, body: &Body, inner: OpId) -> Option<OpId> {
     let mut found = None;
-    walk(body, inner.op(), WalkOrder::PreOrder, &mut |b, op| {
+    walk(body, inner, WalkOrder::PreOrder, &mut |b, op| {
         let ir = (ctx, b);
         let allocates = memory_effects(ctx, b, op)
             .is_some_and(|e| e.iter().any(|e| matches!(e.effect, Effect::Alloc | Effect::Free)));

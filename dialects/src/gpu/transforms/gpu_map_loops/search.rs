@@ -163,7 +163,7 @@ mod tests {
 
     fn access(coefs: &[Option<i64>], line: u64, count: u64) -> Access {
         Access {
-            op: lf_ir::OpId::from_raw(0),
+            op: lf_ir::OpId::from_index(0),
             coefs: coefs.to_vec(),
             line_elems: line,
             count,

@@ -6,6 +6,7 @@ use crate::arith::ArithConstantOp;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{memory_effects, Effect};
+use lf_ir::registry::Traits;
 use lf_ir::types::TypeData;
 use lf_ir::view::OpView;
 use lf_ir::walk::{walk, walk_regions, WalkControl, WalkOrder};
@@ -59,12 +60,11 @@ fn captured_memrefs(ctx: &Context, body: &Body, launch: OpId) -> Vec<Value> {
     out
 }
 
-/// Whether `op` may move into a kernel: no regions, not the block's last op
-/// (its terminator), known
+/// Whether `op` may move into a kernel: no regions, not a terminator, known
 /// effects that neither allocate nor free.
-fn movable(ctx: &Context, body: &Body, block: BlockId, op: OpId) -> bool {
+fn movable(ctx: &Context, body: &Body, op: OpId) -> bool {
     body.regions(op).is_empty()
-        && body.last_op(block) != Some(op)
+        && !ctx.op_def(body.op_name(op)).is_some_and(|d| d.has(Traits::TERMINATOR))
         && memory_effects(ctx, body, op)
             .is_some_and(|e| e.iter().all(|e| !matches!(e.effect, Effect::Alloc | Effect::Free)))
 }
@@ -99,7 +99,7 @@ fn runs(ctx: &Context, body: &Body, block: BlockId, device: &HashSet<Value>) -> 
         stretch.clear();
     };
     for op in body.block_ops(block) {
-        if movable(ctx, body, block, op) {
+        if movable(ctx, body, op) {
             stretch.push(op);
         } else {
             flush(&mut stretch);
