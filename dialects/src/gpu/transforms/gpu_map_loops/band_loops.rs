@@ -27,6 +27,21 @@ pub struct BandLoop {
     pub trip_count: Option<u64>,
 }
 
+impl BandLoop {
+    /// A loop from `lb` to `ub` by `step` (its constant trip count when
+    /// both bounds are single constants).
+    fn new(iv: Value, lb: AffineBound, ub: AffineBound, step: i64) -> BandLoop {
+        let trip_count = constant_count(&lb, &ub, step);
+        BandLoop {
+            iv,
+            lb,
+            ub,
+            step,
+            trip_count,
+        }
+    }
+}
+
 /// A band to map: its loops, outermost first, the op that holds them all
 /// (replaced by the launch) and the block whose ops are the body.
 #[derive(Clone, Debug)]
@@ -72,17 +87,10 @@ impl Band {
     /// before's body, as `affine-parallelize` makes them) while the band
     /// has at most `limit` loops.
     pub fn of_affine_parallel<'c>(ir: &impl Ir<'c>, p: AffineParallelOp, limit: usize) -> Result<Band, String> {
-        let mut band = Band::of_one_affine_parallel(ir, p)?;
-        while let Some((op, consts)) = only_op(ir, band.body) {
-            let Some(inner) = AffineParallelOp::cast(ir, op) else {
-                break;
-            };
-            match Band::of_one_affine_parallel(ir, inner) {
-                Ok(b) if band.loops.len() + b.loops.len() <= limit => band.nest(b, consts),
-                _ => break,
-            }
-        }
-        Ok(band)
+        let first = Band::of_one_affine_parallel(ir, p)?;
+        Ok(first.with_nested(ir, limit, &|op| {
+            AffineParallelOp::cast(ir, op).and_then(|p| Band::of_one_affine_parallel(ir, p).ok())
+        }))
     }
 
     /// The dimensions of one `affine.parallel` without reductions.
@@ -112,40 +120,31 @@ impl Band {
             .map(|(k, &iv)| {
                 let lb = AffineBound::map(lbs[k].clone(), &lb_ops);
                 let ub = AffineBound::map(ubs[k].clone(), &ub_ops);
-                let trip_count = constant_count(&lb, &ub, steps[k]);
-                BandLoop {
-                    iv,
-                    lb,
-                    ub,
-                    step: steps[k],
-                    trip_count,
-                }
+                BandLoop::new(iv, lb, ub, steps[k])
             })
             .collect();
-        Ok(Band {
+        Ok(Band::of_one_op(p.op(), p.region_block(ir), loops))
+    }
+
+    /// The band of one op holding all `loops` with body `block`.
+    fn of_one_op(op: OpId, block: BlockId, loops: Vec<BandLoop>) -> Band {
+        Band {
             loops,
-            root: p.op(),
-            inner: p.op(),
-            body: p.region_block(ir),
+            root: op,
+            inner: op,
+            body: block,
             hoist: Vec::new(),
-        })
+        }
     }
 
     /// The dimensions of an `scf.parallel` without reductions and with
     /// constant steps, and of the ones perfectly nested in it while the
     /// band has at most `limit` loops.
     pub fn of_scf_parallel<'c>(ir: &impl Ir<'c>, p: ScfParallelOp, limit: usize) -> Result<Band, String> {
-        let mut band = Band::of_one_scf_parallel(ir, p)?;
-        while let Some((op, consts)) = only_op(ir, band.body) {
-            let Some(inner) = ScfParallelOp::cast(ir, op) else {
-                break;
-            };
-            match Band::of_one_scf_parallel(ir, inner) {
-                Ok(b) if band.loops.len() + b.loops.len() <= limit => band.nest(b, consts),
-                _ => break,
-            }
-        }
-        Ok(band)
+        let first = Band::of_one_scf_parallel(ir, p)?;
+        Ok(first.with_nested(ir, limit, &|op| {
+            ScfParallelOp::cast(ir, op).and_then(|p| Band::of_one_scf_parallel(ir, p).ok())
+        }))
     }
 
     /// The dimensions of one `scf.parallel`.
@@ -168,23 +167,21 @@ impl Band {
                 Some(c) => AffineBound::constant(c),
                 None => AffineBound::value(v),
             };
-            let (lb, ub) = (bound(lbs[k]), bound(ubs[k]));
-            let trip_count = constant_count(&lb, &ub, step);
-            loops.push(BandLoop {
-                iv,
-                lb,
-                ub,
-                step,
-                trip_count,
-            });
+            loops.push(BandLoop::new(iv, bound(lbs[k]), bound(ubs[k]), step));
         }
-        Ok(Band {
-            loops,
-            root: p.op(),
-            inner: p.op(),
-            body: p.region_block(ir),
-            hoist: Vec::new(),
-        })
+        Ok(Band::of_one_op(p.op(), p.region_block(ir), loops))
+    }
+
+    /// This band with the bands `one` makes of the ops perfectly nested in
+    /// it appended, while it has at most `limit` loops.
+    fn with_nested<'c>(mut self, ir: &impl Ir<'c>, limit: usize, one: &dyn Fn(OpId) -> Option<Band>) -> Band {
+        while let Some((op, consts)) = only_op(ir, self.body) {
+            match one(op) {
+                Some(b) if self.loops.len() + b.loops.len() <= limit => self.nest(b, consts),
+                _ => break,
+            }
+        }
+        self
     }
 
     /// Appends `inner` (nested as the only op of this band's body besides
