@@ -48,7 +48,7 @@ const BATCH: usize = 40;
 
 /// The pass and its options (`pass{...}`), and whether the tile sizes come
 /// from the footprint model.
-const OPTION_SETS: [(&str, &str, bool); 7] = [
+const OPTION_SETS: [(&str, &str, bool); 9] = [
     ("affine-loop-normalize", "", false),
     ("affine-loop-normalize", "promote-single-iter=true", false),
     ("affine-loop-tile", "tile-size=4", false),
@@ -56,6 +56,8 @@ const OPTION_SETS: [(&str, &str, bool); 7] = [
     ("affine-loop-tile", "tile-size=32", false),
     ("affine-loop-tile", "", true),
     ("affine-loop-tile", "cache-size=1", true),
+    ("affine-loop-tile", "tile-size=4 separate=true", false),
+    ("affine-loop-tile", "tile-sizes=3,5 separate=true", false),
 ];
 
 /// The most functions (in percent of those compared under a model option

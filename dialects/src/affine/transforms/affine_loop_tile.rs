@@ -15,6 +15,7 @@
 use crate::affine::analysis::DependenceAnalysis;
 use crate::affine::utils::loop_bands::{non_rectangular_loop, top_level_bands};
 use crate::affine::utils::memory_footprint::memory_footprint_bytes;
+use crate::affine::utils::tile_separation::separate_full_tiles;
 use crate::affine::utils::tiling::{tile_perfectly_nested, tile_sizes_fit};
 use crate::affine::utils::tiling_legality::{mlir_tiling_valid, tiling_violation};
 use crate::affine::utils::trip_count_bound::constant_trip_count;
@@ -54,8 +55,10 @@ deeper loop of the band may be negative (decided exactly with lf's dependence an
 a memory access inside the band that the analysis cannot see through (MLIR does not check \
 and tiles anyway). Like MLIR, it also leaves bands alone whose loops carry values \
 (`iter_args`) or whose bounds depend on an outer loop of the band (not a hyper-rectangle), \
-with a remark. `separate` (full and partial tiles versioned with an `affine.if`) is not \
-implemented: with it, lf tiles as without it and emits a remark.",
+with a remark. With `separate`, the point loops of each tile are versioned with an \
+`affine.if` that holds when the tile is full (MLIR's `separateFullTiles`): the then block runs \
+them with constant extents, the else block as tiled; where MLIR's separation fails (a point \
+loop with a step other than 1), both keep the tiled loops, and lf says so in a remark.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -125,7 +128,7 @@ pub struct AffineLoopTile {
     pub tile_sizes: Vec<u64>,
     /// The cache size the model tiles for, in KiB.
     pub cache_size_kib: u64,
-    /// Whether full and partial tiles should be separated (not implemented).
+    /// Whether full and partial tiles are separated.
     pub separate: bool,
 }
 
@@ -220,10 +223,12 @@ impl Pass for AffineLoopTile {
                         let nest = tile_perfectly_nested(&mut b, &band, &sizes);
                         tiled += 1;
                         if self.separate {
-                            remarks.push((
-                                nest[band.len()].op(),
-                                "full and partial tiles not separated: 'separate' is not implemented in lf".into(),
-                            ));
+                            if let Err(why) = separate_full_tiles(&mut b, &nest[band.len()..]) {
+                                remarks.push((
+                                    nest[band.len()].op(),
+                                    format!("full and partial tiles not separated: {why}"),
+                                ));
+                            }
                         }
                     }
                 }

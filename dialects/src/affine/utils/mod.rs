@@ -18,6 +18,7 @@ pub mod memref_alias;
 pub mod operand_facts;
 pub mod promote_single_iteration;
 pub mod single_iteration;
+pub mod tile_separation;
 pub mod tiling;
 pub mod tiling_legality;
 pub mod trip_count;
