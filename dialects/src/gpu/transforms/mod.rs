@@ -1,3 +1,5 @@
 //! Passes on the `gpu` dialect.
 
+pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;
+pub mod gpu_verify_transfers;
