@@ -17,7 +17,7 @@
 //! deallocation are occurrences too ([`Access::other`]).
 
 use crate::func::{FuncCallIndirectOp, FuncCallOp, FuncReturnOp};
-use crate::gpu::{GpuAllocOp, GpuDeallocOp};
+use crate::gpu::{GpuAllocOp, GpuDeallocOp, GpuLaunchOp, GpuMemcpyOp};
 use crate::memref::{
     MemrefAllocOp, MemrefAllocaOp, MemrefDeallocOp, MemrefCastOp, MemrefDimOp, MemrefGetGlobalOp, MemrefReinterpretCastOp, MemrefSubviewOp, MemrefViewOp,
 };
@@ -131,13 +131,34 @@ fn caller_visible(body: &Body, k: &Key) -> bool {
 
 /// What `op` alone (not the ops nested in it) does to buffer `k`.
 pub fn shallow_access(ctx: &Context, body: &Body, op: OpId, k: &Key) -> Access {
+    let in_kernel = is_in_kernel(body, op, &(ctx, body));
+    shallow_access_in(ctx, body, op, k, in_kernel)
+}
+
+/// Whether `op` is a `gpu.launch` or inside one.
+fn is_in_kernel(body: &Body, op: OpId, ir: &(&Context, &Body)) -> bool {
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if GpuLaunchOp::isa(ir, o) {
+            return true;
+        }
+        cur = body.parent_op(o);
+    }
+    false
+}
+
+/// [`shallow_access`], for an op known to be in a kernel (`in_kernel`:
+/// the `gpu.launch` itself or an op inside it) or not. A kernel reaches a
+/// global only through a `memref.get_global` it uses: its other ops
+/// (calls are not allowed there) do not touch host globals.
+pub fn shallow_access_in(ctx: &Context, body: &Body, op: OpId, k: &Key, in_kernel: bool) -> Access {
     let ir = (ctx, body);
     let rooted: Vec<Value> = body
         .operands(op)
         .chain(body.results(op))
         .filter(|&v| key(ctx, body, v).as_ref() == Some(k))
         .collect();
-    let global = matches!(k, Key::Global(_));
+    let global = matches!(k, Key::Global(_)) && !in_kernel;
     if FuncReturnOp::isa(&ir, op) {
         return if caller_visible(body, k) || !rooted.is_empty() {
             Access::RW
@@ -155,6 +176,17 @@ pub fn shallow_access(ctx: &Context, body: &Body, op: OpId, k: &Key) -> Access {
     if rooted.is_empty() && !global {
         return Access::default();
     }
+    let own_memory_only = GpuAllocOp::isa(&ir, op)
+        || GpuDeallocOp::isa(&ir, op)
+        || GpuMemcpyOp::isa(&ir, op)
+        || MemrefDeallocOp::isa(&ir, op)
+        || MemrefAllocOp::isa(&ir, op)
+        || MemrefAllocaOp::isa(&ir, op)
+        || MemrefGetGlobalOp::isa(&ir, op);
+    if rooted.is_empty() && own_memory_only {
+        // These touch only the memory their operands and results name.
+        return Access::default();
+    }
     if !rooted.is_empty()
         && (GpuAllocOp::isa(&ir, op)
             || GpuDeallocOp::isa(&ir, op)
@@ -167,7 +199,15 @@ pub fn shallow_access(ctx: &Context, body: &Body, op: OpId, k: &Key) -> Access {
             ..Access::default()
         };
     }
-    let Some(effects) = memory_effects(ctx, body, op) else {
+    let recursive = ctx
+        .op_def(body.op_name(op))
+        .is_some_and(|d| d.has(Traits::RECURSIVE_MEMORY_EFFECTS));
+    let effects = memory_effects(ctx, body, op).or_else(|| {
+        // Unknown only through the ops nested in it (which the callers
+        // visit themselves): its own effects are those it declares.
+        (recursive && !body.regions(op).is_empty()).then(Default::default)
+    });
+    let Some(effects) = effects else {
         // Unknown effects: anything it can reach (its operands, globals).
         return if !rooted.is_empty() || global {
             Access::RW
@@ -208,11 +248,32 @@ pub fn shallow_access(ctx: &Context, body: &Body, op: OpId, k: &Key) -> Access {
 
 /// What `op` and the ops nested in it do to buffer `k`.
 pub fn access(ctx: &Context, body: &Body, op: OpId, k: &Key) -> Access {
+    access_except(ctx, body, op, k, &[])
+}
+
+/// [`access`], less the ops `skip` (and the ops nested in them).
+pub fn access_except(ctx: &Context, body: &Body, op: OpId, k: &Key, skip: &[OpId]) -> Access {
+    let ir = (ctx, body);
     let mut acc = Access::default();
+    let outer_kernel = is_in_kernel(body, op, &ir);
+    let mut kernel_depth: Vec<OpId> = Vec::new();
     walk(body, op, WalkOrder::PreOrder, &mut |b, o| {
-        if std::ptr::eq(b, body) {
-            acc = acc.join(shallow_access(ctx, body, o, k));
+        if !std::ptr::eq(b, body) || skip.contains(&o) {
+            return WalkControl::Skip;
         }
+        let in_kernel = outer_kernel || GpuLaunchOp::isa(&ir, o) || {
+            while let Some(&l) = kernel_depth.last() {
+                if body.is_ancestor(l, o) {
+                    break;
+                }
+                kernel_depth.pop();
+            }
+            !kernel_depth.is_empty()
+        };
+        if GpuLaunchOp::isa(&ir, o) {
+            kernel_depth.push(o);
+        }
+        acc = acc.join(shallow_access_in(ctx, body, o, k, in_kernel));
         WalkControl::Advance
     });
     acc

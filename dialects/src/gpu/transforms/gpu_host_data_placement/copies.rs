@@ -32,12 +32,12 @@
 
 use super::alloc::Device;
 use crate::affine::{AffineForOp, AffineIfOp, AffineParallelOp};
-use crate::gpu::analysis::buffers::{is_terminator, key, shallow_access, Access, Key};
+use crate::gpu::analysis::buffers::{access_except, is_terminator, key, shallow_access, Access, Key};
 use crate::gpu::{GpuDeallocOp, GpuLaunchOp, GpuMemcpyOp};
 use crate::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfWhileOp};
 use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
-use lf_ir::walk::{walk, walk_regions, WalkControl, WalkOrder};
+use lf_ir::walk::{walk_regions, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, RegionId, Value};
 
 /// A copy placement made, and where the scheme put it first.
@@ -142,14 +142,7 @@ fn is_copy_of(ctx: &Context, body: &Body, op: OpId, dst: Value, src: Value) -> b
 
 /// What `op` and the ops nested in it do to buffer `k`, less the ops `skip`.
 fn full_access(ctx: &Context, body: &Body, op: OpId, k: &Key, skip: &[OpId]) -> Access {
-    let mut acc = Access::default();
-    walk(body, op, WalkOrder::PreOrder, &mut |bb, o| {
-        if std::ptr::eq(bb, body) && !skip.contains(&o) {
-            acc = acc.join(shallow_access(ctx, body, o, k));
-        }
-        WalkControl::Advance
-    });
-    acc
+    access_except(ctx, body, op, k, skip)
 }
 
 /// The copies identical to one from `src` to `dst` (itself included).
