@@ -858,7 +858,7 @@ impl<'p> Machine<'p> {
                 let b = &self.mem.bufs[buf as usize];
                 let mut m = if b.device {
                     format!(
-                        "read of uninitialised device memory: {} of a gpu.alloc buffer, which no gpu.memcpy or \
+                        "read of uninitialised device memory: {} from gpu.alloc, which no gpu.memcpy or \
                          kernel has written (--separate-memory)",
                         b.describe(pos)
                     )
