@@ -252,8 +252,9 @@ impl Flow<'_> {
                 }
                 has_else |= i > 0;
                 let name = if i == 0 { "then" } else { "else" };
-                let mut s = with_event(st, &format!("the {name} branch of the if at {}", line_col(ctx, body, op)));
+                let mut s = st.clone();
                 self.region(r, &mut s);
+                let s = with_event(&s, &format!("the {name} branch of the if at {}", line_col(ctx, body, op)));
                 match &mut merged {
                     None => merged = Some(s),
                     Some(m) => m.iter_mut().zip(&s).for_each(|(a, b)| join(a, b)),
@@ -262,6 +263,7 @@ impl Flow<'_> {
             let mut m = merged.unwrap_or_else(|| st.clone());
             if !has_else {
                 let skip = with_event(st, &format!("no branch of the if at {}", line_col(ctx, body, op)));
+                // (the if's condition false: the state before it)
                 m.iter_mut().zip(&skip).for_each(|(a, b)| join(a, b));
             }
             *st = m;
