@@ -994,7 +994,10 @@ impl<'p> Machine<'p> {
             self.check_pos(fid, pc, s.buf, a)?;
             self.check_pos(fid, pc, d.buf, b)?;
             let v = self.mem.bufs[s.buf as usize].data[a as usize];
-            let init = self.mem.bufs[s.buf as usize].init.as_ref().map_or(true, |i| i[a as usize]);
+            let init = self.mem.bufs[s.buf as usize]
+                .init
+                .as_ref()
+                .map_or(true, |i| i[a as usize]);
             let db = &mut self.mem.bufs[d.buf as usize];
             db.data[b as usize] = v;
             if let Some(i) = &mut db.init {

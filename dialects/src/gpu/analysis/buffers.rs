@@ -19,7 +19,8 @@
 use crate::func::{FuncCallIndirectOp, FuncCallOp, FuncReturnOp};
 use crate::gpu::{GpuAllocOp, GpuDeallocOp, GpuLaunchOp, GpuMemcpyOp};
 use crate::memref::{
-    MemrefAllocOp, MemrefAllocaOp, MemrefDeallocOp, MemrefCastOp, MemrefDimOp, MemrefGetGlobalOp, MemrefReinterpretCastOp, MemrefSubviewOp, MemrefViewOp,
+    MemrefAllocOp, MemrefAllocaOp, MemrefCastOp, MemrefDeallocOp, MemrefDimOp, MemrefGetGlobalOp,
+    MemrefReinterpretCastOp, MemrefSubviewOp, MemrefViewOp,
 };
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::registry::Traits;

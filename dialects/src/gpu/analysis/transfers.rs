@@ -145,9 +145,7 @@ pub fn check(ctx: &Context, body: &Body, regions: &[RegionId]) -> Vec<Violation>
         })
         .collect();
     for &r in regions {
-        if let Some(b) = body.entry_block(r) {
-            flow.block(b, &mut st);
-        }
+        flow.region(r, &mut st);
     }
     flow.violations
 }
@@ -169,7 +167,9 @@ fn join(a: &mut Facts, b: &Facts) {
 
 fn same(a: &[Facts], b: &[Facts]) -> bool {
     a.iter().zip(b).all(|(x, y)| {
-        x.len() == y.len() && x.iter().all(|f| y.iter().any(|g| g.kind == f.kind && g.write == f.write))
+        x.len() == y.len()
+            && x.iter()
+                .all(|f| y.iter().any(|g| g.kind == f.kind && g.write == f.write))
     })
 }
 
@@ -197,8 +197,11 @@ impl Flow<'_> {
         }
     }
 
+    /// The blocks of `r` in order (exact for the single-block regions of
+    /// structured code).
     fn region(&mut self, r: RegionId, st: &mut Vec<Facts>) {
-        if let Some(b) = self.body.entry_block(r) {
+        let blocks: Vec<lf_ir::BlockId> = self.body.region_blocks(r).collect();
+        for b in blocks {
             self.block(b, st);
         }
     }
@@ -254,7 +257,10 @@ impl Flow<'_> {
                 let name = if i == 0 { "then" } else { "else" };
                 let mut s = st.clone();
                 self.region(r, &mut s);
-                let s = with_event(&s, &format!("the {name} branch of the if at {}", line_col(ctx, body, op)));
+                let s = with_event(
+                    &s,
+                    &format!("the {name} branch of the if at {}", line_col(ctx, body, op)),
+                );
                 match &mut merged {
                     None => merged = Some(s),
                     Some(m) => m.iter_mut().zip(&s).for_each(|(a, b)| join(a, b)),
@@ -436,7 +442,10 @@ fn is_def_of(body: &Body, op: OpId, k: &Key) -> bool {
 }
 
 fn push(out: &mut Vec<Violation>, v: Violation) {
-    if !out.iter().any(|w| w.at == v.at && w.write == v.write && w.message == v.message) {
+    if !out
+        .iter()
+        .any(|w| w.at == v.at && w.write == v.write && w.message == v.message)
+    {
         out.push(v);
     }
 }

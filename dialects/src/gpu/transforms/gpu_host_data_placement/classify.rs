@@ -126,7 +126,11 @@ fn plan_launch(
     }
     let mut captured = Vec::new();
     for (n, v) in captured_memrefs(ctx, body, launch.op()).into_iter().enumerate() {
-        let which = format!("memref #{} it captures (of type {})", n + 1, lf_ir::printer::type_to_string(ctx, body.value_type(v)));
+        let which = format!(
+            "memref #{} it captures (of type {})",
+            n + 1,
+            lf_ir::printer::type_to_string(ctx, body.value_type(v))
+        );
         let r = root(ctx, body, v);
         if r != v {
             let view = body.defining_op(v).map(|o| op_name(ctx, body, o)).unwrap_or_default();
@@ -166,7 +170,9 @@ fn plan_launch(
                 ));
             }
             if memory_space.is_some_and(|a| AddressSpace::from_attr(ctx, a) != Some(AddressSpace::Global)) {
-                return Err(format!("not placed: the {which} is in a memory space other than the default"));
+                return Err(format!(
+                    "not placed: the {which} is in a memory space other than the default"
+                ));
             }
         }
         if let Some(why) = escape(ctx, body, r) {
@@ -225,7 +231,10 @@ fn escape(ctx: &Context, body: &Body, r: Value) -> Option<String> {
             } else if is_terminator(ctx, body, o) && !FuncReturnOp::isa(&ir, o) {
                 return Some(format!("escapes through {}", op_name(ctx, body, o)));
             } else if !body.regions(o).is_empty() && !GpuLaunchOp::isa(&ir, o) {
-                return Some(format!("is an operand of {}, which placement cannot follow", op_name(ctx, body, o)));
+                return Some(format!(
+                    "is an operand of {}, which placement cannot follow",
+                    op_name(ctx, body, o)
+                ));
             }
         }
     }
