@@ -997,7 +997,7 @@ impl<'p> Machine<'p> {
             let init = self.mem.bufs[s.buf as usize]
                 .init
                 .as_ref()
-                .map_or(true, |i| i[a as usize]);
+                .is_none_or(|i| i[a as usize]);
             let db = &mut self.mem.bufs[d.buf as usize];
             db.data[b as usize] = v;
             if let Some(i) = &mut db.init {
