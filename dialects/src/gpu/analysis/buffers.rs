@@ -80,9 +80,12 @@ pub fn key(ctx: &Context, body: &Body, v: Value) -> Option<Key> {
     Some(Key::Value(r))
 }
 
-/// Whether `v` is a ranked memref.
+/// Whether `v` is a memref (ranked or not).
 pub fn is_memref(ctx: &Context, body: &Body, v: Value) -> bool {
-    matches!(ctx.type_data(body.value_type(v)), lf_ir::TypeData::MemRef { .. })
+    matches!(
+        ctx.type_data(body.value_type(v)),
+        lf_ir::TypeData::MemRef { .. } | lf_ir::TypeData::UnrankedMemRef { .. }
+    )
 }
 
 /// What an op does to a buffer.

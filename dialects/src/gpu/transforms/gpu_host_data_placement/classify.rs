@@ -100,7 +100,7 @@ pub fn captured_memrefs(ctx: &Context, body: &Body, launch: OpId) -> Vec<Value> 
         WalkControl::Advance
     });
     vals.retain(|&v| match ctx.type_data(body.value_type(v)) {
-        TypeData::MemRef { memory_space, .. } => !matches!(
+        TypeData::MemRef { memory_space, .. } | TypeData::UnrankedMemRef { memory_space, .. } => !matches!(
             memory_space.and_then(|a| AddressSpace::from_attr(ctx, a)),
             Some(AddressSpace::Workgroup) | Some(AddressSpace::Private)
         ),
@@ -160,6 +160,11 @@ fn plan_launch(
             }
         };
         let ty = body.value_type(r);
+        if !matches!(ctx.type_data(ty), TypeData::MemRef { .. }) {
+            return Err(format!(
+                "not placed: the {which} is unranked; placement allocates ranked device buffers only"
+            ));
+        }
         if let TypeData::MemRef {
             layout, memory_space, ..
         } = ctx.type_data(ty)

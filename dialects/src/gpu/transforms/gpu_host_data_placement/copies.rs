@@ -26,14 +26,16 @@
 //! Copies identical to `C` (same direction, same buffers) are no
 //! occurrence for it: `C` moves past them, so that the two copies after a
 //! pair of launches in a loop leave it together; when all have moved,
-//! identical copies next to each other are merged into one, and a
-//! host-to-device copy followed by its device buffer's `gpu.dealloc` is
-//! dead and removed.
+//! identical copies next to each other are merged into one, and a copy
+//! whose destination is freed later in its block before any occurrence of
+//! it (a host-to-device copy before the `gpu.dealloc`, a device-to-host
+//! one before the `memref.dealloc`) is dead and removed.
 
 use super::alloc::Device;
 use crate::affine::{AffineForOp, AffineIfOp, AffineParallelOp};
 use crate::gpu::analysis::buffers::{access_except, is_terminator, key, shallow_access, Access, Key};
 use crate::gpu::{GpuDeallocOp, GpuLaunchOp, GpuMemcpyOp};
+use crate::memref::MemrefDeallocOp;
 use crate::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfWhileOp};
 use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
@@ -216,10 +218,10 @@ fn sink(b: &mut Builder<'_>, c: &Copy, copies: &[Copy], devices: &[Device], keys
     }
 }
 
-/// Merges identical copies next to each other and removes host-to-device
-/// copies followed by their device buffer's `gpu.dealloc`; returns the
-/// copies left.
-pub fn merge(b: &mut Builder<'_>, copies: &[Copy], devices: &[Device]) -> usize {
+/// Merges identical copies next to each other and removes dead copies
+/// (whose destination is freed, later in the block, before any occurrence
+/// of it); returns the number of copies left.
+pub fn merge(b: &mut Builder<'_>, copies: &[Copy], devices: &[Device], keys: &[(Key, Key)]) -> usize {
     let ctx = b.ctx();
     let mut left = 0;
     for c in copies {
@@ -230,15 +232,38 @@ pub fn merge(b: &mut Builder<'_>, copies: &[Copy], devices: &[Device]) -> usize 
         let (dst, src) = ends(&devices[c.dev], c.h2d);
         let next = body.next_op(c.op);
         let dup = next.is_some_and(|n| is_copy_of(ctx, body, n, dst, src));
-        let ir = (ctx, body);
-        let dead = c.h2d && next.is_some_and(|n| GpuDeallocOp::cast(&ir, n).is_some_and(|d| d.memref(&ir) == dst));
-        if dup || dead {
+        let (hk, dk) = &keys[c.dev];
+        let to = if c.h2d { dk } else { hk };
+        if dup || dead(ctx, body, c.op, dst, to) {
             b.erase_op(c.op);
         } else {
             left += 1;
         }
     }
     left
+}
+
+/// Whether the copy `op` into `dst` (buffer `to`) is dead: a dealloc of
+/// `dst` follows in its block before any other occurrence of `to`.
+fn dead(ctx: &Context, body: &Body, op: OpId, dst: Value, to: &Key) -> bool {
+    let ir = (ctx, body);
+    let mut cur = body.next_op(op);
+    while let Some(o) = cur {
+        let freed = GpuDeallocOp::cast(&ir, o).is_some_and(|d| d.memref(&ir) == dst)
+            || MemrefDeallocOp::cast(&ir, o).is_some_and(|d| d.memref(&ir) == dst);
+        if freed {
+            return true;
+        }
+        if shallow_or_nested(ctx, body, o, to) {
+            return false;
+        }
+        cur = body.next_op(o);
+    }
+    false
+}
+
+fn shallow_or_nested(ctx: &Context, body: &Body, op: OpId, k: &Key) -> bool {
+    access_except(ctx, body, op, k, &[]).any() || is_terminator(ctx, body, op)
 }
 
 /// Puts every copy back right after its anchor (the unsunk mixed scheme).

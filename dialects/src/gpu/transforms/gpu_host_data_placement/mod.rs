@@ -48,8 +48,8 @@ side, out of a loop with no such occurrence anywhere in it (back edges included)
 `scf.if`/`affine.if` branch when no other branch writes the destination side; it stops at a \
 deallocation of either side, at the end of the function, and at the end of the buffer's scope. \
 `func.return` and calls read and write arguments and globals, so their copies back come before \
-them. Identical copies that end next to each other are merged, and a host-to-device copy that \
-reaches its buffer's `gpu.dealloc` is removed. The result is checked as `gpu-verify-transfers` \
+them. Identical copies that end next to each other are merged, and a copy whose destination is \
+freed later in its block before any occurrence of it is removed. The result is checked as `gpu-verify-transfers` \
 checks it; if sinking broke the rule, the copies stay where the scheme put them (with a remark).\n\n\
 Left unchanged, with a remark saying why (and then a host statement for the copies of the \
 others): a launch capturing a view of a buffer (`memref.subview`, `cast`, `reinterpret_cast`: \
@@ -164,7 +164,7 @@ impl Pass for GpuHostDataPlacement {
                      the mixed scheme put them",
                 );
             }
-            copies::merge(&mut b, &all, &devices);
+            copies::merge(&mut b, &all, &devices, &keys);
         }
         Ok(())
     }
