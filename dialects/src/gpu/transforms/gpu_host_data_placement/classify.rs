@@ -6,7 +6,8 @@
 //! In SSA a scalar the kernel modifies (type 2) can only be a rank-0 or
 //! one-element memref, so it is placed like an array (type 3). Memrefs in
 //! the workgroup or private address space, and memrefs allocated inside the
-//! launch, are not shared. A shared memref must be the buffer itself (not a
+//! launch, are not shared; nor are `gpu.alloc` buffers (and views of them),
+//! device memory already. A shared memref must be the buffer itself (not a
 //! view of it: placement copies whole buffers), with an identity layout,
 //! made by a function argument, `memref.alloc`, `memref.alloca` or
 //! `memref.get_global`, and must not escape where the analysis cannot
@@ -14,7 +15,7 @@
 
 use crate::func::FuncReturnOp;
 use crate::gpu::analysis::buffers::{is_memref, is_terminator, is_view, key, line_col, root, Key};
-use crate::gpu::{AddressSpace, GpuLaunchOp};
+use crate::gpu::{AddressSpace, GpuAllocOp, GpuLaunchOp};
 use crate::memref::{MemrefAllocOp, MemrefAllocaOp, MemrefGetGlobalOp};
 use lf_ir::view::OpView;
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
@@ -132,6 +133,10 @@ fn plan_launch(
             lf_ir::printer::type_to_string(ctx, body.value_type(v))
         );
         let r = root(ctx, body, v);
+        if body.defining_op(r).is_some_and(|d| GpuAllocOp::isa(&ir, d)) {
+            // Already device memory (a placement by hand): nothing to share.
+            continue;
+        }
         if r != v {
             let view = body.defining_op(v).map(|o| op_name(ctx, body, o)).unwrap_or_default();
             return Err(format!(
