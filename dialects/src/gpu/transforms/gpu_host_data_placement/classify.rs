@@ -125,6 +125,12 @@ fn plan_launch(
     if !launch.async_dependencies(&ir).is_empty() || launch.async_token(&ir).is_some() {
         return Err("not placed: an asynchronous launch (placement inserts synchronous copies)".into());
     }
+    if let Some(g) = global_inside(ctx, body, launch.op()) {
+        return Err(format!(
+            "not placed: the kernel reads a host global through {} inside it",
+            op_name(ctx, body, g)
+        ));
+    }
     let mut captured = Vec::new();
     for (n, v) in captured_memrefs(ctx, body, launch.op()).into_iter().enumerate() {
         let which = format!(
@@ -249,4 +255,19 @@ fn escape(ctx: &Context, body: &Body, r: Value) -> Option<String> {
         }
     }
     None
+}
+
+/// A `memref.get_global` inside `launch`, if any (a host global the kernel
+/// would use directly).
+fn global_inside(ctx: &Context, body: &Body, launch: OpId) -> Option<OpId> {
+    let ir = (ctx, body);
+    let mut found = None;
+    walk(body, launch, WalkOrder::PreOrder, &mut |b, op| {
+        if std::ptr::eq(b, body) && MemrefGetGlobalOp::isa(&ir, op) {
+            found = Some(op);
+            return WalkControl::Interrupt;
+        }
+        WalkControl::Advance
+    });
+    found
 }
