@@ -33,7 +33,8 @@ memrefs directly (as `gpu-map-loops` makes them, anywhere in the function: in ho
 `affine.if` guards). Per launch, the values it captures are classified: scalars (type 1) are \
 passed by value and left alone; in SSA a scalar the kernel modifies (type 2) is a rank-0 or \
 one-element memref and is placed like an array (type 3); memrefs in the workgroup or private \
-address space and memrefs allocated inside the launch are not shared. Each shared buffer (a \
+address space, memrefs allocated inside the launch and `gpu.alloc` buffers (device memory \
+already) are not shared. Each shared buffer (a \
 function argument, `memref.alloc`, `memref.alloca` or `memref.get_global` result of identity \
 layout) gets a device buffer: `gpu.alloc` (dynamic sizes from `memref.dim` of the host memref) \
 and `gpu.dealloc` at the function's start and exits for arguments and globals, at the start and \
@@ -55,7 +56,7 @@ Left unchanged, with a remark saying why (and then a host statement for the copi
 others): a launch capturing a view of a buffer (`memref.subview`, `cast`, `reinterpret_cast`: \
 placement copies whole buffers only), a memref of another origin (a call result, a loop's \
 `iter_args`), one with a layout, one that escapes where the analysis cannot follow it (yielded \
-from a region), an asynchronous launch. A function with unstructured control flow (a region of \
+from a region), an asynchronous launch, a kernel with a `memref.get_global` of its own. A function with unstructured control flow (a region of \
 several blocks) is left unchanged. Like the seed, placement assumes no two buffers overlap.",
     anchor: Anchor::Op("func.func"),
     options: &[PassOption {
