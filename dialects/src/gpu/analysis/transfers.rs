@@ -237,13 +237,21 @@ impl Flow<'_> {
                 }
                 head = next;
             }
-            // Zero iterations, or leaving after any.
-            for (e, o) in st.iter_mut().zip(&out) {
+            // Leaving after any iteration, or (unless the loop surely runs)
+            // after none.
+            let runs = AffineForOp::cast(&ir, op)
+                .and_then(|f| f.constant_trip_count(&ir))
+                .is_some_and(|n| n > 0);
+            let mut exit = if runs { out.clone() } else { entry.clone() };
+            for (e, o) in exit.iter_mut().zip(&out) {
                 join(e, o);
             }
-            for (e, h) in st.iter_mut().zip(&head) {
-                join(e, h);
+            if !runs {
+                for (e, h) in exit.iter_mut().zip(&head) {
+                    join(e, h);
+                }
             }
+            *st = exit;
         } else if ScfIfOp::isa(&ir, op) || AffineIfOp::isa(&ir, op) {
             self.atomic_operands(op, st);
             let regions: Vec<RegionId> = body.regions(op).to_vec();
