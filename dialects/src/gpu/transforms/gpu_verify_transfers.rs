@@ -22,8 +22,8 @@ or from it: the pass pairs them through their copies, so it checks hand-written 
 host memref it captures is a host-side occurrence. Arguments and globals hold data on entry (the \
 host side is newer until a host-to-device copy); `func.return` and calls read and write them.\n\n\
 A forward dataflow over the structured control flow (the function body, `scf.for`, `scf.while`, \
-`scf.if`, `scf.parallel`, `affine.for`, `affine.if`, `affine.parallel`; loops may run zero times \
-and iterate to a fixed point; any other op, a `gpu.launch` included, is one statement) tracks, per \
+`scf.if`, `scf.parallel`, `affine.for`, `affine.if`, `affine.parallel`; loops iterate to a fixed \
+point and may run zero times, but an `affine.for` of constant positive trip count; any other op, a `gpu.launch` included, is one statement) tracks, per \
 pair, which side may be newer and which write made it so. A violation is an error at the \
 occurrence, naming the write and the structured path (branches taken, loop back edges) from it: a \
 *stale use* (\"device buffer (gpu.alloc at L:C) read by the kernel at L:C may be stale: \
