@@ -136,9 +136,12 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::loop_fusion::INFO);
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);
+    r.register(&gpu::transforms::gpu_host_data_placement::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
     r.register(&gpu::transforms::gpu_map_loops::INFO);
+    r.register(&gpu::transforms::gpu_verify_transfers::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
+    r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);
 }
 
 /// The op reference of one dialect as markdown (`docs/dialects/<name>.md`).

@@ -987,8 +987,8 @@ impl<'a> FnDecoder<'a> {
         Ok(())
     }
 
-    /// `memref.alloc`, `memref.alloca` (`stack`) or `gpu.alloc` `op`.
-    fn alloc(&mut self, op: OpId, stack: bool, dynamic_sizes: &[Value]) -> R<()> {
+    /// `memref.alloc`, `memref.alloca` (`stack`) or `gpu.alloc` (`device`) `op`.
+    fn alloc(&mut self, op: OpId, stack: bool, device: bool, dynamic_sizes: &[Value]) -> R<()> {
         let ty = mem_type(self.ctx, self.result_type(op, 0))?;
         let dyns = self.operand_regs(dynamic_sizes);
         self.prog.types.push(ty);
@@ -1000,6 +1000,7 @@ impl<'a> FnDecoder<'a> {
             ty: t,
             dyn_sizes,
             stack,
+            device,
         });
         Ok(())
     }
@@ -1644,8 +1645,8 @@ fn handlers() -> &'static FxHashMap<usize, Handler> {
                 let ir = d.ir();
                 d.store(x.value(&ir), x.memref(&ir), &x.indices(&ir), None)
             },
-            MemrefAllocOp => |d, x| d.alloc(x.op(), false, &x.dynamic_sizes(&d.ir())),
-            MemrefAllocaOp => |d, x| d.alloc(x.op(), true, &x.dynamic_sizes(&d.ir())),
+            MemrefAllocOp => |d, x| d.alloc(x.op(), false, false, &x.dynamic_sizes(&d.ir())),
+            MemrefAllocaOp => |d, x| d.alloc(x.op(), true, false, &x.dynamic_sizes(&d.ir())),
             MemrefDeallocOp => |d, x| {
                 d.dealloc(x.op(), x.memref(&d.ir()));
                 Ok(())
@@ -1665,7 +1666,7 @@ fn handlers() -> &'static FxHashMap<usize, Handler> {
             MemrefCopyOp => |d, x| {
                 let ir = d.ir();
                 let (src, dst) = (d.reg(x.source(&ir)), d.reg(x.target(&ir)));
-                d.emit(Inst::Copy { src, dst });
+                d.emit(Inst::Copy { src, dst, gpu: false });
                 Ok(())
             },
             MemrefSubviewOp => |d, x| d.view(x.op(), ViewOperands::subview(&d.ir(), x), false),
@@ -1685,7 +1686,7 @@ fn handlers() -> &'static FxHashMap<usize, Handler> {
                 Ok(())
             },
             GpuAllocOp => |d, x| {
-                d.alloc(x.op(), false, &x.dynamic_sizes(&d.ir()))?;
+                d.alloc(x.op(), false, true, &x.dynamic_sizes(&d.ir()))?;
                 d.tokens(x.op());
                 Ok(())
             },
@@ -1696,7 +1697,7 @@ fn handlers() -> &'static FxHashMap<usize, Handler> {
             GpuMemcpyOp => |d, x| {
                 let ir = d.ir();
                 let (dst, src) = (d.reg(x.dst(&ir)), d.reg(x.src(&ir)));
-                d.emit(Inst::Copy { src, dst });
+                d.emit(Inst::Copy { src, dst, gpu: true });
                 d.tokens(x.op());
                 Ok(())
             },

@@ -33,6 +33,13 @@ pub struct ExecOptions {
     pub check_uninit: bool,
     /// Block order of launches.
     pub block_order: BlockOrder,
+    /// Model host and device memory apart (`--separate-memory`): a
+    /// `gpu.alloc` buffer is device memory, every other buffer host memory;
+    /// kernels may touch only device memory (and their workgroup and
+    /// private memory), host code only host memory (`gpu.memcpy` crosses);
+    /// a `gpu.alloc` buffer starts uninitialised (reading an element no
+    /// copy or kernel wrote is a fault).
+    pub separate_memory: bool,
 }
 
 impl Default for ExecOptions {
@@ -42,6 +49,7 @@ impl Default for ExecOptions {
             max_memory: 4 << 30,
             check_uninit: false,
             block_order: BlockOrder::Forward,
+            separate_memory: false,
         }
     }
 }
@@ -508,6 +516,7 @@ impl<'p> Machine<'p> {
                     ty,
                     dyn_sizes,
                     stack,
+                    device,
                 } => {
                     let t = &prog.types[ty as usize];
                     let mut dyns = list!(dyn_sizes).iter();
@@ -524,6 +533,11 @@ impl<'p> Machine<'p> {
                         }
                     }
                     let d = self.mem.alloc(t, sizes, t.space).map_err(|m| fault(fid, here, m))?;
+                    if device && self.opts.separate_memory {
+                        let buf = &mut self.mem.bufs[self.mem.descs[d as usize].buf as usize];
+                        buf.device = true;
+                        buf.init = Some(vec![false; buf.data.len()]);
+                    }
                     if stack {
                         let buf = self.mem.descs[d as usize].buf;
                         self.mem.bufs[buf as usize].kind = BufKind::Stack { func: fid, pc: here };
@@ -565,9 +579,19 @@ impl<'p> Machine<'p> {
                     }
                     r!(dst) = d.sizes[i as usize] as u64;
                 }
-                Inst::Copy { src, dst } => self.copy(fid, here, r!(src), r!(dst))?,
+                Inst::Copy { src, dst, gpu } => self.copy(fid, here, r!(src), r!(dst), gpu)?,
                 Inst::Memset { dst, val } => {
                     let d = self.desc(fid, here, r!(dst))?.clone();
+                    if self.opts.separate_memory && self.gpu.is_none() {
+                        // gpu.memset: device memory only.
+                        if !self.mem.bufs[d.buf as usize].device {
+                            return Err(fault(
+                                fid,
+                                here,
+                                "gpu.memset of host memory (--separate-memory: its destination must be a gpu.alloc buffer)",
+                            ));
+                        }
+                    }
                     let v = r!(val);
                     for p in self.mem.positions(&d) {
                         self.check_pos(fid, here, d.buf, p)?;
@@ -782,17 +806,65 @@ impl<'p> Machine<'p> {
         fault(fid, pc, msg)
     }
 
+    /// Under `--separate-memory`, a fault when the current code may not
+    /// touch buffer `buf`: a kernel and host memory, host code and device
+    /// memory. `what` says how it touches it ("reads", "writes", "copies").
+    #[cold]
+    fn wrong_memory(&self, fid: u32, pc: u32, buf: u32, what: &str) -> Option<Fault> {
+        let b = &self.mem.bufs[buf as usize];
+        if let Some(g) = &self.gpu {
+            if !b.device && b.space == Space::Global {
+                return Some(fault(
+                    fid,
+                    pc,
+                    format!(
+                        "a kernel {what} host memory: {} that is not from gpu.alloc, in {} (--separate-memory: \
+                         kernels see device memory only; copy it with gpu.memcpy to a gpu.alloc buffer)",
+                        b.name(),
+                        g.describe(g.thread_no)
+                    ),
+                ));
+            }
+        } else if b.device {
+            return Some(fault(
+                fid,
+                pc,
+                format!(
+                    "host code {what} device memory: {} from gpu.alloc (--separate-memory: the host sees \
+                     host memory only; copy it with gpu.memcpy)",
+                    b.name()
+                ),
+            ));
+        }
+        None
+    }
+
     /// Checks an access in a launch (races) and uninitialized reads.
     #[inline]
     fn check_access(&mut self, fid: u32, pc: u32, buf: u32, pos: usize, write: bool) -> Res<()> {
+        if self.opts.separate_memory {
+            let b = &self.mem.bufs[buf as usize];
+            if b.device != self.gpu.is_some() && (b.device || b.space == Space::Global) {
+                let what = if write { "writes" } else { "reads" };
+                if let Some(f) = self.wrong_memory(fid, pc, buf, what) {
+                    return Err(f);
+                }
+            }
+        }
         if let Some(init) = &mut self.mem.bufs[buf as usize].init {
             if write {
                 init[pos] = true;
             } else if !init[pos] {
-                let mut m = format!(
-                    "read of uninitialized memory: {}",
-                    self.mem.bufs[buf as usize].describe(pos)
-                );
+                let b = &self.mem.bufs[buf as usize];
+                let mut m = if b.device {
+                    format!(
+                        "read of uninitialised device memory: {} from gpu.alloc, which no gpu.memcpy or \
+                         kernel has written (--separate-memory)",
+                        b.describe(pos)
+                    )
+                } else {
+                    format!("read of uninitialized memory: {}", b.describe(pos))
+                };
                 if let Some(g) = &self.gpu {
                     m.push_str(&format!(" in {}", g.describe(g.thread_no)));
                 }
@@ -896,9 +968,16 @@ impl<'p> Machine<'p> {
         Err(f)
     }
 
-    fn copy(&mut self, fid: u32, pc: u32, src: u64, dst: u64) -> Res<()> {
+    fn copy(&mut self, fid: u32, pc: u32, src: u64, dst: u64, gpu: bool) -> Res<()> {
         let s = self.desc(fid, pc, src)?.clone();
         let d = self.desc(fid, pc, dst)?.clone();
+        if self.opts.separate_memory && !(gpu && self.gpu.is_none()) {
+            for (buf, what) in [(s.buf, "copies from"), (d.buf, "copies to")] {
+                if let Some(f) = self.wrong_memory(fid, pc, buf, what) {
+                    return Err(f);
+                }
+            }
+        }
         if s.sizes != d.sizes {
             return Err(fault(
                 fid,
@@ -915,11 +994,14 @@ impl<'p> Machine<'p> {
             self.check_pos(fid, pc, s.buf, a)?;
             self.check_pos(fid, pc, d.buf, b)?;
             let v = self.mem.bufs[s.buf as usize].data[a as usize];
-            let init = self.mem.bufs[s.buf as usize].init.as_ref().map(|i| i[a as usize]);
+            let init = self.mem.bufs[s.buf as usize]
+                .init
+                .as_ref()
+                .is_none_or(|i| i[a as usize]);
             let db = &mut self.mem.bufs[d.buf as usize];
             db.data[b as usize] = v;
-            if let (Some(i), Some(x)) = (&mut db.init, init) {
-                i[b as usize] = x;
+            if let Some(i) = &mut db.init {
+                i[b as usize] = init;
             }
         }
         Ok(())
@@ -1021,6 +1103,11 @@ impl<'p> Machine<'p> {
         match ext {
             Extern::PrintMemref(elem) => {
                 let d = self.desc(fid, pc, arg(0))?.clone();
+                if self.opts.separate_memory {
+                    if let Some(f) = self.wrong_memory(fid, pc, d.buf, "prints") {
+                        return Err(f);
+                    }
+                }
                 let b = &self.mem.bufs[d.buf as usize];
                 if b.freed {
                     return Err(self.use_after_free(fid, pc, d.buf, "printing"));

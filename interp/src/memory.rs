@@ -38,9 +38,17 @@ pub struct Buffer {
     pub init: Option<Vec<bool>>,
     /// The shape it was allocated with.
     pub shape: Box<[i64]>,
+    /// Device memory (a `gpu.alloc` under `--separate-memory`).
+    pub device: bool,
 }
 
 impl Buffer {
+    /// "a 4x8xf32 buffer".
+    pub fn name(&self) -> String {
+        let shape: String = self.shape.iter().map(|v| format!("{v}x")).collect();
+        format!("a {shape}{} buffer", crate::print::elem_name(self.elem))
+    }
+
     /// "element [i, j] of a 4x8xf32 buffer" for position `pos`.
     pub fn describe(&self, pos: usize) -> String {
         let idx = crate::kernel::unflatten(pos, &self.shape);
@@ -119,6 +127,7 @@ impl Memory {
             kind: BufKind::Heap,
             init: self.track_init.then(|| vec![false; n]),
             shape: sizes.clone().into(),
+            device: false,
         });
         let strides = row_major(&sizes);
         let buf = (self.bufs.len() - 1) as u32;

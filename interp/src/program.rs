@@ -418,6 +418,8 @@ pub enum Inst {
         ty: u32,
         dyn_sizes: List,
         stack: bool,
+        /// `gpu.alloc`: device memory under `--separate-memory`.
+        device: bool,
     },
     Dealloc {
         mem: Reg,
@@ -430,6 +432,8 @@ pub enum Inst {
     Copy {
         src: Reg,
         dst: Reg,
+        /// `gpu.memcpy` (may cross host and device memory).
+        gpu: bool,
     },
     Memset {
         dst: Reg,

@@ -49,6 +49,13 @@ struct Args {
     /// Report reads of memory that was never written.
     #[arg(long = "check-uninit")]
     check_uninit: bool,
+    /// Model host and device memory apart: a gpu.alloc buffer is device memory, every other
+    /// buffer host memory. A kernel touching host memory, host code (loads, stores, copies,
+    /// printing; gpu.memcpy excepted) touching device memory, and a read of a gpu.alloc
+    /// element no gpu.memcpy or kernel has written are faults. Default: one memory shared by
+    /// host and device (unified memory), as kernels before gpu-host-data-placement need.
+    #[arg(long = "separate-memory")]
+    separate_memory: bool,
     /// Stop with an error after this many instructions.
     #[arg(long = "max-steps", default_value_t = 10_000_000_000)]
     max_steps: u64,
@@ -94,6 +101,7 @@ pub fn main() -> ExitCode {
             max_memory: a.max_memory,
             check_uninit: a.check_uninit,
             block_order: a.block_order,
+            separate_memory: a.separate_memory,
         },
         entry: a.entry.clone(),
         random_inputs: a.random_inputs,

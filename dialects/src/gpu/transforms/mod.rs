@@ -1,4 +1,7 @@
 //! Passes on the `gpu` dialect.
 
+pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;
 pub mod gpu_map_loops;
+pub mod gpu_verify_transfers;
+pub mod ihop_gpu;
