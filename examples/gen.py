@@ -1025,7 +1025,7 @@ EXAMPLE = {"fig3_chain": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": di
 # streams, and the single-core CPU baseline takes seconds, not minutes
 LARGE = {"gemm": dict(NI=1024, NJ=1024, NK=1024), "2mm": dict(NI=1024, NJ=1024, NK=1024, NL=1024),
          "jacobi_2d": dict(N=4096, TS=50), "fdtd_2d": dict(NX=4096, NY=4096, TM=50),
-         "lu": dict(N=1024), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
+         "lu": dict(N=2048), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
 
 
 def regenerate():

@@ -39,7 +39,7 @@ def parse_log(path):
         elif p[0] in ("RUNFAIL", "NOBUILD") and len(p) >= 3:
             rows.setdefault((p[1], p[2]), dict(status=p[0]))
         elif p[0] == "SMALL" and len(p) >= 4:
-            small[(p[1], p[2])] = "|".join(p[3:])
+            small[(p[1], p[2])] = "; ".join(p[3:])
     return rows, small
 
 

@@ -113,7 +113,7 @@ static cudaError_t lfb_after_launch(void) {
 
 /* the CPU version is a program (lf-translate needs a @main for CPU-only
  * code): keep its main out of the way */
-#define main lfb_emitted_main
+#define main static lfb_emitted_main
 #include LFB_SRC
 #undef main
 
