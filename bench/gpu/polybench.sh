@@ -26,6 +26,9 @@
 #   PIPELINE_<v>     for any other variant named in VARIANTS
 #   WORKLOADS        default: the seven workloads
 #   SIZES_<w>        override a workload's sizes (e.g. SIZES_lu="N=512")
+#   PRE_TRANSLATE    a pipeline run on every variant's output before
+#                    lf-translate (default none; lf-translate has no affine.if,
+#                    'builtin.module(lower-affine)' lowers it)
 #   LF_BIN           folder of lf-opt, lf-translate, lf-run (default: build
 #                    them with cargo into $CARGO_TARGET_DIR/debug)
 # Variables (run): RUNS (timed calls per GPU variant, default 25), CPU_RUNS
@@ -69,6 +72,13 @@ prepare() {
     LF_BIN=${CARGO_TARGET_DIR:-$ROOT/target}/debug
   fi
   local opt=$LF_BIN/lf-opt tr=$LF_BIN/lf-translate run=$LF_BIN/lf-run
+  # FILE.mlir -> FILE.tr.mlir, what lf-translate reads (PRE_TRANSLATE, if set, first)
+  pre_translate() {
+    local f=$1 t=${1%.mlir}.tr.mlir
+    if [ -n "${PRE_TRANSLATE:-}" ]; then
+      "$opt" "$f" --pass-pipeline="$PRE_TRANSLATE" -o "$t" 2> "${f%.mlir}.pre-translate.log"
+    else cp "$f" "$t"; fi
+  }
   rm -rf "$PB" && mkdir -p "$PB"
   local status=0 w v p sizes d
   {
@@ -77,6 +87,7 @@ prepare() {
     echo "workloads: $WORKLOADS"
     echo "variants: $VARIANTS"
     for v in $VARIANTS; do echo "pipeline $v: $(pipeline_of "$v")"; done
+    [ -n "${PRE_TRANSLATE:-}" ] && echo "before lf-translate (every variant): $PRE_TRANSLATE"
     echo "cpu: lf-translate --target=cuda of the source plus an empty @main (host code only), g++ -O3"
   } > "$PB/manifest.txt"
   for w in $WORKLOADS; do
@@ -100,28 +111,31 @@ prepare() {
       [ -n "$p" ] || die "no pipeline for variant $v (set PIPELINE_$v)"
       # full size: pipeline, then CUDA
       if "$opt" "$d/src.mlir" --pass-pipeline="$p" -o "$d/$v.mlir" 2> "$d/$v.remarks" &&
-         "$tr" "$d/$v.mlir" --target=cuda -o "$d/$v.cu" 2> "$d/$v.translate.log"; then
+         pre_translate "$d/$v.mlir" && "$tr" "$d/$v.tr.mlir" --target=cuda -o "$d/$v.cu" 2> "$d/$v.translate.log"; then
         local nk
         nk=$(grep -c '__global__' "$d/$v.cu")
         echo "ok   $w $v: $nk kernel(s), $(grep -c 'remark' "$d/$v.remarks") remark(s)"
         [ "$nk" -gt 0 ] || echo "     note: $w $v has no kernel (nothing was mapped)"
       else
         echo "FAIL $w $v: full-size pipeline or translation (see $d/$v.remarks, $d/$v.translate.log)"
+        grep -q "'affine.if' is not supported" "$d/$v.translate.log" 2>/dev/null &&
+          echo "     hint: lf-translate has no affine.if; PRE_TRANSLATE='builtin.module(lower-affine)' lowers it first"
         rm -f "$d/$v.cu"; status=1
       fi
       # reduced size: the driver of examples/run through the same pipeline,
       # checked by --verify-semantics and by lf-run against mlir-runner's output
+      # (lf-run runs what lf-translate reads: after PRE_TRANSLATE, if set)
       if "$opt" "examples/run/$w.mlir" --pass-pipeline="$p" --verify-semantics -o "$d/$v.small.mlir" \
-           2> "$d/$v.small.remarks" &&
-         "$run" "$d/$v.small.mlir" > "$d/$v.small.lf-run" 2> "$d/$v.small.lf-run.err" &&
+           2> "$d/$v.small.remarks" && pre_translate "$d/$v.small.mlir" &&
+         "$run" "$d/$v.small.tr.mlir" > "$d/$v.small.lf-run" 2> "$d/$v.small.lf-run.err" &&
          cmp -s "$d/$v.small.lf-run" "$d/small.expected"; then
         echo "ok   $w $v reduced size: lf-run prints mlir-runner's output of the original"
       else
         echo "FAIL $w $v reduced size: lf-opt --verify-semantics, lf-run or the comparison failed (see $d/$v.small.*)"
         status=1
       fi
-      if [ -s "$d/$v.small.mlir" ]; then
-        "$tr" "$d/$v.small.mlir" --target=cuda -o "$d/$v.small.cu" 2> "$d/$v.small.translate.log" ||
+      if [ -s "$d/$v.small.tr.mlir" ]; then
+        "$tr" "$d/$v.small.tr.mlir" --target=cuda -o "$d/$v.small.cu" 2> "$d/$v.small.translate.log" ||
           { echo "FAIL $w $v reduced size: lf-translate (see $d/$v.small.translate.log)"; status=1; }
       fi
     done

@@ -153,7 +153,7 @@ static void lfb_restore(lfb_state &s) {
     memcpy(s.work[a], s.pristine[a], (size_t)lfb_arrays[a].count * sizeof(float));
 }
 
-static double median(std::vector<double> v) {
+static double lfb_median(std::vector<double> v) {
   if (v.empty()) return NAN;
   std::sort(v.begin(), v.end());
   size_t n = v.size();
@@ -320,10 +320,10 @@ int main(int argc, char **argv) {
     cs.push_back(c);
   }
   lfb_instrument = 0;
-  kernel_ms = median(ks);
-  copy_ms = median(cs);
+  kernel_ms = lfb_median(ks);
+  copy_ms = lfb_median(cs);
 #endif
-  double med = median(times);
+  double med = lfb_median(times);
   double mn = *std::min_element(times.begin(), times.end());
   double gflops = lfb_flops / (med * 1e6);
   printf("PB|%s|%s|%.4f|%.4f|%.4f|%.4f|%ld|%zu|%.2f|%s|%s\n", LFB_NAME, variant, med, mn, kernel_ms, copy_ms,
