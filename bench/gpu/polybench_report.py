@@ -207,7 +207,7 @@ def chart_png(path, chart, variants, device):
             bars = ax.bar(xs, vals, width, label=v)
             for b, val in zip(bars, vals):
                 if val:
-                    ax.annotate("%.2g" % val, (b.get_x() + b.get_width() / 2, val), ha="center",
+                    ax.annotate("%.3g" % val, (b.get_x() + b.get_width() / 2, val), ha="center",
                                 va="bottom", fontsize=7)
         ax.set_xticks(range(len(ws)))
         ax.set_xticklabels(ws, rotation=20)
@@ -217,7 +217,7 @@ def chart_png(path, chart, variants, device):
         else:
             ax.axhline(1.0, color="grey", lw=0.8)
         ax.legend(fontsize=8)
-    fig.suptitle("lf issue 28, PolyBench subset on %s" % device, fontsize=11)
+    fig.suptitle("lf issue 28, PolyBench subset on %s" % device.split(",")[0], fontsize=11)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     return True
