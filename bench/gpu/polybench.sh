@@ -318,7 +318,7 @@ build_check() {
     "$(python3 -c 'import nvidia,os;print(os.path.join(nvidia.__path__[0],"cu13/bin/nvcc"))' 2>/dev/null)")}
   CXX=${CXX:-g++}
   CUDA_INC=$( [ -n "$NVCC" ] && cuda_include "$NVCC")
-  local bd=$PB/check status=0 w v
+  local bd=${TMPDIR:-/tmp}/polybench-check status=0 w v
   rm -rf "$bd" && mkdir -p "$bd"
   for w in $(ls -d "$PB"/*/ | xargs -n1 basename | grep -vx 'work\|out\|check'); do
     if build_one "$w" cpu "$bd"; then
