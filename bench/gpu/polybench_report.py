@@ -112,7 +112,9 @@ def main():
         out.append("")
     out.append("Times are medians in ms. *call*: the emitted host function as a whole (device "
                "allocation, host-device copies, launches); *kernels*: the part of it spent in "
-               "kernels (events after every launch and copy, 3 instrumented calls). Speedups over "
+               "kernels (an event after every launch and copy, 3 instrumented calls; each launch "
+               "is charged from the previous event to its end, so launch gaps count); *copies*: "
+               "the host-device copies likewise. Speedups over "
                "the naive mapping (identity γ, 256x1 blocks) and over one CPU core (g++ -O3 on "
                "the CPU-only translation of the same source). *% ceiling*: kernels' rate as a "
                "share of cuBLAS SGEMM (flops) or, for the stencils, of the copy bandwidth "
