@@ -62,7 +62,10 @@ fn cuda_include() -> Option<PathBuf> {
 }
 
 fn have(tool: &str) -> bool {
-    Command::new(tool).arg("--version").output().is_ok_and(|o| o.status.success())
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 #[test]
@@ -80,7 +83,10 @@ fn cpu_harness_runs_every_workload() {
     let gen = root().join("examples/gen.py");
     for w in WORKLOADS {
         let kernel = output(Command::new("python3").arg(&gen).arg(w), &format!("gen.py {w}"));
-        let sizes = output(Command::new("python3").arg(&gen).args(["sizes", w]), &format!("gen.py sizes {w}"));
+        let sizes = output(
+            Command::new("python3").arg(&gen).args(["sizes", w]),
+            &format!("gen.py sizes {w}"),
+        );
         let cu = translate_cpu(&format!("{kernel}func.func @main() {{\n  return\n}}\n"), w);
         let src = dir.path().join(format!("{w}.cu"));
         std::fs::write(&src, cu).unwrap();
