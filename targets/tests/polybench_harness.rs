@@ -121,7 +121,7 @@ fn cpu_harness_runs_every_workload() {
 fn dump_is_finite(path: &Path) -> bool {
     let bytes = std::fs::read(path).unwrap();
     !bytes.is_empty()
-        && bytes.len() % 4 == 0
+        && bytes.len().is_multiple_of(4)
         && bytes
             .chunks_exact(4)
             .all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite())
