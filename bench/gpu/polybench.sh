@@ -164,7 +164,8 @@ find_tool() { # name, fallbacks...
 }
 cuda_include() { # the folder of cuda_runtime.h next to nvcc
   local n=$1 d
-  for d in "$(dirname "$n")/../include" /usr/local/cuda/include; do
+  for d in "$(dirname "$n")/../include" "$(dirname "$n")/../targets/x86_64-linux/include" \
+           /usr/local/cuda/include /usr/include; do
     [ -f "$d/cuda_runtime.h" ] && { (cd "$d" && pwd); return; }
   done
 }
@@ -176,7 +177,7 @@ build_one() {
   flags="-std=c++17 -I$HERE/harness -D$(macro_of "$w") $(dflags "$sizes")"
   if [ "$v" = cpu ]; then
     # shellcheck disable=SC2086
-    $CXX -O3 -x c++ $flags -DLFB_CPU "-DLFB_SRC=\"$d/cpu.cu\"" -I"$CUDA_INC" -w \
+    $CXX -O3 -x c++ $flags -DLFB_CPU "-DLFB_SRC=\"$d/cpu.cu\"" ${CUDA_INC:+-I"$CUDA_INC"} -w \
       -o "$bd/$w.cpu" "$HERE/harness/harness.cu" -lm > "$bd/$w.cpu.build.log" 2>&1
   else
     # shellcheck disable=SC2086
@@ -192,7 +193,7 @@ run_gpu() {
   NVCC=${NVCC:-$(find_tool nvcc /usr/local/cuda/bin/nvcc)}
   [ -n "$NVCC" ] || die "nvcc not found"
   CXX=${CXX:-g++}
-  CUDA_INC=$(cuda_include "$NVCC")
+  CUDA_INC=${CUDA_INC:-$(cuda_include "$NVCC")}
   SANITIZER=$(find_tool compute-sanitizer /usr/local/cuda/bin/compute-sanitizer)
   OUT=${OUT:-$PB/out}
   mkdir -p "$OUT"
@@ -317,7 +318,7 @@ build_check() {
   NVCC=${NVCC:-$(find_tool nvcc /usr/local/cuda/bin/nvcc \
     "$(python3 -c 'import nvidia,os;print(os.path.join(nvidia.__path__[0],"cu13/bin/nvcc"))' 2>/dev/null)")}
   CXX=${CXX:-g++}
-  CUDA_INC=$( [ -n "$NVCC" ] && cuda_include "$NVCC")
+  CUDA_INC=${CUDA_INC:-$( [ -n "$NVCC" ] && cuda_include "$NVCC")}
   local bd=${TMPDIR:-/tmp}/polybench-check status=0 w v
   rm -rf "$bd" && mkdir -p "$bd"
   for w in $(ls -d "$PB"/*/ | xargs -n1 basename | grep -vx 'work\|out\|check'); do
