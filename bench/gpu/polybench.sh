@@ -16,8 +16,9 @@
 #                                      splices DIR/polybench.md into RESULTS.md
 #   bench/gpu/polybench.sh build-check here, no GPU: builds every harness (nvcc
 #                                      -arch=sm_90 if found, g++ for the CPU
-#                                      version) and runs the CPU version at the
-#                                      reduced sizes against mlir-runner's output
+#                                      version), runs the CPU harness at full
+#                                      size, and the CPU-only translation of each
+#                                      reduced-size driver against mlir-runner
 #
 # Variables (prepare):
 #   VARIANTS         variants to build, each from a pipeline (default "naive ihop")
