@@ -649,6 +649,81 @@ def k_corr(N, M):
 """, d=d, s=s, v=v, N=N, M=M, Mm1=M - 1)
 
 
+def k_2mm(NI, NJ, NK, NL):
+    tm, a, b, c, d = mr([NI, NJ]), mr([NI, NK]), mr([NK, NJ]), mr([NJ, NL]), mr([NI, NL])
+    return T("""func.func @kernel_2mm(%alpha: f32, %beta: f32, %tmp: $tm, %A: $a, %B: $b, %C: $c, %D: $d) {
+  %zero = arith.constant 0.000000e+00 : f32
+  // tmp = alpha * A * B
+  affine.for %i = 0 to $NI {
+    affine.for %j = 0 to $NJ {
+      // tmp[i][j] = 0
+      affine.store %zero, %tmp[%i, %j] : $tm
+      // for k: tmp[i][j] += alpha * A[i][k] * B[k][j]
+      affine.for %k = 0 to $NK {
+        %x = affine.load %A[%i, %k] : $a
+        %ax = arith.mulf %alpha, %x : f32
+        %y = affine.load %B[%k, %j] : $b
+        %p = arith.mulf %ax, %y : f32
+        %t0 = affine.load %tmp[%i, %j] : $tm
+        %t1 = arith.addf %t0, %p : f32
+        affine.store %t1, %tmp[%i, %j] : $tm
+      }
+    }
+  }
+  // D = beta * D + tmp * C
+  affine.for %i = 0 to $NI {
+    affine.for %j = 0 to $NL {
+      // D[i][j] *= beta
+      %d0 = affine.load %D[%i, %j] : $d
+      %d1 = arith.mulf %d0, %beta : f32
+      affine.store %d1, %D[%i, %j] : $d
+      // for k: D[i][j] += tmp[i][k] * C[k][j]
+      affine.for %k = 0 to $NJ {
+        %x = affine.load %tmp[%i, %k] : $tm
+        %y = affine.load %C[%k, %j] : $c
+        %p = arith.mulf %x, %y : f32
+        %d2 = affine.load %D[%i, %j] : $d
+        %d3 = arith.addf %d2, %p : f32
+        affine.store %d3, %D[%i, %j] : $d
+      }
+    }
+  }
+  return
+}
+""", tm=tm, a=a, b=b, c=c, d=d, NI=NI, NJ=NJ, NK=NK, NL=NL)
+
+
+def k_doitgen(NR, NQ, NP):
+    a, c4, s = mr([NR, NQ, NP]), mr([NP, NP]), mr([NP])
+    return T("""func.func @doitgen(%A: $a, %C4: $c4, %sum: $s) {
+  %zero = arith.constant 0.000000e+00 : f32
+  affine.for %r = 0 to $NR {
+    affine.for %q = 0 to $NQ {
+      affine.for %p = 0 to $NP {
+        // sum[p] = 0
+        affine.store %zero, %sum[%p] : $s
+        // for s: sum[p] += A[r][q][s] * C4[s][p]
+        affine.for %s = 0 to $NP {
+          %x = affine.load %A[%r, %q, %s] : $a
+          %y = affine.load %C4[%s, %p] : $c4
+          %m = arith.mulf %x, %y : f32
+          %s0 = affine.load %sum[%p] : $s
+          %s1 = arith.addf %s0, %m : f32
+          affine.store %s1, %sum[%p] : $s
+        }
+      }
+      // A[r][q][p] = sum[p]
+      affine.for %p = 0 to $NP {
+        %v = affine.load %sum[%p] : $s
+        affine.store %v, %A[%r, %q, %p] : $a
+      }
+    }
+  }
+  return
+}
+""", a=a, c4=c4, s=s, NR=NR, NQ=NQ, NP=NP)
+
+
 # ---------------------------------------------------------------- drivers
 
 def fill_loop(name, shape, elt, fill):
@@ -897,6 +972,31 @@ HEAD["correlation"] = """// Source: PolyBench 3.2 `correlation`, one of the benc
 // float_n is a kernel argument, as in PolyBench (the driver passes N).
 """
 
+HEAD["2mm"] = """// Source: PolyBench 3.2 `2mm`, one of the benchmarks of seed 003 (Allazov,
+// Guda, Morylev 2017, §4 / Fig. 2, "used as-is"); ../shared/seeds/DIGEST.md §003.7.
+// Benchmark: BENCHMARKS.md §2, row "Polybench subset" (LARGE there; NI x NJ x NK x
+// NL = 128 x 96 x 64 x 80 here). The function is @kernel_2mm (PolyBench's name: a
+// symbol cannot start with a digit).
+//
+//   for i, j:  tmp[i][j] = 0;  for k: tmp[i][j] += alpha * A[i][k] * B[k][j]
+//   for i, j:  D[i][j] *= beta;  for k: D[i][j] += tmp[i][k] * C[k][j]
+//
+// i.e. D = alpha * A * B * C + beta * D; tmp (NI x NJ) is an argument, as in PolyBench.
+"""
+HEAD["doitgen"] = """// Source: PolyBench `doitgen` (multi-resolution analysis kernel, MADNESS), one of
+// the benchmarks of seed 003 (Allazov, Guda, Morylev 2017, §4 / Fig. 2);
+// ../shared/seeds/DIGEST.md §003.7. Written as PolyBench 4 writes it, with a
+// one-dimensional sum[p] (PolyBench 3.2 keeps a sum[r][q][p] array). Benchmark:
+// BENCHMARKS.md §2, row "Polybench subset" (LARGE there; NR x NQ x NP = 32 x 24 x 16 here).
+//
+//   for r, q:
+//     for p:  sum[p] = 0;  for s: sum[p] += A[r][q][s] * C4[s][p]
+//     for p:  A[r][q][p] = sum[p]
+//
+// An imperfect nest: sum is reused by every (r, q), so only the p loops are parallel
+// unless sum is privatized (expanded per (r, q)).
+"""
+
 
 def F(c, c0, p, off=0):
     return (c, c0, p, off)
@@ -908,7 +1008,8 @@ STD = F([7, 3], 0, 13)
 KERNELS = {"fig3_chain": k_fig3, "ll18": k_ll18, "stencil4_chain": k_stencil4,
            "matmul": k_matmul, "matvec": k_matvec, "transpose": k_transpose, "lu": k_lu,
            "syn_lm": k_syn_lm, "rprj3": k_rprj3, "interp": k_interp, "gemm": k_gemm,
-           "jacobi_2d": k_jacobi, "fdtd_2d": k_fdtd, "correlation": k_corr}
+           "jacobi_2d": k_jacobi, "fdtd_2d": k_fdtd, "correlation": k_corr,
+           "2mm": k_2mm, "doitgen": k_doitgen}
 
 # the sizes of the examples/*.lfir files
 EXAMPLE = {"fig3_chain": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": dict(N=256),
@@ -916,7 +1017,15 @@ EXAMPLE = {"fig3_chain": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": di
            "transpose": dict(M=512, N=512), "lu": dict(N=128), "syn_lm": dict(TH=1024, O=32),
            "rprj3": dict(MK=66, MJ=34), "interp": dict(MM=34, MU=66),
            "gemm": dict(NI=256, NJ=192, NK=128), "jacobi_2d": dict(N=256, TS=10),
-           "fdtd_2d": dict(NX=256, NY=192, TM=16), "correlation": dict(N=256, M=128)}
+           "fdtd_2d": dict(NX=256, NY=192, TM=16), "correlation": dict(N=256, M=128),
+           "2mm": dict(NI=128, NJ=96, NK=64, NL=80), "doitgen": dict(NR=32, NQ=24, NP=16)}
+
+# the GPU benchmark suite's sizes (bench/gpu/polybench.sh): "LARGE-like", chosen
+# so that every array is far larger than the GPU's L2 cache where the workload
+# streams, and the single-core CPU baseline takes seconds, not minutes
+LARGE = {"gemm": dict(NI=1024, NJ=1024, NK=1024), "2mm": dict(NI=1024, NJ=1024, NK=1024, NL=1024),
+         "jacobi_2d": dict(N=4096, TS=50), "fdtd_2d": dict(NX=4096, NY=4096, TM=50),
+         "lu": dict(N=2048), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
 
 
 def regenerate():
@@ -981,6 +1090,16 @@ def regenerate():
         scalars=[("float_n", "1.200000e+01", "f32")],
         call_args=["float_n", "data", "symmat", "mean", "stddev"], prints=["symmat", "mean", "stddev"]))
 
+    W["2mm"] = (k_2mm(**EXAMPLE["2mm"]), k_2mm(6, 8, 5, 7), dict(
+        arrays=[("tmp", [6, 8], "f32", None), ("A", [6, 5], "f32", STD), ("B", [5, 8], "f32", F([5, 11], 2, 17)),
+                ("C", [8, 7], "f32", F([3, 5], 1, 11)), ("D", [6, 7], "f32", F([1, 2], 0, 7))],
+        scalars=[("alpha", "1.500000e+00", "f32"), ("beta", "1.250000e+00", "f32")],
+        call_args=["alpha", "beta", "tmp", "A", "B", "C", "D"], prints=["tmp", "D"]))
+    W["doitgen"] = (k_doitgen(**EXAMPLE["doitgen"]), k_doitgen(4, 3, 5), dict(
+        arrays=[("A", [4, 3, 5], "f32", F([3, 5, 7], 1, 13)), ("C4", [5, 5], "f32", F([5, 11], 2, 17)),
+                ("sum", [5], "f32", None)],
+        scalars=[], call_args=["A", "C4", "sum"], prints=["A", "sum"]))
+
     os.makedirs(RUN, exist_ok=True)
     for name, (ek, rk, spec) in W.items():
         with open(os.path.join(EX, name + ".lfir"), "w") as f:
@@ -992,28 +1111,49 @@ def regenerate():
 USAGE = """usage: gen.py                  regenerate examples/*.lfir and examples/run/*.mlir
        gen.py NAME [K=V ...]   print NAME's kernel to stdout at other sizes, e.g.
                                gen.py matmul M=4096 N=4096 K=4096
+       gen.py NAME large [K=V ...]
+                               the same, starting from the GPU benchmark's size
+       gen.py sizes NAME [large] [K=V ...]
+                               print the sizes only ("NI=1024 NJ=1024 ...")
 sizes (with the examples' values):
 """ + "\n".join("  %-15s %s" % (k, " ".join("%s=%d" % kv for kv in v.items()))
                 for k, v in EXAMPLE.items()) + """
-rprj3 needs MK = 2 * MJ - 2 and interp MU = 2 * MM - 2 (ghost layer included)."""
+rprj3 needs MK = 2 * MJ - 2 and interp MU = 2 * MM - 2 (ghost layer included).
+large (bench/gpu/polybench.sh):
+""" + "\n".join("  %-15s %s" % (k, " ".join("%s=%d" % kv for kv in v.items()))
+                for k, v in LARGE.items())
 
 
 def main(argv):
     if not argv:
         regenerate()
         return 0
-    if argv[0] not in KERNELS:
+    cmd = " ".join(argv)
+    only_sizes = argv[0] == "sizes"
+    if only_sizes:
+        argv = argv[1:]
+    if not argv or argv[0] not in KERNELS:
         print(USAGE, file=sys.stderr)
         return 2
     name, sizes = argv[0], dict(EXAMPLE[argv[0]])
+    if argv[1:2] == ["large"]:
+        if name not in LARGE:
+            print("gen.py: %s has no large size (the GPU suite's workloads: %s)"
+                  % (name, " ".join(LARGE)), file=sys.stderr)
+            return 2
+        sizes = dict(LARGE[name])
+        argv = argv[:1] + argv[2:]
     for kv in argv[1:]:
         k, _, v = kv.partition("=")
         if k not in sizes:
             print(USAGE, file=sys.stderr)
             return 2
         sizes[k] = int(v)
+    if only_sizes:
+        print(" ".join("%s=%d" % kv for kv in sizes.items()))
+        return 0
     sys.stdout.write("// Generated by examples/gen.py %s; the header below names the\n"
-                     "// example's own sizes.\n" % " ".join(argv) + HEAD[name] + KERNELS[name](**sizes))
+                     "// example's own sizes.\n" % cmd + HEAD[name] + KERNELS[name](**sizes))
     return 0
 
 

@@ -259,7 +259,35 @@ def ref_correlation():
     return [sym, mean, stddev]
 
 
+def ref_two_mm():
+    NI, NJ, NK, NL = 6, 8, 5, 7
+    alpha, beta = 1.5, 1.25
+    A = fill([NI, NK], STD)
+    B = fill([NK, NJ], ([5, 11], 2, 17, 0))
+    C = fill([NJ, NL], ([3, 5], 1, 11, 0))
+    D = fill([NI, NL], ([1, 2], 0, 7, 0))
+    tmp = [[sum(alpha * A[i][k] * B[k][j] for k in range(NK)) for j in range(NJ)] for i in range(NI)]
+    for i in range(NI):
+        for j in range(NL):
+            D[i][j] = beta * D[i][j] + sum(tmp[i][k] * C[k][j] for k in range(NJ))
+    return [tmp, D]
+
+
+def ref_doitgen():
+    NR, NQ, NP = 4, 3, 5
+    A = fill([NR, NQ, NP], ([3, 5, 7], 1, 13, 0))
+    C4 = fill([NP, NP], ([5, 11], 2, 17, 0))
+    total = zeros(NP)
+    for r in range(NR):
+        for q in range(NQ):
+            total = [sum(A[r][q][s] * C4[s][p] for s in range(NP)) for p in range(NP)]
+            A[r][q] = list(total)
+    return [A, total]
+
+
 REFS = {k[4:]: v for k, v in globals().items() if k.startswith("ref_")}
+# a Python name cannot start with a digit
+REFS["2mm"] = REFS.pop("two_mm")
 
 # ------------------------------------------------------------------ driver
 

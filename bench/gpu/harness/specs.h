@@ -1,0 +1,90 @@
+/* The workloads of the PolyBench subset, as the timing harness sees them: the
+ * arrays of the emitted host function (in its argument order), which of them
+ * the kernel writes (compared between variants), and the call. Sizes come
+ * from -D flags (LFB_NI, LFB_N, ...) that bench/gpu/polybench.sh takes from the same table it
+ * passes to examples/gen.py, so the harness and the emitted code agree.
+ *
+ * Each spec defines:
+ *   LFB_NAME               the workload's name
+ *   lfb_arrays[]           {name, element count, role}: LFB_IN (read only),
+ *                          LFB_INOUT (random start, compared), LFB_OUT (poisoned
+ *                          with NaN before every call, compared: an element the
+ *                          kernel does not write fails the check)
+ *   lfb_call(p)            calls the emitted function with the arrays p[i]
+ *   lfb_fixup(p)           (optional) makes the inputs valid (LU: pivots)
+ *   lfb_flops              floating-point operations of one call (for GFLOP/s)
+ */
+#pragma once
+#include <stdint.h>
+
+struct lfb_array {
+  const char *name;
+  int64_t count;
+  int role;
+};
+
+enum { LFB_IN = 0, LFB_INOUT = 1, LFB_OUT = 2 };
+
+#define LFB_ALPHA 1.5f
+#define LFB_BETA 1.2f
+
+#if defined(LFB_GEMM)
+#define LFB_NAME "gemm"
+static const lfb_array lfb_arrays[] = {{"C", (int64_t)LFB_NI * LFB_NJ, LFB_INOUT}, {"A", (int64_t)LFB_NI * LFB_NK, LFB_IN}, {"B", (int64_t)LFB_NK * LFB_NJ, LFB_IN}};
+static void lfb_call(float **p) { gemm(LFB_ALPHA, LFB_BETA, p[0], p[1], p[2]); }
+static const double lfb_flops = 3.0 * LFB_NI * LFB_NJ * LFB_NK + LFB_NI * LFB_NJ;
+
+#elif defined(LFB_2MM)
+#define LFB_NAME "2mm"
+static const lfb_array lfb_arrays[] = {{"tmp", (int64_t)LFB_NI * LFB_NJ, LFB_OUT}, {"A", (int64_t)LFB_NI * LFB_NK, LFB_IN}, {"B", (int64_t)LFB_NK * LFB_NJ, LFB_IN},
+                                       {"C", (int64_t)LFB_NJ * LFB_NL, LFB_IN}, {"D", (int64_t)LFB_NI * LFB_NL, LFB_INOUT}};
+static void lfb_call(float **p) { kernel_2mm(LFB_ALPHA, LFB_BETA, p[0], p[1], p[2], p[3], p[4]); }
+static const double lfb_flops = 3.0 * LFB_NI * LFB_NJ * LFB_NK + 2.0 * LFB_NI * LFB_NL * LFB_NJ + LFB_NI * LFB_NL;
+
+#elif defined(LFB_JACOBI_2D)
+#define LFB_NAME "jacobi_2d"
+static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"B", (int64_t)LFB_N * LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { jacobi_2d(p[0], p[1]); }
+static const double lfb_flops = 5.0 * LFB_TS * (LFB_N - 2.0) * (LFB_N - 2.0);
+
+#elif defined(LFB_FDTD_2D)
+#define LFB_NAME "fdtd_2d"
+static const lfb_array lfb_arrays[] = {{"ex", (int64_t)LFB_NX * LFB_NY, LFB_INOUT}, {"ey", (int64_t)LFB_NX * LFB_NY, LFB_INOUT},
+                                       {"hz", (int64_t)LFB_NX * LFB_NY, LFB_INOUT}, {"fict", (int64_t)LFB_TM, LFB_IN}};
+static void lfb_call(float **p) { fdtd_2d(p[0], p[1], p[2], p[3]); }
+static const double lfb_flops = (double)LFB_TM * (3.0 * LFB_NX * LFB_NY + 3.0 * LFB_NX * LFB_NY + 5.0 * LFB_NX * LFB_NY);
+
+#elif defined(LFB_LU)
+#define LFB_NAME "lu"
+static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_N * LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { lu(p[0]); }
+/* no zero pivot: a diagonally dominant matrix */
+#define LFB_HAVE_FIXUP 1
+static void lfb_fixup(float **p) {
+  for (int64_t i = 0; i < LFB_N; i++) p[0][i * LFB_N + i] += (float)LFB_N;
+}
+static const double lfb_flops = 2.0 / 3.0 * LFB_N * (double)LFB_N * LFB_N;
+
+#elif defined(LFB_CORRELATION)
+#define LFB_NAME "correlation"
+/* data is centred and reduced in place: it is an output too */
+static const lfb_array lfb_arrays[] = {{"data", (int64_t)LFB_N * LFB_M, LFB_INOUT}, {"symmat", (int64_t)LFB_M * LFB_M, LFB_OUT},
+                                       {"mean", (int64_t)LFB_M, LFB_OUT}, {"stddev", (int64_t)LFB_M, LFB_OUT}};
+static void lfb_call(float **p) { correlation((float)LFB_N, p[0], p[1], p[2], p[3]); }
+static const double lfb_flops = 2.0 * LFB_N * LFB_M + 3.0 * LFB_N * LFB_M + 2.0 * LFB_N * LFB_M + LFB_N * (double)LFB_M * (LFB_M - 1.0);
+
+#elif defined(LFB_DOITGEN)
+#define LFB_NAME "doitgen"
+static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_NR * LFB_NQ * LFB_NP, LFB_INOUT}, {"C4", (int64_t)LFB_NP * LFB_NP, LFB_IN}, {"sum", (int64_t)LFB_NP, LFB_OUT}};
+static void lfb_call(float **p) { doitgen(p[0], p[1], p[2]); }
+static const double lfb_flops = 2.0 * LFB_NR * LFB_NQ * (double)LFB_NP * LFB_NP;
+
+#else
+#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN"
+#endif
+
+#ifndef LFB_HAVE_FIXUP
+static void lfb_fixup(float **) {}
+#endif
+
+static const int lfb_narrays = (int)(sizeof lfb_arrays / sizeof lfb_arrays[0]);
