@@ -694,27 +694,27 @@ def k_2mm(NI, NJ, NK, NL):
 
 
 def k_doitgen(NR, NQ, NP):
-    a, c4, s = mr([NR, NQ, NP]), mr([NP, NP]), mr([NP])
+    a, c4, s = mr([NR, NQ, NP]), mr([NP, NP]), mr([NR, NQ, NP])
     return T("""func.func @doitgen(%A: $a, %C4: $c4, %sum: $s) {
   %zero = arith.constant 0.000000e+00 : f32
   affine.for %r = 0 to $NR {
     affine.for %q = 0 to $NQ {
       affine.for %p = 0 to $NP {
-        // sum[p] = 0
-        affine.store %zero, %sum[%p] : $s
-        // for s: sum[p] += A[r][q][s] * C4[s][p]
+        // sum[r][q][p] = 0
+        affine.store %zero, %sum[%r, %q, %p] : $s
+        // for s: sum[r][q][p] += A[r][q][s] * C4[s][p]
         affine.for %s = 0 to $NP {
           %x = affine.load %A[%r, %q, %s] : $a
           %y = affine.load %C4[%s, %p] : $c4
           %m = arith.mulf %x, %y : f32
-          %s0 = affine.load %sum[%p] : $s
+          %s0 = affine.load %sum[%r, %q, %p] : $s
           %s1 = arith.addf %s0, %m : f32
-          affine.store %s1, %sum[%p] : $s
+          affine.store %s1, %sum[%r, %q, %p] : $s
         }
       }
-      // A[r][q][p] = sum[p]
+      // A[r][q][p] = sum[r][q][p]
       affine.for %p = 0 to $NP {
-        %v = affine.load %sum[%p] : $s
+        %v = affine.load %sum[%r, %q, %p] : $s
         affine.store %v, %A[%r, %q, %p] : $a
       }
     }
@@ -985,16 +985,16 @@ HEAD["2mm"] = """// Source: PolyBench 3.2 `2mm`, one of the benchmarks of seed 0
 """
 HEAD["doitgen"] = """// Source: PolyBench `doitgen` (multi-resolution analysis kernel, MADNESS), one of
 // the benchmarks of seed 003 (Allazov, Guda, Morylev 2017, §4 / Fig. 2);
-// ../shared/seeds/DIGEST.md §003.7. Written as PolyBench 4 writes it, with a
-// one-dimensional sum[p] (PolyBench 3.2 keeps a sum[r][q][p] array). Benchmark:
-// BENCHMARKS.md §2, row "Polybench subset" (LARGE there; NR x NQ x NP = 32 x 24 x 16 here).
+// ../shared/seeds/DIGEST.md §003.7. Written as PolyBench 3.2 (the seed's version)
+// writes it, with a sum[r][q][p] array (PolyBench 4 reuses a one-dimensional sum[p],
+// which keeps the r and q loops sequential). Benchmark: BENCHMARKS.md §2, row
+// "Polybench subset" (LARGE there; NR x NQ x NP = 32 x 24 x 16 here).
 //
 //   for r, q:
-//     for p:  sum[p] = 0;  for s: sum[p] += A[r][q][s] * C4[s][p]
-//     for p:  A[r][q][p] = sum[p]
+//     for p:  sum[r][q][p] = 0;  for s: sum[r][q][p] += A[r][q][s] * C4[s][p]
+//     for p:  A[r][q][p] = sum[r][q][p]
 //
-// An imperfect nest: sum is reused by every (r, q), so only the p loops are parallel
-// unless sum is privatized (expanded per (r, q)).
+// An imperfect nest; IHOP distributes it into perfect 3-D nests (DIGEST §003.7).
 """
 
 
@@ -1097,7 +1097,7 @@ def regenerate():
         call_args=["alpha", "beta", "tmp", "A", "B", "C", "D"], prints=["tmp", "D"]))
     W["doitgen"] = (k_doitgen(**EXAMPLE["doitgen"]), k_doitgen(4, 3, 5), dict(
         arrays=[("A", [4, 3, 5], "f32", F([3, 5, 7], 1, 13)), ("C4", [5, 5], "f32", F([5, 11], 2, 17)),
-                ("sum", [5], "f32", None)],
+                ("sum", [4, 3, 5], "f32", None)],
         scalars=[], call_args=["A", "C4", "sum"], prints=["A", "sum"]))
 
     os.makedirs(RUN, exist_ok=True)

@@ -277,11 +277,11 @@ def ref_doitgen():
     NR, NQ, NP = 4, 3, 5
     A = fill([NR, NQ, NP], ([3, 5, 7], 1, 13, 0))
     C4 = fill([NP, NP], ([5, 11], 2, 17, 0))
-    total = zeros(NP)
+    total = [[zeros(NP) for _ in range(NQ)] for _ in range(NR)]
     for r in range(NR):
         for q in range(NQ):
-            total = [sum(A[r][q][s] * C4[s][p] for s in range(NP)) for p in range(NP)]
-            A[r][q] = list(total)
+            total[r][q] = [sum(A[r][q][s] * C4[s][p] for s in range(NP)) for p in range(NP)]
+            A[r][q] = list(total[r][q])
     return [A, total]
 
 

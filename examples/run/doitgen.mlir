@@ -1,26 +1,26 @@
 // Driver for ../doitgen.lfir: the same kernel at small sizes, plus a @main that fills the
 // inputs with deterministic values, calls it and prints the results. Run: ./run.sh;
 // compare against the Python reference: ./check.py.
-func.func @doitgen(%A: memref<4x3x5xf32>, %C4: memref<5x5xf32>, %sum: memref<5xf32>) {
+func.func @doitgen(%A: memref<4x3x5xf32>, %C4: memref<5x5xf32>, %sum: memref<4x3x5xf32>) {
   %zero = arith.constant 0.000000e+00 : f32
   affine.for %r = 0 to 4 {
     affine.for %q = 0 to 3 {
       affine.for %p = 0 to 5 {
-        // sum[p] = 0
-        affine.store %zero, %sum[%p] : memref<5xf32>
-        // for s: sum[p] += A[r][q][s] * C4[s][p]
+        // sum[r][q][p] = 0
+        affine.store %zero, %sum[%r, %q, %p] : memref<4x3x5xf32>
+        // for s: sum[r][q][p] += A[r][q][s] * C4[s][p]
         affine.for %s = 0 to 5 {
           %x = affine.load %A[%r, %q, %s] : memref<4x3x5xf32>
           %y = affine.load %C4[%s, %p] : memref<5x5xf32>
           %m = arith.mulf %x, %y : f32
-          %s0 = affine.load %sum[%p] : memref<5xf32>
+          %s0 = affine.load %sum[%r, %q, %p] : memref<4x3x5xf32>
           %s1 = arith.addf %s0, %m : f32
-          affine.store %s1, %sum[%p] : memref<5xf32>
+          affine.store %s1, %sum[%r, %q, %p] : memref<4x3x5xf32>
         }
       }
-      // A[r][q][p] = sum[p]
+      // A[r][q][p] = sum[r][q][p]
       affine.for %p = 0 to 5 {
-        %v = affine.load %sum[%p] : memref<5xf32>
+        %v = affine.load %sum[%r, %q, %p] : memref<4x3x5xf32>
         affine.store %v, %A[%r, %q, %p] : memref<4x3x5xf32>
       }
     }
@@ -35,7 +35,7 @@ func.func @main() {
   %four = arith.constant 4.000000e+00 : f32
   %A = memref.alloc() : memref<4x3x5xf32>
   %C4 = memref.alloc() : memref<5x5xf32>
-  %sum = memref.alloc() : memref<5xf32>
+  %sum = memref.alloc() : memref<4x3x5xf32>
   affine.for %i0 = 0 to 4 {
     affine.for %i1 = 0 to 3 {
       affine.for %i2 = 0 to 5 {
@@ -56,16 +56,20 @@ func.func @main() {
       affine.store %v, %C4[%i0, %i1] : memref<5x5xf32>
     }
   }
-  affine.for %i0 = 0 to 5 {
-    affine.store %zero, %sum[%i0] : memref<5xf32>
+  affine.for %i0 = 0 to 4 {
+    affine.for %i1 = 0 to 3 {
+      affine.for %i2 = 0 to 5 {
+        affine.store %zero, %sum[%i0, %i1, %i2] : memref<4x3x5xf32>
+      }
+    }
   }
-  call @doitgen(%A, %C4, %sum) : (memref<4x3x5xf32>, memref<5x5xf32>, memref<5xf32>) -> ()
+  call @doitgen(%A, %C4, %sum) : (memref<4x3x5xf32>, memref<5x5xf32>, memref<4x3x5xf32>) -> ()
   %p_A = memref.cast %A : memref<4x3x5xf32> to memref<*xf32>
   call @printMemrefF32(%p_A) : (memref<*xf32>) -> ()
-  %p_sum = memref.cast %sum : memref<5xf32> to memref<*xf32>
+  %p_sum = memref.cast %sum : memref<4x3x5xf32> to memref<*xf32>
   call @printMemrefF32(%p_sum) : (memref<*xf32>) -> ()
   memref.dealloc %A : memref<4x3x5xf32>
   memref.dealloc %C4 : memref<5x5xf32>
-  memref.dealloc %sum : memref<5xf32>
+  memref.dealloc %sum : memref<4x3x5xf32>
   return
 }

@@ -75,7 +75,7 @@ static const double lfb_flops = 2.0 * LFB_N * LFB_M + 3.0 * LFB_N * LFB_M + 2.0 
 
 #elif defined(LFB_DOITGEN)
 #define LFB_NAME "doitgen"
-static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_NR * LFB_NQ * LFB_NP, LFB_INOUT}, {"C4", (int64_t)LFB_NP * LFB_NP, LFB_IN}, {"sum", (int64_t)LFB_NP, LFB_OUT}};
+static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_NR * LFB_NQ * LFB_NP, LFB_INOUT}, {"C4", (int64_t)LFB_NP * LFB_NP, LFB_IN}, {"sum", (int64_t)LFB_NR * LFB_NQ * LFB_NP, LFB_OUT}};
 static void lfb_call(float **p) { doitgen(p[0], p[1], p[2]); }
 static const double lfb_flops = 2.0 * LFB_NR * LFB_NQ * (double)LFB_NP * LFB_NP;
 
