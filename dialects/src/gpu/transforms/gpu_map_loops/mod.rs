@@ -12,6 +12,7 @@ pub mod band;
 pub mod band_loops;
 pub mod cost_table;
 pub mod counter_space;
+pub mod hoist;
 pub mod launch;
 pub mod search;
 mod straight_line;
@@ -20,6 +21,7 @@ use crate::affine::analysis::loop_parallel::is_parallel_cached;
 use crate::affine::analysis::{
     dependence_kind, parallel_blocker, DependenceAnalysis, DependenceResult, ParallelBlocker, Precision,
 };
+use crate::affine::utils::loop_band::permute_band;
 use crate::affine::utils::loop_bands::perfectly_nested_loops;
 use crate::affine::utils::validity::{affine_scope_region, is_valid_dim};
 use crate::affine::{AffineForOp, AffineParallelOp};
@@ -46,8 +48,11 @@ whose iterations the dependence analysis proves independent into an inline `gpu.
 thread per iteration), wherever the band is: a band inside a sequential host loop (a time loop, \
 LU's `k` loop) becomes a kernel launched from that loop. The band is the longest prefix of \
 parallel loops of the perfect nest; loops inside it that are not mapped (reductions, inner \
-sequential loops) stay loops in the kernel body. A loop that is not parallel stays on the host \
-with a remark naming the blocking dependence, and the pass looks for bands inside it.\n\n\
+sequential loops) stay loops in the kernel body. Before that, loops of a perfect nest along \
+which every dependence has distance 0 move to the front of the nest (in their order) when that \
+maps more loops: after `ihop-pre`'s interchange a matrix product runs `i, k, j`, and `j` moves \
+above `k`. A loop that is not parallel stays on the host with a remark naming the blocking \
+dependence, and the pass looks for bands inside it.\n\n\
 The permutation γ of the band's counters onto x, y, z and the power-of-two block shape of \
 `block-volume` threads are chosen by IHOP's static coalescing model (DIGEST §003.6): for each \
 `affine.load`/`affine.store`/`memref.load`/`memref.store` of global memory in the band, the \
@@ -311,6 +316,61 @@ impl GpuMapLoops {
         plans
     }
 
+    /// The perfect nests whose loops that carry no dependence should move
+    /// outward before mapping ([`hoist`]), with their permutations and a
+    /// remark each.
+    fn hoists(
+        &self,
+        ctx: &Context,
+        body: &Body,
+        regions: &[lf_ir::RegionId],
+        deps: &DependenceAnalysis,
+        remarks: &mut Vec<(OpId, String)>,
+    ) -> Vec<(Vec<AffineForOp>, Vec<usize>)> {
+        let ir = (ctx, body);
+        let mut out = Vec::new();
+        let limit = match &self.mapping {
+            Mapping::Fixed(p) => p.len().min(self.max_depth),
+            _ => self.max_depth,
+        };
+        walk_regions(body, regions, WalkOrder::PreOrder, &mut |b, op| {
+            if !std::ptr::eq(b, body) || GpuLaunchOp::isa(&ir, op) {
+                return WalkControl::Skip;
+            }
+            let Some(root) = AffineForOp::cast(&ir, op) else {
+                return WalkControl::Advance;
+            };
+            let nest = perfectly_nested_loops(&ir, root);
+            let prefix = nest
+                .iter()
+                .take(limit)
+                .take_while(|&&f| is_parallel_cached(&deps.accesses, &ir, f, Precision::Exact))
+                .count();
+            match hoist::hoisting_permutation(&deps.accesses, ctx, body, &nest, prefix, limit) {
+                Some(perm) => {
+                    let order: Vec<String> = {
+                        let mut inv = vec![0; nest.len()];
+                        for (q, &p) in perm.iter().enumerate() {
+                            inv[p] = q;
+                        }
+                        inv.iter().map(|q| format!("i{q}")).collect()
+                    };
+                    remarks.push((
+                        root.op(),
+                        format!(
+                            "loops that carry no dependence move outward to be mapped: the nest runs as {}",
+                            order.join(", ")
+                        ),
+                    ));
+                    out.push((nest, perm));
+                    WalkControl::Skip
+                }
+                None => WalkControl::Advance,
+            }
+        });
+        out
+    }
+
     /// Plans an `affine.parallel` or `scf.parallel` (`band`, or why it
     /// cannot be a band) as one kernel.
     fn plan_parallel(
@@ -498,10 +558,19 @@ impl Pass for GpuMapLoops {
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
-        let deps = am.get::<DependenceAnalysis>(op);
+        let mut deps = am.get::<DependenceAnalysis>(op);
         let ctx = op.ctx();
         let regions = op.regions().to_vec();
         let mut remarks = Vec::new();
+        let hoists = self.hoists(ctx, op.body(), &regions, &deps, &mut remarks);
+        if !hoists.is_empty() {
+            let mut b = op.builder();
+            for (nest, perm) in &hoists {
+                permute_band(&mut b, nest, perm);
+            }
+            // The IR changed: a fresh dependence cache for the mapping.
+            deps = std::sync::Arc::new(DependenceAnalysis::default());
+        }
         let plans = self.plan(ctx, op.body(), &regions, &deps, &mut remarks);
         // Positions now: the mapped loops are erased below.
         let remarks: Vec<_> = remarks
@@ -531,7 +600,7 @@ impl Pass for GpuMapLoops {
             "Straight-line fragments run as single-thread kernels",
             single,
         );
-        if plans.is_empty() {
+        if plans.is_empty() && hoists.is_empty() {
             am.preserve_all();
         }
         Ok(())
