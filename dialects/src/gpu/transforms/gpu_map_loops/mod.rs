@@ -238,6 +238,15 @@ struct Plan {
 }
 
 impl GpuMapLoops {
+    /// The most loops one kernel maps: `max-depth`, or fewer when a fixed
+    /// `mapping=` names fewer.
+    fn depth_limit(&self) -> usize {
+        match &self.mapping {
+            Mapping::Fixed(p) => p.len().min(self.max_depth),
+            _ => self.max_depth,
+        }
+    }
+
     /// The bands to map, outer first, with remarks on what is left alone.
     fn plan(
         &self,
@@ -253,10 +262,7 @@ impl GpuMapLoops {
             if !std::ptr::eq(b, body) || GpuLaunchOp::isa(&ir, op) {
                 return WalkControl::Skip;
             }
-            let limit = match &self.mapping {
-                Mapping::Fixed(p) => p.len().min(self.max_depth),
-                _ => self.max_depth,
-            };
+            let limit = self.depth_limit();
             if let Some(p) = AffineParallelOp::cast(&ir, op) {
                 return self.plan_parallel(
                     &ir,
@@ -329,10 +335,7 @@ impl GpuMapLoops {
     ) -> Vec<(Vec<AffineForOp>, Vec<usize>)> {
         let ir = (ctx, body);
         let mut out = Vec::new();
-        let limit = match &self.mapping {
-            Mapping::Fixed(p) => p.len().min(self.max_depth),
-            _ => self.max_depth,
-        };
+        let limit = self.depth_limit();
         walk_regions(body, regions, WalkOrder::PreOrder, &mut |b, op| {
             if !std::ptr::eq(b, body) || GpuLaunchOp::isa(&ir, op) {
                 return WalkControl::Skip;
