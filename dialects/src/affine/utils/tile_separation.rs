@@ -19,7 +19,7 @@
 use super::map_composition::canonicalize_map_and_operands;
 use super::validity::{affine_scope_region, is_valid_symbol};
 use crate::affine::{AffineBound, AffineForOp, AffineIfOp};
-use lf_ir::affine::{linear_form, simplify_affine_expr, AffineExpr, AffineMap, IntegerSet};
+use lf_ir::affine::{gcd, linear_form, simplify_affine_expr, AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
 use lf_ir::view::{OpView, ValueList};
@@ -138,7 +138,7 @@ fn tidy(constraints: Vec<AffineExpr>, n: u32) -> Vec<AffineExpr> {
                 let (coefs, c) = row.split_at(row.len() - 1);
                 let mut coefs = coefs.to_vec();
                 let mut c = c[0];
-                let g = coefs.iter().fold(0i64, |g, &x| gcd(g, x.abs()));
+                let g = coefs.iter().fold(0u64, |g, &x| gcd(g, x.unsigned_abs())) as i64;
                 if g == 0 {
                     if c >= 0 {
                         continue;
@@ -169,14 +169,6 @@ fn tidy(constraints: Vec<AffineExpr>, n: u32) -> Vec<AffineExpr> {
             }
         })
         .collect()
-}
-
-fn gcd(a: i64, b: i64) -> i64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
 }
 
 /// The values the constraints use, each a dimension of the expressions in

@@ -176,7 +176,8 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     if !sizes.is_empty() {
         let mut b = [1u64; 3];
         b[..sizes.len()].copy_from_slice(&sizes);
-        if b[0] > 1024 || b[1] > 1024 || b[2] > 64 || b.iter().product::<u64>() > 1024 {
+        let (xy, z) = (search::MAX_BLOCK_XY, search::MAX_BLOCK_Z);
+        if b[0] > xy || b[1] > xy || b[2] > z || b.iter().product::<u64>() > xy {
             return Err("block-sizes: at most 1024 threads per block, 1024 along x and y, 64 along z".into());
         }
         block = Some(b);
@@ -263,25 +264,13 @@ impl GpuMapLoops {
                 return WalkControl::Skip;
             }
             let limit = self.depth_limit();
-            if let Some(p) = AffineParallelOp::cast(&ir, op) {
-                return self.plan_parallel(
-                    &ir,
-                    op,
-                    Band::of_affine_parallel(&ir, p, limit),
-                    limit,
-                    &mut plans,
-                    remarks,
-                );
-            }
-            if let Some(p) = ScfParallelOp::cast(&ir, op) {
-                return self.plan_parallel(
-                    &ir,
-                    op,
-                    Band::of_scf_parallel(&ir, p, limit),
-                    limit,
-                    &mut plans,
-                    remarks,
-                );
+            let parallel = if let Some(p) = AffineParallelOp::cast(&ir, op) {
+                Some(Band::of_affine_parallel(&ir, p, limit))
+            } else {
+                ScfParallelOp::cast(&ir, op).map(|p| Band::of_scf_parallel(&ir, p, limit))
+            };
+            if let Some(band) = parallel {
+                return self.plan_parallel(&ir, op, band, limit, &mut plans, remarks);
             }
             let Some(root) = AffineForOp::cast(&ir, op) else {
                 return WalkControl::Advance;

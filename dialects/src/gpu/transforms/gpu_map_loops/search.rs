@@ -7,9 +7,9 @@ use super::accesses::Access;
 use super::cost_table::{thread_cost, Coef};
 
 /// The largest block side CUDA allows along z (x and y allow 1024).
-const MAX_BLOCK_Z: u64 = 64;
+pub const MAX_BLOCK_Z: u64 = 64;
 /// The largest block side along x and y.
-const MAX_BLOCK_XY: u64 = 1024;
+pub const MAX_BLOCK_XY: u64 = 1024;
 
 /// One candidate mapping: `gamma[a]` is the counter on axis `a` (x, y, z).
 #[derive(Clone, Debug, PartialEq)]

@@ -3,13 +3,13 @@
 //! kernels, so that the data need not travel back to the host for them.
 
 use crate::arith::ArithConstantOp;
+use crate::gpu::transforms::gpu_host_data_placement::classify::captured_memrefs;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::registry::Traits;
-use lf_ir::types::TypeData;
 use lf_ir::view::OpView;
-use lf_ir::walk::{walk, walk_regions, WalkControl, WalkOrder};
+use lf_ir::walk::{walk_regions, WalkControl, WalkOrder};
 use lf_ir::{BlockId, Body, Context, OpId, RegionId, Value};
 use std::collections::HashSet;
 
@@ -43,21 +43,6 @@ pub fn wrap_straight_line(b: &mut Builder<'_>, regions: &[RegionId], launches: &
         }
     }
     made
-}
-
-/// The memrefs defined outside `launch` that its body uses.
-fn captured_memrefs(ctx: &Context, body: &Body, launch: OpId) -> Vec<Value> {
-    let mut out = Vec::new();
-    walk(body, launch, WalkOrder::PreOrder, &mut |b, op| {
-        for v in b.operands(op) {
-            let outside = !b.is_defined_inside(v, launch);
-            if outside && matches!(ctx.type_data(b.value_type(v)), TypeData::MemRef { .. }) {
-                out.push(v);
-            }
-        }
-        WalkControl::Advance
-    });
-    out
 }
 
 /// Whether `op` may move into a kernel: no regions, not a terminator, known
