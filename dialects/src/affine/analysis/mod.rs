@@ -33,6 +33,7 @@ mod parallel;
 pub use parallel::{parallel_blocker, ParallelBlocker};
 pub mod reductions;
 pub mod same_access;
+pub mod sibling;
 
 use access::{access_info, AccessInfo};
 use cst::BuildError;

@@ -91,6 +91,19 @@ impl GpuLaunchOp {
         block: [Value; 3],
         body: impl FnOnce(&mut Builder<'_>, GpuLaunchOp),
     ) -> GpuLaunchOp {
+        Self::build_with_workgroup(b, grid, block, &[], body)
+    }
+
+    /// [`GpuLaunchOp::build`] with one workgroup memory attribution per
+    /// type of `workgroup` (read them with
+    /// [`GpuLaunchOp::workgroup_attributions`]).
+    pub fn build_with_workgroup(
+        b: &mut Builder<'_>,
+        grid: [Value; 3],
+        block: [Value; 3],
+        workgroup: &[Type],
+        body: impl FnOnce(&mut Builder<'_>, GpuLaunchOp),
+    ) -> GpuLaunchOp {
         let launch = GpuLaunchOp::build_empty(
             b,
             &[],
@@ -108,15 +121,17 @@ impl GpuLaunchOp {
         );
         let index = b.ctx().common().index;
         let region = launch.body(b);
-        let entry = b.create_block(region, &[index; LAUNCH_ID_ARGS]);
+        let mut arg_types = vec![index; LAUNCH_ID_ARGS];
+        arg_types.extend_from_slice(workgroup);
+        let entry = b.create_block(region, &arg_types);
         let ctx = b.ctx();
-        let zero = ctx.integer_attr(0, ctx.common().i64);
+        let count = ctx.integer_attr(workgroup.len() as i128, ctx.common().i64);
         b.modify_in_place(launch.op(), |ctx, body| {
             let mut entries: lf_ir::DictEntries = body
                 .op_attrs(launch.op())
                 .map(|d| ctx.attr_data(d).dict_entries().iter().copied().collect())
                 .unwrap_or_default();
-            entries.push((ctx.intern(WORKGROUP_ATTRIBUTIONS_ATTR), zero));
+            entries.push((ctx.intern(WORKGROUP_ATTRIBUTIONS_ATTR), count));
             body.set_op_attrs(launch.op(), Some(ctx.dict_attr_from(entries)));
         });
         b.guarded(|b| {

@@ -451,7 +451,7 @@ impl GpuMapLoops {
 }
 
 /// Why `f` is not parallel, for a remark.
-fn why_sequential(ctx: &Context, body: &Body, f: AffineForOp, deps: &DependenceAnalysis) -> String {
+pub(crate) fn why_sequential(ctx: &Context, body: &Body, f: AffineForOp, deps: &DependenceAnalysis) -> String {
     let ir = (ctx, body);
     if !f.inits(&ir).is_empty() {
         return format!(

@@ -1,0 +1,257 @@
+//! Builds the fused kernel of a group (DIGEST §000.7 steps 1-5, in the form
+//! `docs/design/fusion-with-halo.md` fixes): one `gpu.launch` whose block
+//! covers strip + halo per level, one guarded phase per nest, one
+//! workgroup buffer per communicating definition, stores to global memory
+//! only from the block's own strip.
+
+use super::group::GroupPlan;
+use crate::affine::{AffineApplyOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::arith::ArithConstantOp;
+use crate::gpu::{AddressSpace, GpuBarrierOp, GpuLaunchOp};
+use lf_ir::affine::{simplify_affine_expr, AffineExpr, AffineMap, IntegerSet};
+use lf_ir::builder::Builder;
+use lf_ir::clone::ValueMap;
+use lf_ir::types::TypeData;
+use lf_ir::view::{OpView, ValueList};
+use lf_ir::{OpId, Type, Value};
+
+/// Replaces the group's nests by the fused launch (before the last nest,
+/// after every op the nests use); returns the launch.
+pub fn emit(b: &mut Builder<'_>, plan: &GroupPlan) -> OpId {
+    let depth = plan.strip.len();
+    let last = plan.nests.last().expect("a group has nests").root();
+    b.set_insertion_point_before(last);
+    b.set_loc_of(plan.nests[0].root());
+    let block = plan.block();
+    let mut grid_v = Vec::new();
+    let mut block_v = Vec::new();
+    let one = ArithConstantOp::index(b, 1);
+    for a in 0..3 {
+        if a < depth {
+            let d = depth - 1 - a;
+            grid_v.push(ArithConstantOp::index(b, plan.grid[d]));
+            block_v.push(ArithConstantOp::index(b, block[d]));
+        } else {
+            grid_v.push(one);
+            block_v.push(one);
+        }
+    }
+    let ctx = b.ctx();
+    let space = AddressSpace::Workgroup.attr(ctx);
+    let buffer_types: Vec<Type> = plan
+        .nests
+        .iter()
+        .enumerate()
+        .filter(|&(j, _)| plan.communicates[j])
+        .map(|(_, n)| {
+            let element = match ctx.type_data(b.body().value_type(n.array)) {
+                TypeData::MemRef { element, .. } => *element,
+                _ => unreachable!("a store writes a memref"),
+            };
+            ctx.get_type(TypeData::MemRef {
+                shape: block.clone().into_boxed_slice(),
+                element,
+                layout: None,
+                memory_space: Some(space),
+            })
+        })
+        .collect();
+    let launch = GpuLaunchOp::build_with_workgroup(
+        b,
+        [grid_v[0], grid_v[1], grid_v[2]],
+        [block_v[0], block_v[1], block_v[2]],
+        &buffer_types,
+        |b, launch| fill_kernel(b, launch, plan),
+    );
+    for n in &plan.nests {
+        b.erase_op(n.root());
+    }
+    launch.op()
+}
+
+/// The kernel's body: iteration values, then one phase per nest.
+fn fill_kernel(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &GroupPlan) {
+    let depth = plan.strip.len();
+    let bids = launch.block_ids(b);
+    let tids = launch.thread_ids(b);
+    // Level d runs on axis depth - 1 - d (the innermost on x).
+    let t: Vec<Value> = (0..depth).map(|d| tids[depth - 1 - d]).collect();
+    let i: Vec<Value> = (0..depth)
+        .map(|d| {
+            let expr = AffineExpr::dim(0)
+                .mul_const(plan.strip[d])
+                .add(&AffineExpr::dim(1))
+                .add_const(plan.origin[d] - plan.lmax[d]);
+            AffineApplyOp::build(b, &[bids[depth - 1 - d], t[d]], AffineMap::new(2, 0, vec![expr])).result(b)
+        })
+        .collect();
+    let buffers = launch.workgroup_attributions(b);
+    let mut buffer_of = vec![None; plan.nests.len()];
+    let mut next = 0;
+    for (j, slot) in buffer_of.iter_mut().enumerate() {
+        if plan.communicates[j] {
+            *slot = Some(buffers[next]);
+            next += 1;
+        }
+    }
+    for k in 0..plan.nests.len() {
+        let guard = phase_guard(plan, k);
+        if guard.is_empty() {
+            fill_phase(b, plan, k, &i, &t, &buffer_of);
+        } else {
+            let (set, operands) = integer_set(&guard, &i, &t);
+            AffineIfOp::build(
+                b,
+                set,
+                &operands,
+                &[],
+                |b| {
+                    fill_phase(b, plan, k, &i, &t, &buffer_of);
+                    ValueList::new()
+                },
+                None,
+            );
+        }
+        if plan.communicates[k] {
+            GpuBarrierOp::build(b);
+        }
+    }
+}
+
+/// The constraints (`>= 0`) over `[i_0.., t_0..]` keeping nest `k` to its
+/// widened range: its bounds and the strip widened by its halo, without
+/// those every thread of the grid satisfies.
+fn phase_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
+    let depth = plan.strip.len();
+    let n = &plan.nests[k];
+    let h = &plan.halos[k];
+    let mut out = Vec::new();
+    for d in 0..depth {
+        let iv = AffineExpr::dim(d as u32);
+        let tv = AffineExpr::dim((depth + d) as u32);
+        let first = plan.origin[d] - plan.lmax[d];
+        let last = plan.origin[d] + plan.grid[d] * plan.strip[d] + plan.rmax[d] - 1;
+        if first < n.lo[d] {
+            out.push(iv.add_const(-n.lo[d]));
+        }
+        if last > n.hi[d] - 1 {
+            out.push(iv.neg().add_const(n.hi[d] - 1));
+        }
+        if h.lower[d] < plan.lmax[d] {
+            out.push(tv.add_const(-(plan.lmax[d] - h.lower[d])));
+        }
+        if h.upper[d] < plan.rmax[d] {
+            out.push(tv.neg().add_const(plan.lmax[d] + plan.strip[d] + h.upper[d] - 1));
+        }
+    }
+    out
+}
+
+/// The constraints keeping a thread of nest `k`'s phase to its block's
+/// own strip (those its phase guard does not already hold).
+fn owned_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
+    let depth = plan.strip.len();
+    let h = &plan.halos[k];
+    let mut out = Vec::new();
+    for d in 0..depth {
+        let tv = AffineExpr::dim((depth + d) as u32);
+        if h.lower[d] > 0 {
+            out.push(tv.add_const(-plan.lmax[d]));
+        }
+        if h.upper[d] > 0 {
+            out.push(tv.neg().add_const(plan.lmax[d] + plan.strip[d] - 1));
+        }
+    }
+    out
+}
+
+/// `exprs >= 0` over `[i.., t..]` as an integer set on the values used.
+fn integer_set(exprs: &[AffineExpr], i: &[Value], t: &[Value]) -> (IntegerSet, Vec<Value>) {
+    let all: Vec<Value> = i.iter().chain(t).copied().collect();
+    let mut used = vec![false; all.len()];
+    for e in exprs {
+        e.mark_used_dims(&mut used);
+    }
+    let mut renumber = Vec::with_capacity(all.len());
+    let mut operands = Vec::new();
+    for (p, &u) in used.iter().enumerate() {
+        renumber.push(AffineExpr::dim(operands.len() as u32));
+        if u {
+            operands.push(all[p]);
+        }
+    }
+    let nd = operands.len() as u32;
+    let constraints: Vec<AffineExpr> = exprs
+        .iter()
+        .map(|e| simplify_affine_expr(&e.replace_dims(&renumber), nd, 0))
+        .collect();
+    let n = constraints.len();
+    (IntegerSet::new(nd, 0, constraints, vec![false; n]), operands)
+}
+
+/// Nest `k`'s body at the insertion point, with its induction variables
+/// replaced by the iteration values, served reads by buffer loads, and its
+/// definition stored to its buffer and (from the strip, when kept) to
+/// global memory.
+fn fill_phase(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value], t: &[Value], buffer_of: &[Option<Value>]) {
+    b.guarded(|b| fill_phase_here(b, plan, k, i, t, buffer_of));
+}
+
+fn fill_phase_here(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value], t: &[Value], buffer_of: &[Option<Value>]) {
+    let depth = plan.strip.len();
+    let nest = &plan.nests[k];
+    let mut map = ValueMap::default();
+    for (d, f) in nest.loops.iter().enumerate() {
+        map.map(f.iv(b), i[d]);
+    }
+    let ops: Vec<OpId> = b.body().block_ops(nest.body).collect();
+    let mut store = None;
+    for &op in &ops[..ops.len() - 1] {
+        let new = b.clone_op(op, &mut map);
+        if op == nest.store {
+            store = Some(new);
+        }
+    }
+    let served: Vec<_> = plan
+        .served
+        .iter()
+        .filter(|s| body_holds(b, nest.root(), s.read))
+        .collect();
+    for s in served {
+        let old = AffineLoadOp::cast(b, s.read).expect("a load").result(b);
+        let new = map.lookup(old);
+        let new_op = b.body().defining_op(new).expect("a cloned load");
+        b.set_insertion_point_before(new_op);
+        let index: Vec<AffineExpr> = (0..depth)
+            .map(|d| AffineExpr::dim(d as u32).add_const(s.w[d]))
+            .collect();
+        let buffer = buffer_of[s.producer].expect("a producer with a consumer has a buffer");
+        let load = AffineLoadOp::build(b, buffer, t, AffineMap::new(depth as u32, 0, index)).result(b);
+        b.replace_all_uses_with(new, load);
+        b.erase_op(new_op);
+    }
+    let store = store.expect("the nest's store was cloned");
+    let value = AffineStoreOp::cast(b, store).expect("a store").value(b);
+    b.set_insertion_point_before(store);
+    if let Some(buffer) = buffer_of[k] {
+        let identity = AffineMap::new(depth as u32, 0, (0..depth).map(|d| AffineExpr::dim(d as u32)).collect());
+        AffineStoreOp::build(b, value, buffer, t, identity);
+    }
+    if !plan.keep[k] {
+        b.erase_op(store);
+    } else {
+        let owned = owned_guard(plan, k);
+        if !owned.is_empty() {
+            let (set, operands) = integer_set(&owned, i, t);
+            let guard = AffineIfOp::build(b, set, &operands, &[], |_| ValueList::new(), None);
+            let then = guard.then_block(b);
+            let end = b.body().terminator(then).expect("affine.if's block ends in affine.yield");
+            b.move_op_before(store, end);
+        }
+    }
+}
+
+/// Whether `op` is inside the nest rooted at `root`.
+fn body_holds(b: &Builder<'_>, root: OpId, op: OpId) -> bool {
+    b.body().is_ancestor(root, op)
+}

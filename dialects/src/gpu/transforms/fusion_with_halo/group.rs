@@ -1,0 +1,587 @@
+//! Whether a sequence of nests can be one fused kernel, and its plan: the
+//! loop dependence graph with reaching definitions (DIGEST §000.4), the
+//! halos (§000.5), the cross-block safety checks (§000.3 item 6), the
+//! limits of a thread block, and the traffic model of the remark.
+
+use super::halo::{propagate, Edge, Halo, HaloRule};
+use super::nests::Nest;
+use crate::affine::analysis::sibling::{sibling_distance, SiblingDistance};
+use crate::affine::analysis::DependenceAnalysis;
+use crate::affine::utils::memory_footprint::element_bytes;
+use crate::affine::{AffineLoadOp, AffineStoreOp};
+use crate::memref::MemrefDeallocOp;
+use lf_ir::affine::{simplify_affine_expr, AffineExpr};
+use lf_ir::types::TypeData;
+use lf_ir::view::OpView;
+use lf_ir::{Body, Context, OpId, Value, ValueDef};
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::DiGraph;
+
+/// The most threads of a block, and along z.
+const MAX_THREADS: i64 = 1024;
+const MAX_Z: i64 = 64;
+
+/// What shapes a group's plan.
+#[derive(Clone, Debug)]
+pub struct GroupOptions {
+    /// Strip size per level, outermost first.
+    pub strip: Vec<i64>,
+    /// The halo rule.
+    pub rule: HaloRule,
+    /// The shared-memory budget of one block, in bytes.
+    pub max_shared_bytes: u64,
+    /// Whether every definition is stored to global memory.
+    pub keep_all: bool,
+    /// Whether the group is inside a loop (reads may see a later nest's
+    /// value from the previous iteration).
+    pub in_loop: bool,
+}
+
+/// A read of a definition of the group, served by its buffer.
+#[derive(Clone, Debug)]
+pub struct ServedRead {
+    /// The `affine.load`.
+    pub read: OpId,
+    /// The nest of the group that produces the value.
+    pub producer: usize,
+    /// The producer's iteration minus the reader's, per level.
+    pub w: Vec<i64>,
+}
+
+/// A group that can be fused, and how.
+#[derive(Clone, Debug)]
+pub struct GroupPlan {
+    /// The nests, in textual order.
+    pub nests: Vec<Nest>,
+    /// Reads served by a buffer.
+    pub served: Vec<ServedRead>,
+    /// The LDG's edges.
+    pub edges: Vec<Edge>,
+    /// Halo per nest.
+    pub halos: Vec<Halo>,
+    /// Per nest: whether its definition is stored to global memory.
+    pub keep: Vec<bool>,
+    /// Per nest: whether its definition has a consumer in the group.
+    pub communicates: Vec<bool>,
+    /// Strip size per level.
+    pub strip: Vec<i64>,
+    /// The largest lower / upper halo per level.
+    pub lmax: Vec<i64>,
+    /// See `lmax`.
+    pub rmax: Vec<i64>,
+    /// The first strip's origin per level.
+    pub origin: Vec<i64>,
+    /// Blocks per level.
+    pub grid: Vec<i64>,
+    /// Bytes of the buffers of one block.
+    pub shared_bytes: u64,
+    /// The traffic model: global bytes one kernel per nest moves.
+    pub bytes_before: u64,
+    /// The traffic model: global bytes the fused kernel moves.
+    pub bytes_after: u64,
+    /// Iterations computed in all, and in the original nests.
+    pub iterations: (u64, u64),
+}
+
+impl GroupPlan {
+    /// Threads per block, per level.
+    pub fn block(&self) -> Vec<i64> {
+        (0..self.strip.len())
+            .map(|d| self.strip[d] + self.lmax[d] + self.rmax[d])
+            .collect()
+    }
+
+    /// Redundant iterations as a percentage of the original ones.
+    pub fn redundant_percent(&self) -> f64 {
+        let (all, orig) = self.iterations;
+        if orig == 0 {
+            return 0.0;
+        }
+        (all as f64 - orig as f64) * 100.0 / orig as f64
+    }
+}
+
+/// Why a group cannot be fused: the nest (index into the group) the rule
+/// stops at, and the rule.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    /// The nest the remark goes to.
+    pub at: usize,
+    /// The reason.
+    pub why: String,
+}
+
+fn refuse<T>(at: usize, why: impl Into<String>) -> Result<T, Refusal> {
+    Err(Refusal { at, why: why.into() })
+}
+
+/// The plan of `nests` as one kernel, or why not.
+pub fn plan_group(
+    ctx: &Context,
+    body: &Body,
+    deps: &DependenceAnalysis,
+    nests: &[Nest],
+    opts: &GroupOptions,
+) -> Result<GroupPlan, Refusal> {
+    let n = nests.len();
+    let depth = nests[0].depth();
+    if let Some(k) = nests.iter().position(|x| x.depth() != depth) {
+        return refuse(k, format!("its band has {} levels, the group's {depth}", nests[k].depth()));
+    }
+    let distance = |src: OpId, dst: OpId, at: usize| {
+        sibling_distance(&deps.accesses, ctx, body, src, dst, depth)
+            .map_err(|e| Refusal { at, why: e })
+    };
+    // Reaching definitions: each read's producer is the last earlier nest
+    // of the group that may write what it reads.
+    let mut served = Vec::new();
+    let mut global_reads: Vec<(usize, OpId)> = Vec::new();
+    for (k, nest) in nests.iter().enumerate() {
+        for &read in &nest.reads {
+            let mut producer = None;
+            for j in (0..k).rev() {
+                match distance(nests[j].store, read, k)? {
+                    SiblingDistance::Independent => continue,
+                    SiblingDistance::Distances(ranges) => {
+                        let w: Option<Vec<i64>> = ranges.iter().map(|r| r.constant()).collect();
+                        let Some(w) = w else {
+                            return refuse(
+                                k,
+                                format!(
+                                    "a read{} depends on nest {} at a distance that is not constant",
+                                    at(ctx, body, read),
+                                    j + 1
+                                ),
+                            );
+                        };
+                        producer = Some((j, w));
+                        break;
+                    }
+                }
+            }
+            match producer {
+                Some((j, w)) => {
+                    if !covers(ctx, body, &nests[j], nests[j].store, nest, read, &w) {
+                        return refuse(
+                            k,
+                            format!(
+                                "the read{} may see values nest {} does not write (they come from before the group)",
+                                at(ctx, body, read),
+                                j + 1
+                            ),
+                        );
+                    }
+                    served.push(ServedRead { read, producer: j, w });
+                }
+                None => global_reads.push((k, read)),
+            }
+        }
+    }
+    let mut edges: Vec<Edge> = Vec::new();
+    for s in &served {
+        let k = nest_of(nests, body, s.read);
+        match edges.iter_mut().find(|e| e.producer == s.producer && e.consumer == k) {
+            Some(e) => e.weights.push(s.w.clone()),
+            None => edges.push(Edge {
+                producer: s.producer,
+                consumer: k,
+                weights: vec![s.w.clone()],
+            }),
+        }
+    }
+    check_cycles(ctx, body, nests, &edges, &global_reads, opts)?;
+    let halos = propagate(n, depth, &edges, opts.rule);
+    let lmax: Vec<i64> = (0..depth).map(|d| halos.iter().map(|h| h.lower[d]).max().unwrap_or(0)).collect();
+    let rmax: Vec<i64> = (0..depth).map(|d| halos.iter().map(|h| h.upper[d]).max().unwrap_or(0)).collect();
+    let strip = opts.strip.clone();
+    for d in 0..depth {
+        if lmax[d] > strip[d] || rmax[d] > strip[d] {
+            let k = halos
+                .iter()
+                .position(|h| h.lower[d] == lmax[d].max(rmax[d]) || h.upper[d] == lmax[d].max(rmax[d]))
+                .unwrap_or(0);
+            return refuse(
+                k,
+                format!(
+                    "a halo of {} iterations at level {d} is larger than the strip of {}",
+                    lmax[d].max(rmax[d]),
+                    strip[d]
+                ),
+            );
+        }
+    }
+    let block: Vec<i64> = (0..depth).map(|d| strip[d] + lmax[d] + rmax[d]).collect();
+    let threads: i64 = block.iter().product();
+    if threads > MAX_THREADS || (depth == 3 && block[0] > MAX_Z) {
+        return refuse(
+            n - 1,
+            format!(
+                "the block would have {} threads ({} along z), more than a GPU block holds",
+                threads,
+                if depth == 3 { block[0] } else { 1 }
+            ),
+        );
+    }
+    let communicates: Vec<bool> = (0..n).map(|j| served.iter().any(|s| s.producer == j)).collect();
+    let slots: i64 = threads;
+    let shared_bytes: u64 = (0..n)
+        .filter(|&j| communicates[j])
+        .map(|j| slots as u64 * array_element_bytes(ctx, body, nests[j].array))
+        .sum();
+    if shared_bytes > opts.max_shared_bytes {
+        return refuse(
+            n - 1,
+            format!(
+                "the buffers would take {shared_bytes} bytes of shared memory, more than max-shared-bytes={}",
+                opts.max_shared_bytes
+            ),
+        );
+    }
+    let keep: Vec<bool> = (0..n)
+        .map(|j| opts.keep_all || (live_after(ctx, body, nests, nests[j].array) && !overwritten(ctx, body, deps, nests, j)))
+        .collect();
+    check_cross_block(ctx, body, deps, nests, &halos, &keep, &global_reads)?;
+    let origin: Vec<i64> = (0..depth).map(|d| nests.iter().map(|x| x.lo[d]).min().unwrap_or(0)).collect();
+    let top: Vec<i64> = (0..depth).map(|d| nests.iter().map(|x| x.hi[d]).max().unwrap_or(0)).collect();
+    let grid: Vec<i64> = (0..depth)
+        .map(|d| ((top[d] - origin[d]).max(1) + strip[d] - 1) / strip[d])
+        .collect();
+    let mut plan = GroupPlan {
+        nests: nests.to_vec(),
+        served,
+        edges,
+        halos,
+        keep,
+        communicates,
+        strip,
+        lmax,
+        rmax,
+        origin,
+        grid,
+        shared_bytes,
+        bytes_before: 0,
+        bytes_after: 0,
+        iterations: (0, 0),
+    };
+    traffic(ctx, body, &mut plan, &global_reads);
+    Ok(plan)
+}
+
+/// The nest (index) holding `op`.
+fn nest_of(nests: &[Nest], body: &Body, op: OpId) -> usize {
+    nests
+        .iter()
+        .position(|x| body.is_ancestor(x.root(), op))
+        .expect("the op is in a nest of the group")
+}
+
+/// ` at L:C` for `op`, or nothing without a location.
+pub fn at(ctx: &Context, body: &Body, op: OpId) -> String {
+    match body.op_loc(op).source_pos(ctx) {
+        Some(p) => format!(" at {}:{}", p.line, p.col),
+        None => String::new(),
+    }
+}
+
+/// The subscripts of the access `op` of `nest` as expressions over the
+/// nest's levels (`shift[d]` added to level `d`) and `symbols` (values
+/// from outside the nest, shared by the accesses compared); `None` when an
+/// operand is a value of the nest other than its band's induction
+/// variables.
+fn subscripts(ctx: &Context, body: &Body, nest: &Nest, op: OpId, shift: &[i64], symbols: &mut Vec<Value>) -> Option<Vec<AffineExpr>> {
+    let ir = (ctx, body);
+    let (map, operands) = if let Some(l) = AffineLoadOp::cast(&ir, op) {
+        (l.map(&ir), l.indices(&ir))
+    } else {
+        let s = AffineStoreOp::cast(&ir, op)?;
+        (s.map(&ir), s.indices(&ir))
+    };
+    let nd = map.num_dims() as usize;
+    let mut replacement = Vec::with_capacity(operands.len());
+    for &v in operands.iter() {
+        if let Some(d) = nest.loops.iter().position(|f| f.iv(&ir) == v) {
+            replacement.push(AffineExpr::dim(d as u32).add_const(shift[d]));
+            continue;
+        }
+        let outside = match body.value_def(v) {
+            ValueDef::OpResult { op, .. } => !body.is_ancestor(nest.root(), op),
+            ValueDef::BlockArg { block, .. } => {
+                let owner = body.block_region(block).and_then(|r| body.region_parent(r));
+                owner.is_none_or(|o| !body.is_ancestor(nest.root(), o))
+            }
+        };
+        if !outside {
+            return None;
+        }
+        let s = match symbols.iter().position(|&x| x == v) {
+            Some(s) => s,
+            None => {
+                symbols.push(v);
+                symbols.len() - 1
+            }
+        };
+        replacement.push(AffineExpr::symbol(s as u32));
+    }
+    let (dims, syms) = replacement.split_at(nd);
+    Some(
+        map.results()
+            .iter()
+            .map(|e| e.replace_dims_and_symbols(dims, syms))
+            .collect(),
+    )
+}
+
+/// Whether every element `reader`'s access `read` touches is written by
+/// `writer`'s access `write` at the reader's iteration plus `w`: the same
+/// subscripts after the shift, and the shifted iterations inside the
+/// writer's bounds.
+fn covers(ctx: &Context, body: &Body, writer: &Nest, write: OpId, reader: &Nest, read: OpId, w: &[i64]) -> bool {
+    let depth = w.len();
+    let in_bounds = (0..depth).all(|d| reader.lo[d] + w[d] >= writer.lo[d] && reader.hi[d] + w[d] <= writer.hi[d]);
+    if !in_bounds {
+        return false;
+    }
+    let mut symbols = Vec::new();
+    let Some(g) = subscripts(ctx, body, writer, write, w, &mut symbols) else {
+        return false;
+    };
+    let Some(f) = subscripts(ctx, body, reader, read, &vec![0; depth], &mut symbols) else {
+        return false;
+    };
+    let (nd, ns) = (depth as u32, symbols.len() as u32);
+    g.len() == f.len()
+        && g.iter()
+            .zip(&f)
+            .all(|(a, b)| simplify_affine_expr(&a.sub(b), nd, ns).as_constant() == Some(0))
+}
+
+/// The bytes of an element of the memref `v`.
+fn array_element_bytes(ctx: &Context, body: &Body, v: Value) -> u64 {
+    match ctx.type_data(body.value_type(v)) {
+        TypeData::MemRef { element, .. } => element_bytes(ctx, *element).unwrap_or(4),
+        _ => 4,
+    }
+}
+
+/// Whether `array` may be read after the group: a block argument (the
+/// caller sees it), or a value with a use outside the group's nests other
+/// than a `memref.dealloc`.
+fn live_after(ctx: &Context, body: &Body, nests: &[Nest], array: Value) -> bool {
+    if matches!(body.value_def(array), ValueDef::BlockArg { .. }) {
+        return true;
+    }
+    let ir = (ctx, body);
+    let defining = body.defining_op(array);
+    let allocates = defining.is_some_and(|op| {
+        lf_ir::interfaces::memory_effects(ctx, body, op).is_some_and(|e| {
+            e.iter()
+                .any(|e| matches!(e.effect, lf_ir::interfaces::Effect::Alloc) && e.value == Some(array))
+        })
+    });
+    if !allocates {
+        return true;
+    }
+    body.uses(array).any(|u| {
+        let user = body.use_owner(u);
+        !MemrefDeallocOp::isa(&ir, user) && !nests.iter().any(|x| body.is_ancestor(x.root(), user))
+    })
+}
+
+/// Whether a later nest of the group overwrites every element nest `j`
+/// writes (so `j`'s values never reach global memory in the original).
+fn overwritten(ctx: &Context, body: &Body, deps: &DependenceAnalysis, nests: &[Nest], j: usize) -> bool {
+    let depth = nests[j].depth();
+    (j + 1..nests.len()).any(|m| {
+        if nests[m].array != nests[j].array {
+            return false;
+        }
+        let Ok(SiblingDistance::Distances(r)) =
+            sibling_distance(&deps.accesses, ctx, body, nests[m].store, nests[j].store, depth)
+        else {
+            return false;
+        };
+        let Some(w) = r.iter().map(|x| x.constant()).collect::<Option<Vec<i64>>>() else {
+            return false;
+        };
+        covers(ctx, body, &nests[m], nests[m].store, &nests[j], nests[j].store, &w)
+    })
+}
+
+/// Rejects a cyclic LDG: with the group inside a loop, a read of an array
+/// a later nest writes sees that nest's value of the previous iteration.
+fn check_cycles(
+    ctx: &Context,
+    body: &Body,
+    nests: &[Nest],
+    edges: &[Edge],
+    global_reads: &[(usize, OpId)],
+    opts: &GroupOptions,
+) -> Result<(), Refusal> {
+    if !opts.in_loop {
+        return Ok(());
+    }
+    let ir = (ctx, body);
+    let mut g: DiGraph<usize, ()> = DiGraph::new();
+    let nodes: Vec<_> = (0..nests.len()).map(|k| g.add_node(k)).collect();
+    for e in edges {
+        g.update_edge(nodes[e.producer], nodes[e.consumer], ());
+    }
+    for &(k, read) in global_reads {
+        let memref = AffineLoadOp::cast(&ir, read).expect("a load").memref(&ir);
+        for (m, later) in nests.iter().enumerate().skip(k + 1) {
+            if later.array == memref {
+                g.update_edge(nodes[m], nodes[k], ());
+            }
+        }
+    }
+    for scc in tarjan_scc(&g) {
+        if scc.len() > 1 {
+            let mut members: Vec<usize> = scc.iter().map(|&x| g[x]).collect();
+            members.sort_unstable();
+            let names: Vec<String> = members.iter().map(|k| format!("nest {}", k + 1)).collect();
+            let last = *members.last().expect("a cycle has nests");
+            return refuse(
+                last,
+                format!(
+                    "the loop dependence graph has a cycle through {} -> {} (a value of the enclosing loop's previous iteration)",
+                    names.join(" -> "),
+                    names[0]
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Rejects what would make two blocks touch one global element: a global
+/// read of an array a nest of the group (the same or a later one) stores,
+/// unless the reader has no halo and reads only what the same iteration
+/// writes; two stores of one array unless by the same iteration.
+fn check_cross_block(
+    ctx: &Context,
+    body: &Body,
+    deps: &DependenceAnalysis,
+    nests: &[Nest],
+    halos: &[Halo],
+    keep: &[bool],
+    global_reads: &[(usize, OpId)],
+) -> Result<(), Refusal> {
+    let ir = (ctx, body);
+    let depth = nests[0].depth();
+    let same_iteration = |d: &SiblingDistance| match d {
+        SiblingDistance::Independent => true,
+        SiblingDistance::Distances(r) => r.iter().all(|x| x.constant() == Some(0)),
+    };
+    for &(j, read) in global_reads {
+        let memref = AffineLoadOp::cast(&ir, read).expect("a load").memref(&ir);
+        let no_halo = halos[j].lower.iter().chain(&halos[j].upper).all(|&h| h == 0);
+        for k in j..nests.len() {
+            if !keep[k] || nests[k].array != memref {
+                continue;
+            }
+            let safe = if k == j {
+                // A parallel nest reads what the same iteration writes.
+                no_halo
+            } else {
+                let d = sibling_distance(&deps.accesses, ctx, body, read, nests[k].store, depth)
+                    .map_err(|e| Refusal { at: k, why: e })?;
+                no_halo && same_iteration(&d)
+            };
+            if !safe {
+                return refuse(
+                    k,
+                    format!(
+                        "nest {} overwrites elements of its array that nest {} reads{} in other blocks (an anti dependence across blocks; renaming is not done)",
+                        k + 1,
+                        j + 1,
+                        at(ctx, body, read)
+                    ),
+                );
+            }
+        }
+    }
+    for j in 0..nests.len() {
+        for k in j + 1..nests.len() {
+            if !keep[j] || !keep[k] || nests[j].array != nests[k].array {
+                continue;
+            }
+            let d = sibling_distance(&deps.accesses, ctx, body, nests[j].store, nests[k].store, depth)
+                .map_err(|e| Refusal { at: k, why: e })?;
+            if !same_iteration(&d) {
+                return refuse(
+                    k,
+                    format!(
+                        "nests {} and {} store to the same elements from different iterations (an output dependence across blocks)",
+                        j + 1,
+                        k + 1
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The iterations of `[lo, hi)` the blocks compute with the strip widened
+/// by `lower` and `upper`, summed over the blocks of one level.
+fn widened_count(lo: i64, hi: i64, origin: i64, strip: i64, grid: i64, lower: i64, upper: i64) -> u64 {
+    (0..grid)
+        .map(|b| {
+            let s = origin + b * strip;
+            let (a, z) = ((s - lower).max(lo), (s + strip + upper).min(hi));
+            (z - a).max(0) as u64
+        })
+        .sum()
+}
+
+/// Fills the traffic model: one kernel per nest reads each distinct array
+/// its nest reads and writes its array once per iteration; the fused
+/// kernel reads the arrays not served by buffers once per computed
+/// iteration (halos included) and writes the kept definitions once per
+/// iteration.
+fn traffic(ctx: &Context, body: &Body, plan: &mut GroupPlan, global_reads: &[(usize, OpId)]) {
+    let ir = (ctx, body);
+    let depth = plan.strip.len();
+    let (mut before, mut after, mut all, mut orig) = (0u64, 0u64, 0u64, 0u64);
+    for (k, nest) in plan.nests.iter().enumerate() {
+        let iterations = nest.iterations();
+        let widened: u64 = (0..depth)
+            .map(|d| {
+                widened_count(
+                    nest.lo[d],
+                    nest.hi[d],
+                    plan.origin[d],
+                    plan.strip[d],
+                    plan.grid[d],
+                    plan.halos[k].lower[d],
+                    plan.halos[k].upper[d],
+                )
+            })
+            .product();
+        orig += iterations;
+        all += widened;
+        let mut read_arrays: Vec<Value> = Vec::new();
+        for &r in &nest.reads {
+            let m = AffineLoadOp::cast(&ir, r).expect("a load").memref(&ir);
+            if !read_arrays.contains(&m) {
+                read_arrays.push(m);
+            }
+        }
+        let bytes = |v: Value| array_element_bytes(ctx, body, v);
+        before += read_arrays.iter().map(|&m| bytes(m) * iterations).sum::<u64>() + bytes(nest.array) * iterations;
+        let mut global: Vec<Value> = Vec::new();
+        for &(j, r) in global_reads {
+            let m = AffineLoadOp::cast(&ir, r).expect("a load").memref(&ir);
+            if j == k && !global.contains(&m) {
+                global.push(m);
+            }
+        }
+        after += global.iter().map(|&m| bytes(m) * widened).sum::<u64>();
+        if plan.keep[k] {
+            after += bytes(nest.array) * iterations;
+        }
+    }
+    plan.bytes_before = before;
+    plan.bytes_after = after;
+    plan.iterations = (all, orig);
+}
