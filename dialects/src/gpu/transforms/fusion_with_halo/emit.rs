@@ -226,9 +226,45 @@ fn fill_phase_here(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value],
             .map(|d| AffineExpr::dim(d as u32).add_const(s.w[d]))
             .collect();
         let buffer = buffer_of[s.producer].expect("a producer with a consumer has a buffer");
-        let load = AffineLoadOp::build(b, buffer, t, AffineMap::new(depth as u32, 0, index)).result(b);
-        b.replace_all_uses_with(new, load);
-        b.erase_op(new_op);
+        let index = AffineMap::new(depth as u32, 0, index);
+        if !s.partial {
+            let load = AffineLoadOp::build(b, buffer, t, index).result(b);
+            b.replace_all_uses_with(new, load);
+            b.erase_op(new_op);
+            continue;
+        }
+        // Iterations whose producer iteration is outside the producer's
+        // bounds read the array (no nest of the group writes it there).
+        let producer = &plan.nests[s.producer];
+        let mut inside = Vec::new();
+        for d in 0..depth {
+            let shifted = AffineExpr::dim(d as u32).add_const(s.w[d]);
+            if nest.lo[d] + s.w[d] < producer.lo[d] {
+                inside.push(shifted.add_const(-producer.lo[d]));
+            }
+            if nest.hi[d] + s.w[d] > producer.hi[d] {
+                inside.push(shifted.neg().add_const(producer.hi[d] - 1));
+            }
+        }
+        let (set, operands) = integer_set(&inside, i, t);
+        let ty = b.body().value_type(new);
+        let choice = AffineIfOp::build(
+            b,
+            set,
+            &operands,
+            &[ty],
+            |b| {
+                let load = AffineLoadOp::build(b, buffer, t, index).result(b);
+                [load].into_iter().collect()
+            },
+            Some(&mut |b: &mut Builder<'_>| {
+                b.move_op_to_insertion_point(new_op);
+                [new].into_iter().collect()
+            }),
+        );
+        let value = choice.results(b)[0];
+        let if_op = choice.op();
+        b.replace_uses_if(new, value, |body, user| !body.is_ancestor(if_op, user));
     }
     let store = store.expect("the nest's store was cloned");
     let value = AffineStoreOp::cast(b, store).expect("a store").value(b);

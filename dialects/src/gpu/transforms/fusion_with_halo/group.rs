@@ -35,6 +35,9 @@ pub struct GroupOptions {
     /// Whether the group is inside a loop (reads may see a later nest's
     /// value from the previous iteration).
     pub in_loop: bool,
+    /// The number of the group's first nest in its run, from 0 (remarks
+    /// number nests from 1 in the run).
+    pub first: usize,
 }
 
 /// A read of a definition of the group, served by its buffer.
@@ -46,6 +49,10 @@ pub struct ServedRead {
     pub producer: usize,
     /// The producer's iteration minus the reader's, per level.
     pub w: Vec<i64>,
+    /// Whether some reader iterations fall outside the producer's bounds
+    /// (those read the array in global memory, which no nest of the group
+    /// writes there).
+    pub partial: bool,
 }
 
 /// A group that can be fused, and how.
@@ -125,6 +132,7 @@ pub fn plan_group(
 ) -> Result<GroupPlan, Refusal> {
     let n = nests.len();
     let depth = nests[0].depth();
+    let name = |j: usize| opts.first + j + 1;
     if let Some(k) = nests.iter().position(|x| x.depth() != depth) {
         return refuse(k, format!("its band has {} levels, the group's {depth}", nests[k].depth()));
     }
@@ -150,7 +158,7 @@ pub fn plan_group(
                                 format!(
                                     "a read{} depends on nest {} at a distance that is not constant",
                                     at(ctx, body, read),
-                                    j + 1
+                                    name(j)
                                 ),
                             );
                         };
@@ -161,17 +169,42 @@ pub fn plan_group(
             }
             match producer {
                 Some((j, w)) => {
-                    if !covers(ctx, body, &nests[j], nests[j].store, nest, read, &w) {
+                    let Some(partial) = coverage(ctx, body, &nests[j], nests[j].store, nest, read, &w) else {
                         return refuse(
                             k,
                             format!(
-                                "the read{} may see values nest {} does not write (they come from before the group)",
+                                "the read{} and the store of nest {} touch the same elements through different subscripts",
                                 at(ctx, body, read),
-                                j + 1
+                                name(j)
                             ),
                         );
+                    };
+                    if partial {
+                        // The rest comes from global memory: no earlier nest
+                        // of the group may have written it.
+                        for e in 0..j {
+                            if nests[e].array == nests[j].array
+                                && distance(nests[e].store, read, k)? != SiblingDistance::Independent
+                            {
+                                return refuse(
+                                    k,
+                                    format!(
+                                        "the read{} sees values of nests {} and {} (several reaching definitions)",
+                                        at(ctx, body, read),
+                                        name(e),
+                                        name(j)
+                                    ),
+                                );
+                            }
+                        }
+                        global_reads.push((k, read));
                     }
-                    served.push(ServedRead { read, producer: j, w });
+                    served.push(ServedRead {
+                        read,
+                        producer: j,
+                        w,
+                        partial,
+                    });
                 }
                 None => global_reads.push((k, read)),
             }
@@ -240,7 +273,7 @@ pub fn plan_group(
     let keep: Vec<bool> = (0..n)
         .map(|j| opts.keep_all || (live_after(ctx, body, nests, nests[j].array) && !overwritten(ctx, body, deps, nests, j)))
         .collect();
-    check_cross_block(ctx, body, deps, nests, &halos, &keep, &global_reads)?;
+    check_cross_block(ctx, body, deps, nests, &halos, &keep, &global_reads, opts.first)?;
     let origin: Vec<i64> = (0..depth).map(|d| nests.iter().map(|x| x.lo[d]).min().unwrap_or(0)).collect();
     let top: Vec<i64> = (0..depth).map(|d| nests.iter().map(|x| x.hi[d]).max().unwrap_or(0)).collect();
     let grid: Vec<i64> = (0..depth)
@@ -331,28 +364,26 @@ fn subscripts(ctx: &Context, body: &Body, nest: &Nest, op: OpId, shift: &[i64], 
     )
 }
 
-/// Whether every element `reader`'s access `read` touches is written by
-/// `writer`'s access `write` at the reader's iteration plus `w`: the same
-/// subscripts after the shift, and the shifted iterations inside the
-/// writer's bounds.
-fn covers(ctx: &Context, body: &Body, writer: &Nest, write: OpId, reader: &Nest, read: OpId, w: &[i64]) -> bool {
+/// Whether `reader`'s access `read` touches, at the reader's iteration
+/// `x`, the element `writer`'s access `write` stores at iteration `x + w`
+/// (the same subscripts after the shift): `None` when not; else whether
+/// the coverage is partial (some shifted iterations are outside the
+/// writer's bounds).
+fn coverage(ctx: &Context, body: &Body, writer: &Nest, write: OpId, reader: &Nest, read: OpId, w: &[i64]) -> Option<bool> {
     let depth = w.len();
-    let in_bounds = (0..depth).all(|d| reader.lo[d] + w[d] >= writer.lo[d] && reader.hi[d] + w[d] <= writer.hi[d]);
-    if !in_bounds {
-        return false;
-    }
     let mut symbols = Vec::new();
-    let Some(g) = subscripts(ctx, body, writer, write, w, &mut symbols) else {
-        return false;
-    };
-    let Some(f) = subscripts(ctx, body, reader, read, &vec![0; depth], &mut symbols) else {
-        return false;
-    };
+    let g = subscripts(ctx, body, writer, write, w, &mut symbols)?;
+    let f = subscripts(ctx, body, reader, read, &vec![0; depth], &mut symbols)?;
     let (nd, ns) = (depth as u32, symbols.len() as u32);
-    g.len() == f.len()
+    let same = g.len() == f.len()
         && g.iter()
             .zip(&f)
-            .all(|(a, b)| simplify_affine_expr(&a.sub(b), nd, ns).as_constant() == Some(0))
+            .all(|(a, b)| simplify_affine_expr(&a.sub(b), nd, ns).as_constant() == Some(0));
+    if !same {
+        return None;
+    }
+    let inside = (0..depth).all(|d| reader.lo[d] + w[d] >= writer.lo[d] && reader.hi[d] + w[d] <= writer.hi[d]);
+    Some(!inside)
 }
 
 /// The bytes of an element of the memref `v`.
@@ -403,7 +434,7 @@ fn overwritten(ctx: &Context, body: &Body, deps: &DependenceAnalysis, nests: &[N
         let Some(w) = r.iter().map(|x| x.constant()).collect::<Option<Vec<i64>>>() else {
             return false;
         };
-        covers(ctx, body, &nests[m], nests[m].store, &nests[j], nests[j].store, &w)
+        coverage(ctx, body, &nests[m], nests[m].store, &nests[j], nests[j].store, &w) == Some(false)
     })
 }
 
@@ -438,7 +469,7 @@ fn check_cycles(
         if scc.len() > 1 {
             let mut members: Vec<usize> = scc.iter().map(|&x| g[x]).collect();
             members.sort_unstable();
-            let names: Vec<String> = members.iter().map(|k| format!("nest {}", k + 1)).collect();
+            let names: Vec<String> = members.iter().map(|k| format!("nest {}", opts.first + k + 1)).collect();
             let last = *members.last().expect("a cycle has nests");
             return refuse(
                 last,
@@ -465,6 +496,7 @@ fn check_cross_block(
     halos: &[Halo],
     keep: &[bool],
     global_reads: &[(usize, OpId)],
+    first: usize,
 ) -> Result<(), Refusal> {
     let ir = (ctx, body);
     let depth = nests[0].depth();
@@ -492,8 +524,8 @@ fn check_cross_block(
                     k,
                     format!(
                         "nest {} overwrites elements of its array that nest {} reads{} in other blocks (an anti dependence across blocks; renaming is not done)",
-                        k + 1,
-                        j + 1,
+                        first + k + 1,
+                        first + j + 1,
                         at(ctx, body, read)
                     ),
                 );
@@ -512,8 +544,8 @@ fn check_cross_block(
                     k,
                     format!(
                         "nests {} and {} store to the same elements from different iterations (an output dependence across blocks)",
-                        j + 1,
-                        k + 1
+                        first + j + 1,
+                        first + k + 1
                     ),
                 );
             }
@@ -571,6 +603,11 @@ fn traffic(ctx: &Context, body: &Body, plan: &mut GroupPlan, global_reads: &[(us
         before += read_arrays.iter().map(|&m| bytes(m) * iterations).sum::<u64>() + bytes(nest.array) * iterations;
         let mut global: Vec<Value> = Vec::new();
         for &(j, r) in global_reads {
+            // A partly served read touches global memory only at the
+            // bounds: the model leaves it out.
+            if plan.served.iter().any(|s| s.read == r) {
+                continue;
+            }
             let m = AffineLoadOp::cast(&ir, r).expect("a load").memref(&ir);
             if j == k && !global.contains(&m) {
                 global.push(m);

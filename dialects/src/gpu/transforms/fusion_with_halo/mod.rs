@@ -173,8 +173,9 @@ impl AffineFusionWithHalo {
             .collect()
     }
 
-    fn options(&self, depth: usize, in_loop: bool) -> GroupOptions {
+    fn options(&self, depth: usize, in_loop: bool, first: usize) -> GroupOptions {
         GroupOptions {
+            first,
             strip: self.strips(depth),
             rule: self.rule,
             max_shared_bytes: self.max_shared_bytes,
@@ -195,7 +196,7 @@ impl AffineFusionWithHalo {
         let nests = &run.nests;
         let plan = |a: usize, b: usize| -> Result<GroupPlan, Refusal> {
             let depth = nests[a].depth();
-            plan_group(ctx, body, deps, &nests[a..b], &self.options(depth, run.in_loop))
+            plan_group(ctx, body, deps, &nests[a..b], &self.options(depth, run.in_loop, a))
         };
         let mut out = Vec::new();
         let refused = |r: &Refusal, a: usize, remarks: &mut Vec<(OpId, String)>| {
