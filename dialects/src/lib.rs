@@ -143,6 +143,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::gpu_verify_transfers::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);
+    r.register_pipeline(&gpu::transforms::fuse_halo_gpu::FUSE_HALO_GPU);
 }
 
 /// The op reference of one dialect as markdown (`docs/dialects/<name>.md`).

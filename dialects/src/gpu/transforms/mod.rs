@@ -1,5 +1,6 @@
 //! Passes on the `gpu` dialect.
 
+pub mod fuse_halo_gpu;
 pub mod fusion_with_halo;
 pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;

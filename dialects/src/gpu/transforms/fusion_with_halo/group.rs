@@ -8,7 +8,7 @@ use super::nests::Nest;
 use crate::affine::analysis::sibling::{sibling_distance, SiblingDistance};
 use crate::affine::analysis::DependenceAnalysis;
 use crate::affine::utils::memory_footprint::element_bytes;
-use crate::affine::{AffineLoadOp, AffineStoreOp};
+use crate::affine::{AffineApplyOp, AffineLoadOp, AffineStoreOp};
 use crate::memref::MemrefDeallocOp;
 use lf_ir::affine::{simplify_affine_expr, AffineExpr};
 use lf_ir::types::TypeData;
@@ -329,32 +329,25 @@ fn subscripts(ctx: &Context, body: &Body, nest: &Nest, op: OpId, shift: &[i64], 
         let s = AffineStoreOp::cast(&ir, op)?;
         (s.map(&ir), s.indices(&ir))
     };
+    apply_map(ctx, body, nest, map, &operands, shift, symbols)
+}
+
+/// `map`'s results over `operands`, each operand an expression over the
+/// nest's levels and `symbols` ([`operand_expr`]).
+fn apply_map(
+    ctx: &Context,
+    body: &Body,
+    nest: &Nest,
+    map: &lf_ir::affine::AffineMap,
+    operands: &[Value],
+    shift: &[i64],
+    symbols: &mut Vec<Value>,
+) -> Option<Vec<AffineExpr>> {
     let nd = map.num_dims() as usize;
-    let mut replacement = Vec::with_capacity(operands.len());
-    for &v in operands.iter() {
-        if let Some(d) = nest.loops.iter().position(|f| f.iv(&ir) == v) {
-            replacement.push(AffineExpr::dim(d as u32).add_const(shift[d]));
-            continue;
-        }
-        let outside = match body.value_def(v) {
-            ValueDef::OpResult { op, .. } => !body.is_ancestor(nest.root(), op),
-            ValueDef::BlockArg { block, .. } => {
-                let owner = body.block_region(block).and_then(|r| body.region_parent(r));
-                owner.is_none_or(|o| !body.is_ancestor(nest.root(), o))
-            }
-        };
-        if !outside {
-            return None;
-        }
-        let s = match symbols.iter().position(|&x| x == v) {
-            Some(s) => s,
-            None => {
-                symbols.push(v);
-                symbols.len() - 1
-            }
-        };
-        replacement.push(AffineExpr::symbol(s as u32));
-    }
+    let replacement = operands
+        .iter()
+        .map(|&v| operand_expr(ctx, body, nest, v, shift, symbols))
+        .collect::<Option<Vec<_>>>()?;
     let (dims, syms) = replacement.split_at(nd);
     Some(
         map.results()
@@ -362,6 +355,36 @@ fn subscripts(ctx: &Context, body: &Body, nest: &Nest, op: OpId, shift: &[i64], 
             .map(|e| e.replace_dims_and_symbols(dims, syms))
             .collect(),
     )
+}
+
+/// An access operand as an expression: a band induction variable is its
+/// level (plus `shift`), an `affine.apply` in the nest its map over its
+/// operands, a value from outside the nest a symbol; `None` otherwise.
+fn operand_expr(ctx: &Context, body: &Body, nest: &Nest, v: Value, shift: &[i64], symbols: &mut Vec<Value>) -> Option<AffineExpr> {
+    let ir = (ctx, body);
+    if let Some(d) = nest.loops.iter().position(|f| f.iv(&ir) == v) {
+        return Some(AffineExpr::dim(d as u32).add_const(shift[d]));
+    }
+    let inside = match body.value_def(v) {
+        ValueDef::OpResult { op, .. } => body.is_ancestor(nest.root(), op),
+        ValueDef::BlockArg { block, .. } => body
+            .block_region(block)
+            .and_then(|r| body.region_parent(r))
+            .is_some_and(|o| body.is_ancestor(nest.root(), o)),
+    };
+    if inside {
+        let apply = AffineApplyOp::defining(&ir, v)?;
+        let results = apply_map(ctx, body, nest, apply.map(&ir), &apply.map_operands(&ir), shift, symbols)?;
+        return results.into_iter().next();
+    }
+    let s = match symbols.iter().position(|&x| x == v) {
+        Some(s) => s,
+        None => {
+            symbols.push(v);
+            symbols.len() - 1
+        }
+    };
+    Some(AffineExpr::symbol(s as u32))
 }
 
 /// Whether `reader`'s access `read` touches, at the reader's iteration
