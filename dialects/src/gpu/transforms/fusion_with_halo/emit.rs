@@ -197,7 +197,14 @@ fn fill_phase(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value], t: &
     b.guarded(|b| fill_phase_here(b, plan, k, i, t, buffer_of));
 }
 
-fn fill_phase_here(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value], t: &[Value], buffer_of: &[Option<Value>]) {
+fn fill_phase_here(
+    b: &mut Builder<'_>,
+    plan: &GroupPlan,
+    k: usize,
+    i: &[Value],
+    t: &[Value],
+    buffer_of: &[Option<Value>],
+) {
     let depth = plan.strip.len();
     let nest = &plan.nests[k];
     let mut map = ValueMap::default();
@@ -281,7 +288,10 @@ fn fill_phase_here(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value],
             let (set, operands) = integer_set(&owned, i, t);
             let guard = AffineIfOp::build(b, set, &operands, &[], |_| ValueList::new(), None);
             let then = guard.then_block(b);
-            let end = b.body().terminator(then).expect("affine.if's block ends in affine.yield");
+            let end = b
+                .body()
+                .terminator(then)
+                .expect("affine.if's block ends in affine.yield");
             b.move_op_before(store, end);
         }
     }

@@ -134,11 +134,13 @@ pub fn plan_group(
     let depth = nests[0].depth();
     let name = |j: usize| opts.first + j + 1;
     if let Some(k) = nests.iter().position(|x| x.depth() != depth) {
-        return refuse(k, format!("its band has {} levels, the group's {depth}", nests[k].depth()));
+        return refuse(
+            k,
+            format!("its band has {} levels, the group's {depth}", nests[k].depth()),
+        );
     }
     let distance = |src: OpId, dst: OpId, at: usize| {
-        sibling_distance(&deps.accesses, ctx, body, src, dst, depth)
-            .map_err(|e| Refusal { at, why: e })
+        sibling_distance(&deps.accesses, ctx, body, src, dst, depth).map_err(|e| Refusal { at, why: e })
     };
     // Reaching definitions: each read's producer is the last earlier nest
     // of the group that may write what it reads.
@@ -224,8 +226,12 @@ pub fn plan_group(
     }
     check_cycles(ctx, body, nests, &edges, &global_reads, opts)?;
     let halos = propagate(n, depth, &edges, opts.rule);
-    let lmax: Vec<i64> = (0..depth).map(|d| halos.iter().map(|h| h.lower[d]).max().unwrap_or(0)).collect();
-    let rmax: Vec<i64> = (0..depth).map(|d| halos.iter().map(|h| h.upper[d]).max().unwrap_or(0)).collect();
+    let lmax: Vec<i64> = (0..depth)
+        .map(|d| halos.iter().map(|h| h.lower[d]).max().unwrap_or(0))
+        .collect();
+    let rmax: Vec<i64> = (0..depth)
+        .map(|d| halos.iter().map(|h| h.upper[d]).max().unwrap_or(0))
+        .collect();
     let strip = opts.strip.clone();
     for d in 0..depth {
         if lmax[d] > strip[d] || rmax[d] > strip[d] {
@@ -245,13 +251,14 @@ pub fn plan_group(
     }
     let block: Vec<i64> = (0..depth).map(|d| strip[d] + lmax[d] + rmax[d]).collect();
     let threads: i64 = block.iter().product();
-    if threads > MAX_THREADS || (depth == 3 && block[0] > MAX_Z) {
+    // A single nest is not fused (it stays a loop nest): no block to fit.
+    if n > 1 && (threads > MAX_THREADS || (depth == 3 && block[0] > MAX_Z)) {
+        let shape: Vec<String> = block.iter().rev().map(|b| b.to_string()).collect();
         return refuse(
             n - 1,
             format!(
-                "the block would have {} threads ({} along z), more than a GPU block holds",
-                threads,
-                if depth == 3 { block[0] } else { 1 }
+                "the block would have {threads} threads ({}), more than a GPU block holds ({MAX_THREADS}, {MAX_Z} along z)",
+                shape.join("x")
             ),
         );
     }
@@ -271,11 +278,17 @@ pub fn plan_group(
         );
     }
     let keep: Vec<bool> = (0..n)
-        .map(|j| opts.keep_all || (live_after(ctx, body, nests, nests[j].array) && !overwritten(ctx, body, deps, nests, j)))
+        .map(|j| {
+            opts.keep_all || (live_after(ctx, body, nests, nests[j].array) && !overwritten(ctx, body, deps, nests, j))
+        })
         .collect();
     check_cross_block(ctx, body, deps, nests, &halos, &keep, &global_reads, opts.first)?;
-    let origin: Vec<i64> = (0..depth).map(|d| nests.iter().map(|x| x.lo[d]).min().unwrap_or(0)).collect();
-    let top: Vec<i64> = (0..depth).map(|d| nests.iter().map(|x| x.hi[d]).max().unwrap_or(0)).collect();
+    let origin: Vec<i64> = (0..depth)
+        .map(|d| nests.iter().map(|x| x.lo[d]).min().unwrap_or(0))
+        .collect();
+    let top: Vec<i64> = (0..depth)
+        .map(|d| nests.iter().map(|x| x.hi[d]).max().unwrap_or(0))
+        .collect();
     let grid: Vec<i64> = (0..depth)
         .map(|d| ((top[d] - origin[d]).max(1) + strip[d] - 1) / strip[d])
         .collect();
@@ -321,7 +334,14 @@ pub fn at(ctx: &Context, body: &Body, op: OpId) -> String {
 /// from outside the nest, shared by the accesses compared); `None` when an
 /// operand is a value of the nest other than its band's induction
 /// variables.
-fn subscripts(ctx: &Context, body: &Body, nest: &Nest, op: OpId, shift: &[i64], symbols: &mut Vec<Value>) -> Option<Vec<AffineExpr>> {
+fn subscripts(
+    ctx: &Context,
+    body: &Body,
+    nest: &Nest,
+    op: OpId,
+    shift: &[i64],
+    symbols: &mut Vec<Value>,
+) -> Option<Vec<AffineExpr>> {
     let ir = (ctx, body);
     let (map, operands) = if let Some(l) = AffineLoadOp::cast(&ir, op) {
         (l.map(&ir), l.indices(&ir))
@@ -360,7 +380,14 @@ fn apply_map(
 /// An access operand as an expression: a band induction variable is its
 /// level (plus `shift`), an `affine.apply` in the nest its map over its
 /// operands, a value from outside the nest a symbol; `None` otherwise.
-fn operand_expr(ctx: &Context, body: &Body, nest: &Nest, v: Value, shift: &[i64], symbols: &mut Vec<Value>) -> Option<AffineExpr> {
+fn operand_expr(
+    ctx: &Context,
+    body: &Body,
+    nest: &Nest,
+    v: Value,
+    shift: &[i64],
+    symbols: &mut Vec<Value>,
+) -> Option<AffineExpr> {
     let ir = (ctx, body);
     if let Some(d) = nest.loops.iter().position(|f| f.iv(&ir) == v) {
         return Some(AffineExpr::dim(d as u32).add_const(shift[d]));
@@ -374,7 +401,15 @@ fn operand_expr(ctx: &Context, body: &Body, nest: &Nest, v: Value, shift: &[i64]
     };
     if inside {
         let apply = AffineApplyOp::defining(&ir, v)?;
-        let results = apply_map(ctx, body, nest, apply.map(&ir), &apply.map_operands(&ir), shift, symbols)?;
+        let results = apply_map(
+            ctx,
+            body,
+            nest,
+            apply.map(&ir),
+            &apply.map_operands(&ir),
+            shift,
+            symbols,
+        )?;
         return results.into_iter().next();
     }
     let s = match symbols.iter().position(|&x| x == v) {
@@ -392,7 +427,15 @@ fn operand_expr(ctx: &Context, body: &Body, nest: &Nest, v: Value, shift: &[i64]
 /// (the same subscripts after the shift): `None` when not; else whether
 /// the coverage is partial (some shifted iterations are outside the
 /// writer's bounds).
-fn coverage(ctx: &Context, body: &Body, writer: &Nest, write: OpId, reader: &Nest, read: OpId, w: &[i64]) -> Option<bool> {
+fn coverage(
+    ctx: &Context,
+    body: &Body,
+    writer: &Nest,
+    write: OpId,
+    reader: &Nest,
+    read: OpId,
+    w: &[i64],
+) -> Option<bool> {
     let depth = w.len();
     let mut symbols = Vec::new();
     let g = subscripts(ctx, body, writer, write, w, &mut symbols)?;

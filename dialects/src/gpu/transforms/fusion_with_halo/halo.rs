@@ -96,8 +96,20 @@ mod tests {
     #[test]
     fn fig3_needs_one_iteration_on_each_side() {
         let h = propagate(2, 1, &[edge(0, 1, &[-1, 1])], HaloRule::Sound);
-        assert_eq!(h[0], Halo { lower: vec![1], upper: vec![1] });
-        assert_eq!(h[1], Halo { lower: vec![0], upper: vec![0] });
+        assert_eq!(
+            h[0],
+            Halo {
+                lower: vec![1],
+                upper: vec![1]
+            }
+        );
+        assert_eq!(
+            h[1],
+            Halo {
+                lower: vec![0],
+                upper: vec![0]
+            }
+        );
     }
 
     #[test]
@@ -105,11 +117,29 @@ mod tests {
         // L1 -> L2 w = -1, L2 -> L3 w = +3.
         let edges = [edge(0, 1, &[-1]), edge(1, 2, &[3])];
         let sound = propagate(3, 1, &edges, HaloRule::Sound);
-        assert_eq!(sound[1], Halo { lower: vec![0], upper: vec![3] });
+        assert_eq!(
+            sound[1],
+            Halo {
+                lower: vec![0],
+                upper: vec![3]
+            }
+        );
         // L1 must cover [s - 1, s + S + 2).
-        assert_eq!(sound[0], Halo { lower: vec![1], upper: vec![2] });
+        assert_eq!(
+            sound[0],
+            Halo {
+                lower: vec![1],
+                upper: vec![2]
+            }
+        );
         let paper = propagate(3, 1, &edges, HaloRule::Paper);
-        assert_eq!(paper[0], Halo { lower: vec![1], upper: vec![0] });
+        assert_eq!(
+            paper[0],
+            Halo {
+                lower: vec![1],
+                upper: vec![0]
+            }
+        );
     }
 
     #[test]

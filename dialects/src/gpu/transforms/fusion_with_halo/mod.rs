@@ -264,7 +264,8 @@ impl AffineFusionWithHalo {
                 match plan(a, next_b) {
                     Err(r) => refused(&r, a, remarks),
                     Ok(merged) => {
-                        let apart = plans[a][b].as_ref().map_or(0, cost_of) + plans[b][next_b].as_ref().map_or(0, cost_of);
+                        let apart =
+                            plans[a][b].as_ref().map_or(0, cost_of) + plans[b][next_b].as_ref().map_or(0, cost_of);
                         remarks.push((
                             nests[b].root(),
                             format!(
@@ -456,7 +457,11 @@ impl Pass for AffineFusionWithHalo {
                 op.emit(Diagnostic::remark(pos, message));
             }
         }
-        op.add_statistic("num-fused-kernels", "Groups of nests fused into one gpu.launch", plans.len() as u64);
+        op.add_statistic(
+            "num-fused-kernels",
+            "Groups of nests fused into one gpu.launch",
+            plans.len() as u64,
+        );
         if plans.is_empty() {
             am.preserve_all();
         }

@@ -48,7 +48,11 @@ impl Nest {
 
     /// The number of iterations.
     pub fn iterations(&self) -> u64 {
-        self.lo.iter().zip(&self.hi).map(|(l, h)| (h - l).max(0) as u64).product()
+        self.lo
+            .iter()
+            .zip(&self.hi)
+            .map(|(l, h)| (h - l).max(0) as u64)
+            .product()
     }
 }
 
