@@ -554,6 +554,7 @@ fn check_cycles(
 /// read of an array a nest of the group (the same or a later one) stores,
 /// unless the reader has no halo and reads only what the same iteration
 /// writes; two stores of one array unless by the same iteration.
+#[allow(clippy::too_many_arguments)]
 fn check_cross_block(
     ctx: &Context,
     body: &Body,

@@ -105,7 +105,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
         .list("tile-sizes")
         .iter()
         .map(|v| match v {
-            OptionValue::Int(i) => *i as i64,
+            OptionValue::Int(i) => *i,
             _ => 0,
         })
         .collect();
