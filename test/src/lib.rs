@@ -14,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod affine_gen;
+pub mod chain_gen;
 pub mod filecheck;
 pub mod lit;
 pub mod runnable_gen;
