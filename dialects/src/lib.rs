@@ -140,6 +140,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
     r.register(&gpu::transforms::gpu_map_loops::INFO);
     r.register(&gpu::transforms::gpu_verify_transfers::INFO);
+    r.register(&gpu::transforms::swap_array_alloc::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);
 }

@@ -1,0 +1,105 @@
+//! What a launch must look like for `swap-array-alloc`: the checks made
+//! before anything changes.
+
+use crate::affine::{AffineLoadOp, AffineStoreOp};
+use crate::gpu::utils::phase_barriers::{analyze, at, PhaseAccesses};
+use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
+use crate::memref::{MemrefLoadOp, MemrefStoreOp};
+use lf_ir::affine::AffineMap;
+use lf_ir::interfaces::{memory_effects, Effect};
+use lf_ir::view::OpView;
+use lf_ir::{Body, Context, OpId, Value};
+use std::collections::{HashMap, HashSet};
+
+/// The element a load or store touches, as its map and operands (an
+/// `affine` access) or its indices (a `memref` access): two accesses with
+/// equal keys touch the same element when one thread runs both.
+#[derive(Clone, PartialEq, Eq, Debug)]
+enum ElementKey {
+    Affine(AffineMap, Vec<Value>),
+    Plain(Vec<Value>),
+}
+
+/// The element key of one of the four accesses, `None` for another op.
+fn element_key(ctx: &Context, body: &Body, op: OpId) -> Option<ElementKey> {
+    let ir = (ctx, body);
+    if let Some(l) = AffineLoadOp::cast(&ir, op) {
+        return Some(ElementKey::Affine(l.map(&ir).clone(), l.indices(&ir).to_vec()));
+    }
+    if let Some(s) = AffineStoreOp::cast(&ir, op) {
+        return Some(ElementKey::Affine(s.map(&ir).clone(), s.indices(&ir).to_vec()));
+    }
+    if let Some(l) = MemrefLoadOp::cast(&ir, op) {
+        return Some(ElementKey::Plain(l.indices(&ir).to_vec()));
+    }
+    MemrefStoreOp::cast(&ir, op).map(|s| ElementKey::Plain(s.indices(&ir).to_vec()))
+}
+
+/// The memrefs each top-level op reads and writes (workgroup and global),
+/// for the reordering's dependences.
+pub type MemrefEffects = HashMap<OpId, (HashSet<Value>, HashSet<Value>)>;
+
+/// Checks that `launch` is in the form the pass handles and returns its
+/// workgroup accesses and the memrefs each top-level op touches; `Err`
+/// says why the launch is left alone.
+pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAccesses, MemrefEffects), String> {
+    let ir = (ctx, body);
+    if !launch.private_attributions(&ir).is_empty() {
+        return Err("it has private memory attributions".into());
+    }
+    let info = analyze(ctx, body, launch)?;
+    let workgroup: HashSet<Value> = launch.workgroup_attributions(&ir).into_iter().collect();
+    let mut effects = MemrefEffects::new();
+    // Global memref -> (top-level op, is a write, element) of each access.
+    let mut global: HashMap<Value, Vec<(OpId, bool, ElementKey)>> = HashMap::new();
+    for &top in &info.tops {
+        if GpuBarrierOp::isa(&ir, top) {
+            continue;
+        }
+        let found = memory_effects(ctx, body, top).ok_or_else(|| {
+            format!(
+                "'{}'{} has memory effects the pass cannot see",
+                ctx.op_name_str(body.op_name(top)),
+                at(ctx, body, top)
+            )
+        })?;
+        let entry = effects.entry(top).or_default();
+        for e in found {
+            let write = match e.effect {
+                Effect::Read => false,
+                Effect::Write => true,
+                Effect::Alloc | Effect::Free => continue,
+            };
+            let (Some(memref), Some(key)) = (e.value, element_key(ctx, body, e.op)) else {
+                return Err(format!(
+                    "'{}'{} touches memory other than through loads and stores",
+                    ctx.op_name_str(body.op_name(e.op)),
+                    at(ctx, body, e.op)
+                ));
+            };
+            if write {
+                entry.1.insert(memref);
+            } else {
+                entry.0.insert(memref);
+            }
+            if !workgroup.contains(&memref) {
+                global.entry(memref).or_default().push((top, write, key));
+            }
+        }
+    }
+    for list in global.values() {
+        let tops: HashSet<OpId> = list.iter().map(|a| a.0).collect();
+        if tops.len() < 2 || !list.iter().any(|a| a.1) {
+            continue;
+        }
+        if list.iter().any(|a| a.2 != list[0].2) {
+            let w = list.iter().find(|a| a.1).map(|a| a.0).unwrap_or(list[0].0);
+            return Err(format!(
+                "a global memref written in the op{} is accessed at other elements in another top-level op \
+(only workgroup memory is ordered by the barriers)",
+                at(ctx, body, w)
+            ));
+        }
+    }
+    Ok((info, effects))
+}
