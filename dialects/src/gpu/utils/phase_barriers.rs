@@ -27,7 +27,7 @@ use crate::memref::{MemrefLoadOp, MemrefStoreOp};
 use lf_ir::builder::Builder;
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
-use lf_ir::{Body, BlockId, Context, OpId, Value};
+use lf_ir::{BlockId, Body, Context, OpId, Value};
 use std::collections::{HashMap, HashSet};
 
 /// One access to a workgroup attribution.

@@ -75,8 +75,16 @@ mod tests {
 
     #[test]
     fn types_do_not_share() {
-        let a = LiveRange { ty: 0u8, first: 0, last: 1 };
-        let b = LiveRange { ty: 1u8, first: 2, last: 3 };
+        let a = LiveRange {
+            ty: 0u8,
+            first: 0,
+            last: 1,
+        };
+        let b = LiveRange {
+            ty: 1u8,
+            first: 2,
+            last: 3,
+        };
         assert_eq!(allocate(&[a, b]).1, 2);
     }
 

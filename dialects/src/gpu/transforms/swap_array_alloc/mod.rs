@@ -55,7 +55,7 @@ the others' accesses are rewritten to it and their attributions erased.\n\
 a buffer written since the last barrier or writes one read or written since it; none before the first \
 write to an array.\n\n\
 A remark per launch says `swap arrays: N definitions in M arrays` and how many loads became registers. \
-Left unchanged with a remark: private attributions, an attribution used by another op (a view, a call), a \
+Launches without workgroup attributions are not touched. Left unchanged with a remark: private attributions, an attribution used by another op (a view, a call), a \
 `gpu.barrier` nested in a top-level op, ops touching memory other than through those loads and stores, a \
 global memref written in one top-level op and accessed at another element in another (the barriers only \
 order workgroup memory).",
@@ -100,6 +100,9 @@ impl Pass for SwapArrayAlloc {
         let mut b = op.builder();
         let launches = collect_ops::<GpuLaunchOp>(b.ctx(), b.body(), &regions);
         for launch in launches {
+            if launch.workgroup_attributions(&b).is_empty() {
+                continue;
+            }
             let message = match alloc_launch(&mut b, launch, self.reorder) {
                 Ok(summary) => summary,
                 Err(why) => format!("swap arrays not allocated: {why}; the launch is left unchanged"),

@@ -51,8 +51,12 @@ fn find(b: &Builder<'_>, launch: GpuLaunchOp, info: &PhaseAccesses) -> Vec<Forwa
         let mine: Vec<_> = info.accesses.iter().filter(|a| a.buffer == buffer).collect();
         let stores: Vec<_> = mine.iter().filter(|a| a.write).collect();
         let [store] = stores.as_slice() else { continue };
-        let Some(st) = AffineStoreOp::cast(b, store.op) else { continue };
-        let Some(producer) = AffineIfOp::cast(b, store.top) else { continue };
+        let Some(st) = AffineStoreOp::cast(b, store.op) else {
+            continue;
+        };
+        let Some(producer) = AffineIfOp::cast(b, store.top) else {
+            continue;
+        };
         let body = b.body();
         if producer.else_block(b).is_some()
             || !producer.results(b).is_empty()
@@ -69,7 +73,11 @@ fn find(b: &Builder<'_>, launch: GpuLaunchOp, info: &PhaseAccesses) -> Vec<Forwa
             .filter(|l| b.body().value_type(l.result(b)) == b.body().value_type(st.value(b)))
             .collect();
         if !loads.is_empty() {
-            out.push(Forward { producer, store: st, loads });
+            out.push(Forward {
+                producer,
+                store: st,
+                loads,
+            });
         }
     }
     out
