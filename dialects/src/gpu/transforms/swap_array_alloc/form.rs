@@ -1,6 +1,7 @@
 //! What a launch must look like for `swap-array-alloc`: the checks made
 //! before anything changes.
 
+use crate::affine::utils::memref_alias::underlying_memref;
 use crate::affine::{AffineLoadOp, AffineStoreOp};
 use crate::gpu::utils::phase_barriers::{analyze, at, PhaseAccesses};
 use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
@@ -12,8 +13,9 @@ use lf_ir::{Body, Context, OpId, Value};
 use std::collections::{HashMap, HashSet};
 
 /// The element a load or store touches, as its map and operands (an
-/// `affine` access) or its indices (a `memref` access): two accesses with
-/// equal keys touch the same element when one thread runs both.
+/// `affine` access) or its indices (a `memref` access): two accesses of one
+/// memref value with equal keys touch the same element when one thread
+/// runs both.
 #[derive(Clone, PartialEq, Eq, Debug)]
 enum ElementKey {
     Affine(AffineMap, Vec<Value>),
@@ -35,8 +37,10 @@ fn element_key(ctx: &Context, body: &Body, op: OpId) -> Option<ElementKey> {
     MemrefStoreOp::cast(&ir, op).map(|s| ElementKey::Plain(s.indices(&ir).to_vec()))
 }
 
-/// The memrefs each top-level op reads and writes (workgroup and global),
-/// for the reordering's dependences.
+/// The memrefs each top-level op reads and writes (workgroup and global,
+/// views traced to the memref they view), for the reordering's
+/// dependences. Distinct function arguments are assumed not to alias (as
+/// `gpu-map-loops` and MLIR assume).
 pub type MemrefEffects = HashMap<OpId, (HashSet<Value>, HashSet<Value>)>;
 
 /// Checks that `launch` is in the form the pass handles and returns its
@@ -50,8 +54,9 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAc
     let info = analyze(ctx, body, launch)?;
     let workgroup: HashSet<Value> = launch.workgroup_attributions(&ir).into_iter().collect();
     let mut effects = MemrefEffects::new();
-    // Global memref -> (top-level op, is a write, element) of each access.
-    let mut global: HashMap<Value, Vec<(OpId, bool, ElementKey)>> = HashMap::new();
+    // Global memref (traced through views) -> (top-level op, is a write,
+    // the memref value accessed and the element) of each access.
+    let mut global: HashMap<Value, Vec<(OpId, bool, (Value, ElementKey))>> = HashMap::new();
     for &top in &info.tops {
         if GpuBarrierOp::isa(&ir, top) {
             continue;
@@ -77,13 +82,14 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAc
                     at(ctx, body, e.op)
                 ));
             };
+            let root = underlying_memref(ctx, body, memref);
             if write {
-                entry.1.insert(memref);
+                entry.1.insert(root);
             } else {
-                entry.0.insert(memref);
+                entry.0.insert(root);
             }
             if !workgroup.contains(&memref) {
-                global.entry(memref).or_default().push((top, write, key));
+                global.entry(root).or_default().push((top, write, (memref, key)));
             }
         }
     }

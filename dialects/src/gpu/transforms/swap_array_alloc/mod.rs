@@ -57,8 +57,9 @@ write to an array.\n\n\
 A remark per launch says `swap arrays: N definitions in M arrays` and how many loads became registers. \
 Launches without workgroup attributions are not touched. Left unchanged with a remark: private attributions, an attribution used by another op (a view, a call), a \
 `gpu.barrier` nested in a top-level op, ops touching memory other than through those loads and stores, a \
-global memref written in one top-level op and accessed at another element in another (the barriers only \
-order workgroup memory).",
+global memref written in one top-level op and accessed at another element (or through another view) in \
+another (the barriers only order workgroup memory). Views are traced to the memref they view; distinct \
+function arguments are assumed not to alias.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
