@@ -37,6 +37,15 @@ fn element_key(ctx: &Context, body: &Body, op: OpId) -> Option<ElementKey> {
     MemrefStoreOp::cast(&ir, op).map(|s| ElementKey::Plain(s.indices(&ir).to_vec()))
 }
 
+/// One access to global memory: the top-level op holding it, whether it
+/// writes, the memref value accessed and the element.
+struct GlobalAccess {
+    top: OpId,
+    write: bool,
+    memref: Value,
+    key: ElementKey,
+}
+
 /// The memrefs each top-level op reads and writes (workgroup and global,
 /// views traced to the memref they view), for the reordering's
 /// dependences. Distinct function arguments are assumed not to alias (as
@@ -54,9 +63,8 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAc
     let info = analyze(ctx, body, launch)?;
     let workgroup: HashSet<Value> = launch.workgroup_attributions(&ir).into_iter().collect();
     let mut effects = MemrefEffects::new();
-    // Global memref (traced through views) -> (top-level op, is a write,
-    // the memref value accessed and the element) of each access.
-    let mut global: HashMap<Value, Vec<(OpId, bool, (Value, ElementKey))>> = HashMap::new();
+    // The accesses to each global memref (traced through views).
+    let mut global: HashMap<Value, Vec<GlobalAccess>> = HashMap::new();
     for &top in &info.tops {
         if GpuBarrierOp::isa(&ir, top) {
             continue;
@@ -89,21 +97,28 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAc
                 entry.0.insert(root);
             }
             if !workgroup.contains(&memref) {
-                global.entry(root).or_default().push((top, write, (memref, key)));
+                global.entry(root).or_default().push(GlobalAccess {
+                    top,
+                    write,
+                    memref,
+                    key,
+                });
             }
         }
     }
     for list in global.values() {
-        let tops: HashSet<OpId> = list.iter().map(|a| a.0).collect();
-        if tops.len() < 2 || !list.iter().any(|a| a.1) {
+        let tops: HashSet<OpId> = list.iter().map(|a| a.top).collect();
+        let Some(writer) = list.iter().find(|a| a.write) else {
+            continue;
+        };
+        if tops.len() < 2 {
             continue;
         }
-        if list.iter().any(|a| a.2 != list[0].2) {
-            let w = list.iter().find(|a| a.1).map(|a| a.0).unwrap_or(list[0].0);
+        if list.iter().any(|a| a.memref != list[0].memref || a.key != list[0].key) {
             return Err(format!(
                 "a global memref written in the op{} is accessed at other elements in another top-level op \
 (only workgroup memory is ordered by the barriers)",
-                at(ctx, body, w)
+                at(ctx, body, writer.top)
             ));
         }
     }
