@@ -35,7 +35,8 @@ pub static INFO: PassInfo = PassInfo {
 phases `affine-fusion-with-halo` makes, one buffer per communicating definition; see \
 `docs/design/fusion-with-halo.md`):\n\n\
 1. **Zero-distance uses in registers.** A buffer stored by a single `affine.store` at the thread's own slot \
-(`[%tx]`, `[%ty, %tx]`, `[%tz, %ty, %tx]`) directly in the then block of a top-level `affine.if` without else \
+(`[%tx]`, `[%ty, %tx]`, `[%tz, %ty, %tx]`; the block has no thread dimension the buffer lacks, so that \
+no other thread shares the slot) directly in the then block of a top-level `affine.if` without else \
 (its producer phase) and loaded at the thread's own slot by an `affine.load` in a later top-level op: the \
 producer `affine.if` yields the stored value (its new else block yields a zero of that type, which only \
 threads that would have read an unwritten slot see) and the load is replaced by it.\n\

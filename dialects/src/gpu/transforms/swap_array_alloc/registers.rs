@@ -16,7 +16,9 @@ use lf_ir::{OpId, Type, Value};
 use std::collections::HashMap;
 
 /// Whether `map(operands)` is the thread's own slot of a buffer of its
-/// rank: `[%tx]`, `[%ty, %tx]`, `[%tz, %ty, %tx]`.
+/// rank: `[%tx]`, `[%ty, %tx]`, `[%tz, %ty, %tx]` (own to one thread only
+/// when the block has no more dimensions than the buffer: see
+/// [`block_rank`]).
 fn is_own_slot(map: &AffineMap, operands: &[Value], threads: [Value; 3]) -> bool {
     let rank = map.results().len();
     if rank == 0 || rank > 3 {
@@ -34,6 +36,22 @@ fn is_own_slot(map: &AffineMap, operands: &[Value], threads: [Value; 3]) -> bool
     })
 }
 
+/// How many thread dimensions the block really has: 3, less the outer
+/// ones (z, then y) whose size is the constant 1. A slot indexed by fewer
+/// thread ids is shared by several threads, so it is no thread's own.
+fn block_rank(b: &Builder<'_>, launch: GpuLaunchOp) -> usize {
+    let sizes = launch.block_size(b);
+    let is_one = |v: Value| {
+        lf_ir::constants::constant_value(b.ctx(), b.body(), v)
+            .is_some_and(|a| matches!(b.ctx().attr_data(a), AttrData::Integer { value: 1, .. }))
+    };
+    let mut rank = 3;
+    while rank > 1 && is_one(sizes[rank - 1]) {
+        rank -= 1;
+    }
+    rank
+}
+
 /// One forwarding: the loads of `loads` read what `store` (in the then
 /// block of the top-level `producer`) stored.
 struct Forward {
@@ -45,6 +63,7 @@ struct Forward {
 /// The zero-distance loads that can be forwarded, grouped by buffer.
 fn find(b: &Builder<'_>, launch: GpuLaunchOp, info: &PhaseAccesses) -> Vec<Forward> {
     let threads = launch.thread_ids(b);
+    let rank = block_rank(b, launch);
     let position: HashMap<OpId, usize> = info.tops.iter().enumerate().map(|(k, &t)| (t, k)).collect();
     let mut out = Vec::new();
     for buffer in launch.workgroup_attributions(b) {
@@ -61,6 +80,7 @@ fn find(b: &Builder<'_>, launch: GpuLaunchOp, info: &PhaseAccesses) -> Vec<Forwa
         if producer.else_block(b).is_some()
             || !producer.results(b).is_empty()
             || body.op_block(st.op()) != Some(producer.then_block(b))
+            || st.map(b).results().len() < rank
             || !is_own_slot(st.map(b), &st.indices(b), threads)
         {
             continue;
