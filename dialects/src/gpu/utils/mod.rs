@@ -1,0 +1,3 @@
+//! Helpers shared by the gpu dialect's passes.
+
+pub mod phase_barriers;
