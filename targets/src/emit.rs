@@ -555,7 +555,9 @@ impl<'a> Emitter<'a> {
         } else if GpuBarrierOp::isa(&ir, op) {
             match self.flavor {
                 Flavor::CudaDevice => self.line("__syncthreads();"),
-                Flavor::OclDevice => self.line("barrier(CLK_LOCAL_MEM_FENCE);"),
+                // gpu.barrier makes every memory access of the work-group visible (MLIR),
+                // global ones too.
+                Flavor::OclDevice => self.line("barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);"),
                 _ => self.err(op, format!("'{}' outside a kernel", GpuBarrierOp::def().name)),
             };
         } else if GpuReturnOp::isa(&ir, op) || FuncReturnOp::isa(&ir, op) {

@@ -1,5 +1,5 @@
 //! OpenCL: kernels in OpenCL C 1.1 (`__kernel`, `__global`, `__local`,
-//! `barrier(CLK_LOCAL_MEM_FENCE)`) and host code in C against the OpenCL
+//! `barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)`) and host code in C against the OpenCL
 //! API, with the kernel source embedded as a string. The RV770 profile rules
 //! ([`crate::rv770`]) are checked first.
 

@@ -179,6 +179,17 @@ pub fn barrier_positions(phases: &[(HashSet<Value>, HashSet<Value>)]) -> Vec<usi
 /// inserts the ones the workgroup accesses need (see the module doc).
 /// Leaves the launch unchanged and returns why when the rules cannot apply.
 pub fn place_barriers(b: &mut Builder<'_>, launch: GpuLaunchOp) -> Result<(), String> {
+    place_barriers_ordering(b, launch, &HashMap::new())
+}
+
+/// [`place_barriers`], with more memrefs to order: `extra` gives, per
+/// top-level op, the other memrefs (global ones a thread may read from
+/// another thread of its block) it reads and writes.
+pub fn place_barriers_ordering(
+    b: &mut Builder<'_>,
+    launch: GpuLaunchOp,
+    extra: &HashMap<OpId, (HashSet<Value>, HashSet<Value>)>,
+) -> Result<(), String> {
     let info = analyze(b.ctx(), b.body(), launch)?;
     let mut phases = Vec::new();
     let mut ops = Vec::new();
@@ -187,7 +198,12 @@ pub fn place_barriers(b: &mut Builder<'_>, launch: GpuLaunchOp) -> Result<(), St
             b.erase_op(top);
             continue;
         }
-        phases.push(info.effects_of(top));
+        let (mut reads, mut writes) = info.effects_of(top);
+        if let Some((r, w)) = extra.get(&top) {
+            reads.extend(r.iter().copied());
+            writes.extend(w.iter().copied());
+        }
+        phases.push((reads, writes));
         ops.push(top);
     }
     for q in barrier_positions(&phases) {

@@ -61,6 +61,36 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAc
         return Err("it has private memory attributions".into());
     }
     let info = analyze(ctx, body, launch)?;
+    let (effects, _) = memref_effects(ctx, body, launch, &info)?;
+    Ok((info, effects))
+}
+
+/// The global memrefs whose accesses the barriers must order too, with
+/// the top-level ops that read and write them: those written in one
+/// top-level op and accessed at another element (or through another view)
+/// in another, where a thread may read what another thread of its block
+/// wrote (`__syncthreads` orders global memory within a block as well).
+pub fn ordered_globals(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<MemrefEffects, String> {
+    let info = analyze(ctx, body, launch)?;
+    let (effects, ordered) = memref_effects(ctx, body, launch, &info)?;
+    Ok(effects
+        .into_iter()
+        .map(|(top, (reads, writes))| {
+            let keep = |set: HashSet<Value>| -> HashSet<Value> { set.into_iter().filter(|v| ordered.contains(v)).collect() };
+            (top, (keep(reads), keep(writes)))
+        })
+        .collect())
+}
+
+/// The memrefs each top-level op touches, and the global ones that need
+/// ordering (see [`ordered_globals`]).
+fn memref_effects(
+    ctx: &Context,
+    body: &Body,
+    launch: GpuLaunchOp,
+    info: &PhaseAccesses,
+) -> Result<(MemrefEffects, HashSet<Value>), String> {
+    let ir = (ctx, body);
     let workgroup: HashSet<Value> = launch.workgroup_attributions(&ir).into_iter().collect();
     let mut effects = MemrefEffects::new();
     // The accesses to each global memref (traced through views).
@@ -106,21 +136,15 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Result<(PhaseAc
             }
         }
     }
-    for list in global.values() {
+    let mut ordered = HashSet::new();
+    for (&root, list) in &global {
         let tops: HashSet<OpId> = list.iter().map(|a| a.top).collect();
-        let Some(writer) = list.iter().find(|a| a.write) else {
-            continue;
-        };
-        if tops.len() < 2 {
+        if tops.len() < 2 || !list.iter().any(|a| a.write) {
             continue;
         }
         if list.iter().any(|a| a.memref != list[0].memref || a.key != list[0].key) {
-            return Err(format!(
-                "a global memref written in the op{} is accessed at other elements in another top-level op \
-(only workgroup memory is ordered by the barriers)",
-                at(ctx, body, writer.top)
-            ));
+            ordered.insert(root);
         }
     }
-    Ok((info, effects))
+    Ok((effects, ordered))
 }

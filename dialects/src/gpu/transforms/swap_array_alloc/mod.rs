@@ -16,7 +16,7 @@ pub mod form;
 pub mod registers;
 pub mod reorder;
 
-use crate::gpu::utils::phase_barriers::{analyze, place_barriers};
+use crate::gpu::utils::phase_barriers::{analyze, place_barriers_ordering};
 use crate::gpu::{GpuLaunchOp, WORKGROUP_ATTRIBUTIONS_ATTR};
 use allocate::{allocate, LiveRange};
 use lf_ir::builder::Builder;
@@ -54,12 +54,12 @@ largest number of buffers of one type live at once. Each array is the attributio
 the others' accesses are rewritten to it and their attributions erased.\n\
 5. The `gpu.barrier`s at the top level of the body are placed again: one before a top-level op that reads \
 a buffer written since the last barrier or writes one read or written since it; none before the first \
-write to an array.\n\n\
+write to an array. A global memref written in one top-level op and accessed at another element (or \
+through another view) in another is ordered the same way (a barrier orders global memory within a \
+block too).\n\n\
 A remark per launch says `swap arrays: N definitions in M arrays` and how many loads became registers. \
 Launches without workgroup attributions are not touched. Left unchanged with a remark: private attributions, an attribution used by another op (a view, a call), a \
-`gpu.barrier` nested in a top-level op, ops touching memory other than through those loads and stores, a \
-global memref written in one top-level op and accessed at another element (or through another view) in \
-another (the barriers only order workgroup memory). Views are traced to the memref they view; distinct \
+`gpu.barrier` nested in a top-level op, ops touching memory other than through those loads and stores. Views are traced to the memref they view; distinct \
 function arguments are assumed not to alias.",
     anchor: Anchor::Op("func.func"),
     options: &[
@@ -135,7 +135,8 @@ pub fn alloc_launch(b: &mut Builder<'_>, launch: GpuLaunchOp, reorder: bool) -> 
     }
     let (defs, count) = share_arrays(b, launch)?;
     erase_unused_attributions(b, launch);
-    place_barriers(b, launch)?;
+    let globals = form::ordered_globals(b.ctx(), b.body(), launch)?;
+    place_barriers_ordering(b, launch, &globals)?;
     let mut text = format!(
         "swap arrays: {} in {}",
         plural(defs, "definition"),
