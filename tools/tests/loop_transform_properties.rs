@@ -72,6 +72,10 @@ const PASSES: &[&str] = &[
     "gpu-map-loops{remarks=false}",
     "gpu-map-loops{remarks=false mapping=identity block-sizes=8,4 block-volume=32}",
     "gpu-map-loops{remarks=false block-volume=16 max-depth=2 fragments=nests-and-straight-line}",
+    "affine-fusion-with-halo{remarks=false tile-sizes=4,2}",
+    "affine-fusion-with-halo{remarks=false tile-sizes=8 group=all keep-intermediates=all}",
+    "swap-array-alloc{remarks=false}",
+    "swap-array-alloc{remarks=false reorder=true}",
 ];
 
 /// The name of the pass a `PASSES` entry runs.
