@@ -62,6 +62,11 @@ def ref_fig3_chain():
     return [B, A]
 
 
+def ref_fig3_dead():
+    # fig3_chain with B local: only A is printed
+    return ref_fig3_chain()[1:]
+
+
 def ref_ll18():
     n = 8
     specs = {"za": ([3, 5], 1, 11, 0), "zb": ([5, 3], 2, 11, 0), "zp": ([7, 3], 0, 13, 0),
