@@ -162,7 +162,8 @@ def main():
             if r is None:
                 continue
             if "ms" not in r:
-                out.append("| %s | %s | %s | %s |%s" % (w, sz, v, r["status"], " |" * (len(hdr) - 4)))
+                out.append("| %s | %s | %s | %s |%s %s |" % (w, sz, v, r["status"], " |" * (len(hdr) - 5),
+                                                              small.get((w, v), "-")))
                 continue
             k = kernels(r)
             out.append("| " + " | ".join([
@@ -186,10 +187,11 @@ def main():
         bench = a["bench"](sizes.get(w, {}))
         hw = {v: anchors[(bench, v)] for v in a["rows"] if (bench, v) in anchors}
         hw_slk = hw.get("slk", (None,))[0]
-        out.append("| %s | lf %s | %s | 1.00x | %s |" % (w, base, fmt(ks), fmt(kf / ks if kf and ks else None,
+        out.append("| %s | lf %s | %s | %s | %s |" % (w, base, fmt(ks), "1.00x" if ks else "-",
+                                                      fmt(kf / ks if kf and ks else None,
                                                                              "%.2f")))
-        out.append("| %s | lf fused | %s | %s | 1.00 |" % (w, fmt(kf), fmt(ks / kf if kf and ks else None,
-                                                                           "%.2fx")))
+        out.append("| %s | lf fused | %s | %s | %s |" % (w, fmt(kf), fmt(ks / kf if kf and ks else None, "%.2fx"),
+                                                         "1.00" if kf else "-"))
         for v in a["rows"]:
             if v not in hw:
                 out.append("| %s | hand-written %s %s | (not in this run) | | |" % (w, bench, v))
