@@ -24,7 +24,7 @@ import os
 import re
 import sys
 
-ORDER = ["fig3_chain", "fig3_dead", "ll18", "stencil4_chain"]
+ORDER = ["fig3_chain", "fig3_dead", "ll18", "stencil4_chain", "stencil4_dead"]
 
 # per workload: the anchors' bench, the rows shown, and the hand-written fused
 # kernel lf's fused variant is held to (issue 29: "within 1.15x")
@@ -41,19 +41,25 @@ ANCHORS = {
                  ref=lambda launches: ["fused3_pp_32x16", "fused3_pp_64x8", "fused3_pp_128x4"]
                  if launches == 1 else ["mlk", "mlk_64x8"],
                  what="nests 1+2 fused (two launches): compared with `mlk`; all three (one launch): with "
-                      "`fused3_pp_*`"),
+                      "`fused3_pp_*`; za and zb are arguments in lf's source (live: stored), dead in the "
+                      "hand-written kernels (not stored; their boundary values are inputs there)"),
     "stencil4_chain": dict(bench=lambda s: "stencil%s" % s.get("N", "8192"),
                            rows=["slk", "mlk4_32x32", "mlk4_64x32", "best4_120x32", "best4_120x24"],
-                           ref=lambda launches: ["mlk4_32x32", "mlk4_64x32"],
-                           what="compared with the faster `mlk4_*` (one kernel, halo 4, shared-memory "
-                                "intermediates)"),
+                           ref=lambda launches: [],
+                           what="A1..A3 arguments (live): lf's fused kernel stores them, the hand-written "
+                                "fused kernels do not (no like-for-like row; stencil4_dead is)"),
+    "stencil4_dead": dict(bench=lambda s: "stencil%s" % s.get("N", "8192"),
+                          rows=["slk", "mlk4_32x32", "mlk4_64x32", "best4_120x32", "best4_120x24"],
+                          ref=lambda launches: ["mlk4_32x32", "mlk4_64x32"],
+                          what="A1..A3 local (dead): compared with the faster `mlk4_*` (one kernel, halo 4, "
+                               "intermediates in shared memory only)"),
 }
 
 # issue 29's goals: fused over slk (lf's own), and fused vs the hand-written fused kernel
 GOALS = {"fig3_dead": [(1.77, "fused >= 1.77x over slk")],
          "ll18": [(1.13, "fused >= 1.13x over slk (the paper's fusion, nests 1+2)"),
                   (1.5, "fused >= 1.5x over slk (all three nests)")],
-         "stencil4_chain": [(2.0, "fused >= 2.0x over slk")]}
+         "stencil4_dead": [(2.0, "fused >= 2.0x over slk")]}
 WITHIN = 1.15
 
 
@@ -222,7 +228,8 @@ def main():
                 "met" if ratio <= WITHIN else "**not met**"))
             chart[w] = dict(lf=sp, hw=hw_slk / hw[best][0] if hw_slk else None, ref=best)
         else:
-            parts.append("no hand-written fused row in this run")
+            if a["ref"](lf_fused.get("launches")):
+                parts.append("no hand-written fused row in this run")
             chart[w] = dict(lf=sp, hw=None, ref=None)
         if hw_slk and ks:
             parts.append("lf slk / hand-written slk %.2f" % (ks / hw_slk))

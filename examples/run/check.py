@@ -111,6 +111,11 @@ def ref_stencil4_chain():
     return [A[1], A[4]]
 
 
+def ref_stencil4_dead():
+    # stencil4_chain with A1..A3 local: only A4 is printed
+    return ref_stencil4_chain()[1:]
+
+
 def ref_matmul():
     M, N, K = 6, 8, 10
     A = fill([M, K], STD)

@@ -18,7 +18,7 @@ use std::process::Command;
 
 /// The suite's workloads (`DEFAULT_WORKLOADS` in `bench/gpu/polybench.sh`,
 /// then the default `WORKLOADS` of `bench/gpu/fusion.sh`).
-const WORKLOADS: [&str; 11] = [
+const WORKLOADS: [&str; 12] = [
     "gemm",
     "2mm",
     "jacobi_2d",
@@ -30,6 +30,7 @@ const WORKLOADS: [&str; 11] = [
     "fig3_dead",
     "ll18",
     "stencil4_chain",
+    "stencil4_dead",
 ];
 
 fn root() -> PathBuf {

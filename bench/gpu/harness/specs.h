@@ -116,8 +116,16 @@ static void lfb_call(float **p) { stencil4_chain(p[0], p[1], p[2], p[3], p[4]); 
 static const double lfb_flops = 5.0 * ((LFB_N - 2.0) * (LFB_N - 2.0) + (LFB_N - 4.0) * (LFB_N - 4.0) + (LFB_N - 6.0) * (LFB_N - 6.0) +
                                        (LFB_N - 8.0) * (LFB_N - 8.0));
 
+#elif defined(LFB_STENCIL4_DEAD)
+#define LFB_NAME "stencil4_dead"
+/* A1..A3 are local allocations of the function, dead after the chain */
+static const lfb_array lfb_arrays[] = {{"A0", (int64_t)LFB_N * LFB_N, LFB_IN}, {"A4", (int64_t)LFB_N * LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { stencil4_dead(p[0], p[1]); }
+static const double lfb_flops = 5.0 * ((LFB_N - 2.0) * (LFB_N - 2.0) + (LFB_N - 4.0) * (LFB_N - 4.0) + (LFB_N - 6.0) * (LFB_N - 6.0) +
+                                       (LFB_N - 8.0) * (LFB_N - 8.0));
+
 #else
-#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN"
+#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD"
 #endif
 
 #ifndef LFB_HAVE_FIXUP
