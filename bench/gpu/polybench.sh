@@ -14,9 +14,10 @@
 #                                      anchors, writes the report into $OUT
 #   bench/gpu/polybench.sh record DIR  here: copies DIR/polybench.png and
 #                                      splices DIR/polybench.md into RESULTS.md
-#   bench/gpu/polybench.sh build-check here, no GPU: builds every harness (nvcc
-#                                      -arch=sm_90 if found, g++ for the CPU
-#                                      version), runs the CPU harness at full
+#   bench/gpu/polybench.sh build-check here, no GPU: builds every harness and
+#                                      reduced-size GPU program (nvcc -arch=sm_90
+#                                      if found; g++ for the CPU version), runs
+#                                      the CPU harness at full
 #                                      size, and the CPU-only translation of each
 #                                      reduced-size driver against mlir-runner
 #
