@@ -44,6 +44,31 @@ def k_fig3(N):
 """, m=m, N=N, Nm1=N - 1)
 
 
+def k_fig3_dead(N):
+    m = mr([N])
+    return T("""func.func @fig3_dead(%X: $m, %A: $m) {
+  %two = arith.constant 2.000000e+00 : f32
+  // B is local: dead after the chain
+  %B = memref.alloc() : $m
+  // L1: B[i] = f(X[i])
+  affine.for %i = 0 to $N {
+    %x = affine.load %X[%i] : $m
+    %f = arith.mulf %x, %two : f32
+    affine.store %f, %B[%i] : $m
+  }
+  // L2: A[i] = B[i-1] + B[i+1]
+  affine.for %i = 1 to $Nm1 {
+    %l = affine.load %B[%i - 1] : $m
+    %r = affine.load %B[%i + 1] : $m
+    %s = arith.addf %l, %r : f32
+    affine.store %s, %A[%i] : $m
+  }
+  memref.dealloc %B : $m
+  return
+}
+""", m=m, N=N, Nm1=N - 1)
+
+
 def k_ll18(N):
     m = mr([N, N])
 
@@ -155,10 +180,15 @@ $s_u$s_v    }
              s_v=nest2_stmt("zv", "zr", "d"))
 
 
-def k_stencil4(N):
+def k_stencil4(N, dead=False):
+    """dead: A1..A3 are local allocations (dead after the chain), A0 and A4
+    the arguments (@stencil4_dead)."""
     m = mr([N, N])
-    args = ", ".join("%A" + str(i) + ": " + m for i in range(5))
+    args = ", ".join("%A" + str(i) + ": " + m for i in ((0, 4) if dead else range(5)))
     body = ""
+    if dead:
+        body += "  // the intermediates are local: dead after the chain\n"
+        body += "".join("  %%A%d = memref.alloc() : %s\n" % (i, m) for i in range(1, 4))
     for s in range(1, 5):
         body += T("""  // stage $s: A$s[i][j] = 0.2 * (A$p[i][j] + A$p[i-1][j] + A$p[i+1][j] + A$p[i][j-1] + A$p[i][j+1]),
   //          i, j in [$s, $hi)
@@ -178,11 +208,17 @@ def k_stencil4(N):
     }
   }
 """, s=s, p=s - 1, hi=N - s, m=m)
-    return T("""func.func @stencil4_chain($args) {
+    if dead:
+        body += "".join("  memref.dealloc %%A%d : %s\n" % (i, m) for i in range(1, 4))
+    return T("""func.func @$name($args) {
   %fifth = arith.constant 2.000000e-01 : f32
 $body  return
 }
-""", args=args, body=body)
+""", name="stencil4_dead" if dead else "stencil4_chain", args=args, body=body)
+
+
+def k_stencil4_dead(N):
+    return k_stencil4(N, dead=True)
 
 
 def k_matmul(M, N, K):
@@ -821,6 +857,20 @@ HEAD["fig3_chain"] = """// Source: seed 000 (Yang, Cui, Feng, "GPU-oriented loop
 // Two doall loops with flow dependences of distance -1 and +1 (halo 1 on each
 // side when fused). Arguments: X (input), B (intermediate), A (output).
 """
+HEAD["fig3_dead"] = """// Source: seed 000 (Yang, Cui, Feng, "GPU-oriented loop fusion", ICT-CAS 2012),
+// Fig. 1(a) and Fig. 3(a); ../shared/seeds/DIGEST.md §000.4 and §000.8: fig3_chain
+// with the intermediate B a local allocation, dead after the chain, so that a
+// fusing compiler need not store it (the hand-written reference's `mlk` row; in
+// fig3_chain B is an argument, live after the call: `mlk_storeB`). Benchmark:
+// BENCHMARKS.md §2, row "fig3 chain" (64M floats there; N = 1024 here).
+//
+//   B = alloc(N)
+//   L1: for i in [0, N):    B[i] = f(X[i])          with f(x) = 2 * x
+//   L2: for i in [1, N-1):  A[i] = B[i-1] + B[i+1]
+//   dealloc(B)
+//
+// Arguments: X (input), A (output).
+"""
 HEAD["ll18"] = """// Source: Livermore loop 18 ("2-D explicit hydrodynamics fragment"), the LL18
 // program of seed 000 (Yang, Cui, Feng 2012), Table 1 / Table 2; ../shared/seeds/
 // DIGEST.md §000.10. Benchmark: BENCHMARKS.md §2, row "Livermore loop 18"
@@ -848,6 +898,22 @@ HEAD["stencil4_chain"] = """// Source: seed 000 (Yang, Cui, Feng 2012): four cha
 // value the previous stage wrote. Fused over strips of A4, A3 needs halo 1,
 // A2 halo 2, A1 halo 3, and A0 is read with halo 4 (Table 1's "4" for filter).
 // A0 is the input, A1..A3 are intermediates, A4 is the output.
+"""
+HEAD["stencil4_dead"] = """// Source: seed 000 (Yang, Cui, Feng 2012): stencil4_chain with the intermediates
+// A1..A3 local allocations, dead after the chain, so that a fusing compiler need
+// not store them (as the hand-written fused kernels of ../shared/anchors-gpu,
+// stencil.cu, keep them in shared memory only); ../shared/seeds/DIGEST.md §000.9
+// and §000.10. Benchmark: BENCHMARKS.md §2, row "4 chained 5-point stencils"
+// (8192 x 8192 there; 256 x 256 here).
+//
+//   A1, A2, A3 = alloc(N, N)
+//   for s in 1..4:  for i, j in [s, N-s):
+//     A_s[i][j] = 0.2 * (A_{s-1}[i][j] + A_{s-1}[i-1][j] + A_{s-1}[i+1][j]
+//                        + A_{s-1}[i][j-1] + A_{s-1}[i][j+1])
+//   dealloc(A1, A2, A3)
+//
+// Each stage reads only what the previous stage wrote (the domains shrink), so
+// the allocations' unwritten borders are never read. A0 is the input, A4 the output.
 """
 HEAD["matmul"] = """// Source: seed 004 (Yang, Xiang, Kong, Zhou, "A GPGPU compiler for memory
 // optimization and parallelism management", PLDI 2010), the naive mm kernel of
@@ -1005,14 +1071,16 @@ def F(c, c0, p, off=0):
 STD = F([7, 3], 0, 13)
 
 
-KERNELS = {"fig3_chain": k_fig3, "ll18": k_ll18, "stencil4_chain": k_stencil4,
+KERNELS = {"fig3_chain": k_fig3, "fig3_dead": k_fig3_dead, "ll18": k_ll18, "stencil4_chain": k_stencil4,
+           "stencil4_dead": k_stencil4_dead,
            "matmul": k_matmul, "matvec": k_matvec, "transpose": k_transpose, "lu": k_lu,
            "syn_lm": k_syn_lm, "rprj3": k_rprj3, "interp": k_interp, "gemm": k_gemm,
            "jacobi_2d": k_jacobi, "fdtd_2d": k_fdtd, "correlation": k_corr,
            "2mm": k_2mm, "doitgen": k_doitgen}
 
 # the sizes of the examples/*.lfir files
-EXAMPLE = {"fig3_chain": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": dict(N=256),
+EXAMPLE = {"fig3_chain": dict(N=1024), "fig3_dead": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": dict(N=256),
+           "stencil4_dead": dict(N=256),
            "matmul": dict(M=256, N=256, K=256), "matvec": dict(M=512, N=512),
            "transpose": dict(M=512, N=512), "lu": dict(N=128), "syn_lm": dict(TH=1024, O=32),
            "rprj3": dict(MK=66, MJ=34), "interp": dict(MM=34, MU=66),
@@ -1022,8 +1090,12 @@ EXAMPLE = {"fig3_chain": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": di
 
 # the GPU benchmark suite's sizes (bench/gpu/polybench.sh): "LARGE-like", chosen
 # so that every array is far larger than the GPU's L2 cache where the workload
-# streams, and the single-core CPU baseline takes seconds, not minutes
-LARGE = {"gemm": dict(NI=1024, NJ=1024, NK=1024), "2mm": dict(NI=1024, NJ=1024, NK=1024, NL=1024),
+# streams, and the single-core CPU baseline takes seconds, not minutes; the
+# seed-000 fusion rows (bench/gpu/fusion.sh) at BENCHMARKS.md's sizes (64M floats,
+# 4096^2, 8192^2: the sizes of the hand-written references in ../shared/anchors-gpu)
+LARGE = {"fig3_chain": dict(N=64 << 20), "fig3_dead": dict(N=64 << 20), "ll18": dict(N=4096),
+         "stencil4_chain": dict(N=8192), "stencil4_dead": dict(N=8192),
+         "gemm": dict(NI=1024, NJ=1024, NK=1024), "2mm": dict(NI=1024, NJ=1024, NK=1024, NL=1024),
          "jacobi_2d": dict(N=4096, TS=50), "fdtd_2d": dict(NX=4096, NY=4096, TM=50),
          "lu": dict(N=2048), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
 
@@ -1034,6 +1106,9 @@ def regenerate():
     W["fig3_chain"] = (k_fig3(**EXAMPLE["fig3_chain"]), k_fig3(16), dict(
         arrays=[("X", [16], "f32", F([7], 3, 13)), ("B", [16], "f32", None), ("A", [16], "f32", None)],
         scalars=[], call_args=["X", "B", "A"], prints=["B", "A"]))
+    W["fig3_dead"] = (k_fig3_dead(**EXAMPLE["fig3_dead"]), k_fig3_dead(16), dict(
+        arrays=[("X", [16], "f32", F([7], 3, 13)), ("A", [16], "f32", None)],
+        scalars=[], call_args=["X", "A"], prints=["A"]))
     n = 8
     names = ["za", "zb", "zp", "zq", "zr", "zm", "zu", "zv", "zz"]
     fills = [F([3, 5], 1, 11), F([5, 3], 2, 11), F([7, 3], 0, 13), F([2, 9], 4, 13), F([4, 7], 1, 17),
@@ -1045,6 +1120,9 @@ def regenerate():
     W["stencil4_chain"] = (k_stencil4(**EXAMPLE["stencil4_chain"]), k_stencil4(n), dict(
         arrays=[("A0", [n, n], "f32", STD)] + [("A%d" % i, [n, n], "f32", None) for i in range(1, 5)],
         scalars=[], call_args=["A0", "A1", "A2", "A3", "A4"], prints=["A1", "A4"]))
+    W["stencil4_dead"] = (k_stencil4_dead(**EXAMPLE["stencil4_dead"]), k_stencil4_dead(n), dict(
+        arrays=[("A0", [n, n], "f32", STD), ("A4", [n, n], "f32", None)],
+        scalars=[], call_args=["A0", "A4"], prints=["A4"]))
     W["matmul"] = (k_matmul(**EXAMPLE["matmul"]), k_matmul(6, 8, 10), dict(
         arrays=[("A", [6, 10], "f32", STD), ("B", [10, 8], "f32", F([5, 11], 2, 17)), ("C", [6, 8], "f32", None)],
         scalars=[], call_args=["A", "B", "C"], prints=["C"]))
@@ -1119,7 +1197,7 @@ sizes (with the examples' values):
 """ + "\n".join("  %-15s %s" % (k, " ".join("%s=%d" % kv for kv in v.items()))
                 for k, v in EXAMPLE.items()) + """
 rprj3 needs MK = 2 * MJ - 2 and interp MU = 2 * MM - 2 (ghost layer included).
-large (bench/gpu/polybench.sh):
+large (bench/gpu/polybench.sh, bench/gpu/fusion.sh):
 """ + "\n".join("  %-15s %s" % (k, " ".join("%s=%d" % kv for kv in v.items()))
                 for k, v in LARGE.items())
 

@@ -14,17 +14,21 @@
 #                                      anchors, writes the report into $OUT
 #   bench/gpu/polybench.sh record DIR  here: copies DIR/polybench.png and
 #                                      splices DIR/polybench.md into RESULTS.md
-#   bench/gpu/polybench.sh build-check here, no GPU: builds every harness (nvcc
-#                                      -arch=sm_90 if found, g++ for the CPU
-#                                      version), runs the CPU harness at full
+#   bench/gpu/polybench.sh build-check here, no GPU: builds every harness and
+#                                      reduced-size GPU program (nvcc -arch=sm_90
+#                                      if found; g++ for the CPU version), runs
+#                                      the CPU harness at full
 #                                      size, and the CPU-only translation of each
 #                                      reduced-size driver against mlir-runner
 #
 # Variables (prepare):
-#   VARIANTS         variants to build, each from a pipeline (default "naive ihop")
+#   VARIANTS         variants to build, each from a pipeline (default "naive
+#                    ihop"); the first is the baseline (the others are checked
+#                    against its results too)
 #   PIPELINE_ihop    default builtin.module(ihop-gpu)
 #   PIPELINE_naive   default: identity mapping, 256x1 blocks (below)
 #   PIPELINE_<v>     for any other variant named in VARIANTS
+#   PIPELINE_<v>_<w> variant v's pipeline for workload w only (e.g. PIPELINE_naive_lu)
 #   WORKLOADS        default: the seven workloads
 #   SIZES_<w>        override a workload's sizes (e.g. SIZES_lu="N=512")
 #   PRE_TRANSLATE    a pipeline run on every variant's output before
@@ -32,15 +36,24 @@
 #                    'builtin.module(lower-affine)' lowers it)
 #   LF_BIN           folder of lf-opt, lf-translate, lf-run (default: build
 #                    them with cargo into $CARGO_TARGET_DIR/debug)
-# Variables (run): RUNS (timed calls per GPU variant, default 25), CPU_RUNS
-#   (default 5), LFB_CPU_BUDGET_S (seconds per CPU workload, default 8), SAN=0
-#   to skip compute-sanitizer memcheck of the reduced-size programs,
-#   ANCHORS=0 to skip the anchors, DEADLINE_S (default 570: the anchors get
-#   what is left of it), NVCC, CXX, OUT (default bench/gpu/.pb/out).
+# Variables (run): RUNS (timed calls per GPU variant, default 25), KRUNS
+#   (instrumented calls that split a call into kernels and copies, default 3),
+#   CPU_RUNS (default 5), LFB_CPU_BUDGET_S (seconds per CPU workload, default
+#   8), SAN=0 to skip compute-sanitizer on the reduced-size programs,
+#   SAN_TOOLS (default memcheck; e.g. "memcheck racecheck"), SAN_VARIANTS
+#   (default: all), ANCHORS=0 to skip the anchors, ANCHOR_PROGS (default:
+#   all of run_all.sh; e.g. "fig3 ll18": only these, built and run alone),
+#   DEADLINE_S (default 570: the anchors get what is left of it), NVCC, CXX,
+#   OUT (default bench/gpu/.pb/out).
+# SUITE (default polybench; bench/gpu/fusion.sh sets fusion) names the
+#   prepared folder (.pb, else .SUITE), the report script (SUITE_report.py),
+#   the files in $OUT (SUITE.md, SUITE.png, SUITE.log) and the section of
+#   RESULTS.md that record replaces.
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-PB=$HERE/.pb
+SUITE=${SUITE:-polybench}
+if [ "$SUITE" = polybench ]; then PB=$HERE/.pb; else PB=$HERE/.$SUITE; fi
 REFS=$HERE/.refs
 DEFAULT_WORKLOADS="gemm 2mm jacobi_2d fdtd_2d lu correlation doitgen"
 WORKLOADS=${WORKLOADS:-$DEFAULT_WORKLOADS}
@@ -51,8 +64,11 @@ VARIANTS=${VARIANTS:-naive ihop}
   PIPELINE_naive='builtin.module(func.func(gpu-map-loops{mapping=identity block-sizes=256,1},gpu-host-data-placement),gpu-kernel-outlining)'
 export PIPELINE_ihop PIPELINE_naive
 
-die() { echo "polybench.sh: $*" >&2; exit 1; }
-pipeline_of() { local v="PIPELINE_$1"; echo "${!v:-}"; }
+die() { echo "$SUITE.sh: $*" >&2; exit 1; }
+pipeline_of() { # variant [workload]: PIPELINE_<v>_<w>, else PIPELINE_<v>
+  local v="PIPELINE_$1" vw="PIPELINE_$1_${2:-}"
+  if [ -n "${2:-}" ] && [ -n "${!vw:-}" ]; then echo "${!vw}"; else echo "${!v:-}"; fi
+}
 sizes_of() { # workload -> "K=V ..." (the large sizes, or SIZES_<w>)
   local v="SIZES_$1"
   if [ -n "${!v:-}" ]; then python3 "$ROOT/examples/gen.py" sizes "$1" large ${!v}
@@ -87,7 +103,12 @@ prepare() {
     echo "lf commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
     echo "workloads: $WORKLOADS"
     echo "variants: $VARIANTS"
-    for v in $VARIANTS; do echo "pipeline $v: $(pipeline_of "$v")"; done
+    for v in $VARIANTS; do
+      echo "pipeline $v: $(pipeline_of "$v")"
+      for w in $WORKLOADS; do
+        [ "$(pipeline_of "$v" "$w")" = "$(pipeline_of "$v")" ] || echo "pipeline $v for $w: $(pipeline_of "$v" "$w")"
+      done
+    done
     [ -n "${PRE_TRANSLATE:-}" ] && echo "before lf-translate (every variant): $PRE_TRANSLATE"
     echo "cpu: lf-translate --target=cuda of the source plus an empty @main (host code only), g++ -O3"
   } > "$PB/manifest.txt"
@@ -108,7 +129,7 @@ prepare() {
     "$tr" "examples/run/$w.mlir" --target=cuda -o "$d/cpu.small.cu" 2> "$d/cpu.small.translate.log" ||
       { echo "FAIL $w cpu reduced size: lf-translate"; status=1; }
     for v in $VARIANTS; do
-      p=$(pipeline_of "$v")
+      p=$(pipeline_of "$v" "$w")
       [ -n "$p" ] || die "no pipeline for variant $v (set PIPELINE_$v)"
       # full size: pipeline, then CUDA
       if "$opt" "$d/src.mlir" --pass-pipeline="$p" -o "$d/$v.mlir" 2> "$d/$v.remarks" &&
@@ -151,7 +172,7 @@ prepare() {
     echo "note: ../shared/anchors-gpu not found: the run will have no anchors"
   fi
   echo "prepared $PB ($(du -sh "$PB" | cut -f1)); status $status"
-  echo "on the GPU machine: bash bench/gpu/polybench.sh run   (carry bench/gpu/.pb and bench/gpu/.refs)"
+  echo "on the GPU machine: bash bench/gpu/$SUITE.sh run   (carry bench/gpu/$(basename "$PB") and bench/gpu/.refs)"
   return $status
 }
 
@@ -187,10 +208,38 @@ build_one() {
   fi
 }
 
+# anchor_progs (in the anchors' folder; OUT, NVCC, ANCHOR_PROGS set): only the
+# anchor programs named in ANCHOR_PROGS, as run_all.sh runs each (its env.txt,
+# log.txt and results.md), without the sanitizer runs
+anchor_progs() {
+  mkdir -p "$OUT"
+  {
+    echo "date (UTC): $(date -u '+%Y-%m-%d %H:%M:%S')"
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,clocks.mem,clocks.max.mem,power.limit \
+      --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
+    echo "nvcc: $($NVCC --version 2>&1 | grep -o 'release [0-9.]*, V[0-9.]*')"
+    echo "flags: nvcc -O3 -arch=sm_90 -std=c++17 -lineinfo"
+    echo "programs: $ANCHOR_PROGS (of run_all.sh's)"
+  } > "$OUT/env.txt"
+  local p rc t0
+  # shellcheck disable=SC2046
+  make -j8 NVCC="$NVCC" $(printf 'bin/%s ' $ANCHOR_PROGS) > "$OUT/build.log" 2>&1 ||
+    { echo "BUILD FAILED"; grep -i error "$OUT/build.log" | head -20; }
+  : > "$OUT/log.txt"
+  for p in $ANCHOR_PROGS; do
+    echo "== $p" >> "$OUT/log.txt"
+    t0=$(date +%s)
+    timeout 150 "./bin/$p" >> "$OUT/log.txt" 2>&1
+    rc=$?
+    echo "== $p rc=$rc ($(( $(date +%s) - t0 )) s)" | tee -a "$OUT/log.txt"
+  done
+  python3 report.py "$OUT/log.txt" "$OUT/env.txt" --csv="$OUT/results.csv" > "$OUT/results.md"
+}
+
 # ----------------------------------------------------------------------- run
 run_gpu() {
   local T0; T0=$(date +%s)
-  [ -d "$PB" ] || die "no bench/gpu/.pb: run 'polybench.sh prepare' here first and carry bench/gpu/.pb"
+  [ -d "$PB" ] || die "no bench/gpu/$(basename "$PB"): run '$SUITE.sh prepare' here first and carry bench/gpu/$(basename "$PB")"
   NVCC=${NVCC:-$(find_tool nvcc /usr/local/cuda/bin/nvcc)}
   [ -n "$NVCC" ] || die "nvcc not found"
   CXX=${CXX:-g++}
@@ -198,18 +247,20 @@ run_gpu() {
   SANITIZER=$(find_tool compute-sanitizer /usr/local/cuda/bin/compute-sanitizer)
   OUT=${OUT:-$PB/out}
   mkdir -p "$OUT"
-  local WORK=$PB/work LOG=$OUT/polybench.log ENVF=$OUT/env.txt
+  local WORK=$PB/work LOG=$OUT/$SUITE.log ENVF=$OUT/env.txt
   rm -rf "$WORK" && mkdir -p "$WORK/bin" "$WORK/data"
   RUNS=${RUNS:-25}
+  KRUNS=${KRUNS:-3}
   CPU_RUNS=${CPU_RUNS:-5}
   export LFB_CPU_BUDGET_S=${LFB_CPU_BUDGET_S:-8}
-  local workloads variants w v
+  local workloads variants base w v tool
   workloads=$(ls -d "$PB"/*/ | xargs -n1 basename | grep -vx 'work\|out\|check' | tr '\n' ' ')
   # keep the suite's order
   local ordered=""
   for w in $DEFAULT_WORKLOADS; do case " $workloads " in *" $w "*) ordered="$ordered $w";; esac; done
   for w in $workloads; do case " $ordered " in *" $w "*) ;; *) ordered="$ordered $w";; esac; done
   variants=$(sed -n 's/^variants: //p' "$PB/manifest.txt")
+  base=${variants%% *}
   {
     echo "date (UTC): $(date -u '+%Y-%m-%d %H:%M:%S')"
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
@@ -217,7 +268,7 @@ run_gpu() {
     echo "g++: $($CXX --version 2>&1 | head -n 1)"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores (the CPU baseline uses one)"
     echo "flags: GPU nvcc -O3 -arch=sm_90; CPU g++ -O3 (one thread); reduced-size programs nvcc -O3 -arch=sm_90 --fmad=false"
-    echo "timing: CUDA events around the emitted host function (device allocation, copies, launches), $RUNS calls after a warm-up, median; CPU: std::chrono, up to $CPU_RUNS calls or ${LFB_CPU_BUDGET_S} s"
+    echo "timing: CUDA events around the emitted host function (device allocation, copies, launches), $RUNS calls after a warm-up, median; kernels and copies: $KRUNS instrumented calls, median; CPU: std::chrono, up to $CPU_RUNS calls or ${LFB_CPU_BUDGET_S} s"
     cat "$PB/manifest.txt"
   } > "$ENVF"
   cat "$ENVF"
@@ -253,8 +304,8 @@ run_gpu() {
     fi
     for v in $variants; do
       if [ -x "$bd/$w.$v" ]; then
-        timeout 300 "$bd/$w.$v" "$v" "$dd/$w.$v.bin" --runs="$RUNS" $refs >> "$LOG" 2>&1 || echo "RUNFAIL|$w|$v" >> "$LOG"
-        [ "$v" = naive ] && refs="$refs --ref=naive:$dd/$w.naive.bin"
+        timeout 300 "$bd/$w.$v" "$v" "$dd/$w.$v.bin" --runs="$RUNS" --kruns="$KRUNS" $refs >> "$LOG" 2>&1 || echo "RUNFAIL|$w|$v" >> "$LOG"
+        [ "$v" = "$base" ] && refs="$refs --ref=$v:$dd/$w.$v.bin"
       else
         echo "NOBUILD|$w|$v" >> "$LOG"
       fi
@@ -266,10 +317,14 @@ run_gpu() {
         else
           line="SMALL|$w|$v|DIFFERENT"
         fi
-        if [ "${SAN:-1}" != 0 ] && [ -n "$SANITIZER" ]; then
+        if [ "${SAN:-1}" != 0 ] && [ -n "$SANITIZER" ] && case " ${SAN_VARIANTS:-$v} " in *" $v "*) true;; *) false;; esac; then
           local s
-          s=$(timeout 120 "$SANITIZER" --tool memcheck --error-exitcode 1 "$prog" 2>&1 | grep -o 'ERROR SUMMARY.*' | head -n 1)
-          line="$line|memcheck: ${s:-no summary}"
+          for tool in ${SAN_TOOLS:-memcheck}; do
+            # racecheck as run.sh runs it: every hazard reported (errors and warnings)
+            s=$(timeout 120 "$SANITIZER" --tool "$tool" $([ "$tool" = racecheck ] && echo --racecheck-report all) \
+                  --error-exitcode 1 "$prog" 2>&1 | grep -o '[A-Z]* SUMMARY.*' | head -n 1)
+            line="$line|$tool: ${s:-no summary}"
+          done
         fi
         echo "$line" >> "$LOG"
       fi
@@ -282,16 +337,20 @@ run_gpu() {
   done
 
   # the report without the anchors first: the call's time limit may cut them short
-  local rep=(python3 "$HERE/polybench_report.py" "$LOG" --env="$ENVF" --png="$OUT/polybench.png")
-  MPLBACKEND=Agg "${rep[@]}" > "$OUT/polybench.md" 2> "$WORK/report.err" || cat "$WORK/report.err"
+  local rep=(python3 "$HERE/${SUITE}_report.py" "$LOG" --env="$ENVF" --png="$OUT/$SUITE.png")
+  MPLBACKEND=Agg "${rep[@]}" > "$OUT/$SUITE.md" 2> "$WORK/report.err" || cat "$WORK/report.err"
 
   if [ "${ANCHORS:-1}" != 0 ] && [ -d "$REFS/anchors-gpu" ]; then
     # the whole call must end within the device tool's 600 s (DEADLINE_S)
     local left=$(( ${DEADLINE_S:-570} - ($(date +%s) - T0) ))
     [ "$left" -lt 60 ] && left=60
-    echo "== anchors (hand-written references and ceilings, ../shared/anchors-gpu; at most $left s)"
+    echo "== anchors (hand-written references and ceilings, ../shared/anchors-gpu${ANCHOR_PROGS:+: $ANCHOR_PROGS}; at most $left s)"
     rm -rf "$WORK/anchors"
-    (cd "$REFS/anchors-gpu" && SKIP_SAN=1 OUT="$WORK/anchors" NVCC="$NVCC" timeout "$left" bash run_all.sh) > "$WORK/anchors.txt" 2>&1
+    if [ -n "${ANCHOR_PROGS:-}" ]; then
+      (cd "$REFS/anchors-gpu" && OUT="$WORK/anchors" NVCC="$NVCC" ANCHOR_PROGS="$ANCHOR_PROGS" timeout "$left" bash -c "$(declare -f anchor_progs); anchor_progs") > "$WORK/anchors.txt" 2>&1
+    else
+      (cd "$REFS/anchors-gpu" && SKIP_SAN=1 OUT="$WORK/anchors" NVCC="$NVCC" timeout "$left" bash run_all.sh) > "$WORK/anchors.txt" 2>&1
+    fi
     echo "anchors: rc=$? ($(( $(date +%s) - T0 )) s)"
     grep -E "^== .* rc=|FAILED|failed" "$WORK/anchors.txt" | head -20
     # cut short: the table of what ran
@@ -306,8 +365,8 @@ run_gpu() {
   fi
 
   [ -f "$OUT/anchors.md" ] && rep+=(--anchors="$OUT/anchors.md")
-  MPLBACKEND=Agg "${rep[@]}" > "$OUT/polybench.md" 2> "$WORK/report.err" || cat "$WORK/report.err"
-  cat "$OUT/polybench.md"
+  MPLBACKEND=Agg "${rep[@]}" > "$OUT/$SUITE.md" 2> "$WORK/report.err" || cat "$WORK/report.err"
+  cat "$OUT/$SUITE.md"
   echo "== total $(( $(date +%s) - T0 )) s; files in $OUT: $(ls "$OUT" | tr '\n' ' ')"
   if grep -qE '^(RUNFAIL|NOBUILD|BUILD FAILED)|\|FAIL$|^SMALL\|.*\|DIFFERENT' "$LOG"; then return 1; fi
   return 0
@@ -325,7 +384,7 @@ build_check() {
     "$(python3 -c 'import nvidia,os;print(os.path.join(nvidia.__path__[0],"cu13/bin/nvcc"))' 2>/dev/null)")}
   CXX=${CXX:-g++}
   CUDA_INC=${CUDA_INC:-$( [ -n "$NVCC" ] && cuda_include "$NVCC")}
-  local bd=${TMPDIR:-/tmp}/polybench-check status=0 w v
+  local bd=${TMPDIR:-/tmp}/$SUITE-check status=0 w v
   rm -rf "$bd" && mkdir -p "$bd"
   for w in $(ls -d "$PB"/*/ | xargs -n1 basename | grep -vx 'work\|out\|check'); do
     if build_one "$w" cpu "$bd"; then
@@ -346,6 +405,10 @@ build_check() {
         [ -f "$PB/$w/$v.cu" ] || continue
         if build_one "$w" "$v" "$bd"; then echo "ok   $w $v: nvcc -arch=sm_90 builds the harness"
         else echo "FAIL $w $v: nvcc"; grep -m5 error "$bd/$w.$v.build.log"; status=1; fi
+        [ -f "$PB/$w/$v.small.cu" ] || continue
+        if $NVCC -O3 -arch=sm_90 --fmad=false -o "$bd/$w.$v.small" "$PB/$w/$v.small.cu" > "$bd/$w.$v.small.build.log" 2>&1; then
+          echo "ok   $w $v reduced size: nvcc -arch=sm_90 builds the program"
+        else echo "FAIL $w $v reduced size: nvcc"; grep -m5 error "$bd/$w.$v.small.build.log"; status=1; fi
       done
     fi
   done
@@ -356,12 +419,12 @@ build_check() {
 # ------------------------------------------------------------------ record
 record() {
   local dir=${1:-}
-  [ -n "$dir" ] && [ -f "$dir/polybench.md" ] || die "usage: polybench.sh record DIR (DIR holds polybench.md)"
-  [ -f "$dir/polybench.png" ] && cp "$dir/polybench.png" "$HERE/polybench.png"
-  python3 - "$HERE/RESULTS.md" "$dir/polybench.md" <<'EOF'
+  [ -n "$dir" ] && [ -f "$dir/$SUITE.md" ] || die "usage: $SUITE.sh record DIR (DIR holds $SUITE.md)"
+  [ -f "$dir/$SUITE.png" ] && cp "$dir/$SUITE.png" "$HERE/$SUITE.png"
+  python3 - "$HERE/RESULTS.md" "$dir/$SUITE.md" "$SUITE" <<'EOF'
 import sys
 path, new = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-begin, end = "<!-- polybench:begin -->", "<!-- polybench:end -->"
+begin, end = "<!-- %s:begin -->" % sys.argv[3], "<!-- %s:end -->" % sys.argv[3]
 text = open(path).read()
 block = begin + "\n" + new + "\n" + end
 if begin in text and end in text:
@@ -370,7 +433,7 @@ else:
     text = text.rstrip("\n") + "\n\n" + block + "\n"
 open(path, "w").write(text)
 EOF
-  echo "recorded into bench/gpu/RESULTS.md (and bench/gpu/polybench.png)"
+  echo "recorded into bench/gpu/RESULTS.md (and bench/gpu/$SUITE.png, if the run made one)"
 }
 
 case "${1:-}" in
@@ -378,5 +441,5 @@ case "${1:-}" in
   run) run_gpu ;;
   build-check) build_check ;;
   record) shift; record "$@" ;;
-  *) sed -n '2,33p' "$0"; exit 2 ;;
+  *) sed -n '2,/^set -u/p' "$HERE/polybench.sh" | sed '$d'; exit 2 ;;
 esac

@@ -62,6 +62,11 @@ def ref_fig3_chain():
     return [B, A]
 
 
+def ref_fig3_dead():
+    # fig3_chain with B local: only A is printed
+    return ref_fig3_chain()[1:]
+
+
 def ref_ll18():
     n = 8
     specs = {"za": ([3, 5], 1, 11, 0), "zb": ([5, 3], 2, 11, 0), "zp": ([7, 3], 0, 13, 0),
@@ -104,6 +109,11 @@ def ref_stencil4_chain():
             for j in range(s, n - s):
                 Q[i][j] = 0.2 * (P[i][j] + P[i - 1][j] + P[i + 1][j] + P[i][j - 1] + P[i][j + 1])
     return [A[1], A[4]]
+
+
+def ref_stencil4_dead():
+    # stencil4_chain with A1..A3 local: only A4 is printed
+    return ref_stencil4_chain()[1:]
 
 
 def ref_matmul():

@@ -1,6 +1,7 @@
 //! The GPU suite's timing harness (`bench/gpu/harness/`) against the code
 //! lf-translate emits, without a GPU: for every PolyBench workload of
-//! `bench/gpu/polybench.sh`, `examples/gen.py` prints the kernel (at the
+//! `bench/gpu/polybench.sh` and every seed-000 workload of `bench/gpu/fusion.sh`,
+//! `examples/gen.py` prints the kernel (at the
 //! example's size), lf-translate turns it (plus an empty `@main`) into host
 //! code, and the harness built around it with `g++ -O3 -DLFB_CPU` (its CPU
 //! mode, the suite's CPU baseline) runs one call: every output written (the
@@ -15,8 +16,22 @@ use lf_targets::{Options, Target};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The suite's workloads (`DEFAULT_WORKLOADS` in `bench/gpu/polybench.sh`).
-const WORKLOADS: [&str; 7] = ["gemm", "2mm", "jacobi_2d", "fdtd_2d", "lu", "correlation", "doitgen"];
+/// The suite's workloads (`DEFAULT_WORKLOADS` in `bench/gpu/polybench.sh`,
+/// then the default `WORKLOADS` of `bench/gpu/fusion.sh`).
+const WORKLOADS: [&str; 12] = [
+    "gemm",
+    "2mm",
+    "jacobi_2d",
+    "fdtd_2d",
+    "lu",
+    "correlation",
+    "doitgen",
+    "fig3_chain",
+    "fig3_dead",
+    "ll18",
+    "stencil4_chain",
+    "stencil4_dead",
+];
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

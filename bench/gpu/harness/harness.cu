@@ -10,14 +10,14 @@
  *   nvcc -O3 -arch=sm_90 -DLFB_GEMM -DLFB_NI=1024 ... -DLFB_SRC='"ihop.cu"' harness.cu
  *   g++ -O3 -x c++ -DLFB_CPU -DLFB_GEMM ... -DLFB_SRC='"cpu.cu"' harness.cu    (CPU-only code)
  *
- * Run:  harness VARIANT DUMP [--runs=R] [--ref=NAME:FILE]...
+ * Run:  harness VARIANT DUMP [--runs=R] [--kruns=K] [--ref=NAME:FILE]...
  *   - fills the arrays with deterministic pseudo-random values in [0.5, 1.5)
  *     (LFB_OUT arrays with NaN), restores them before every call;
  *   - one call whose outputs are written to DUMP (raw f32, the written arrays
  *     in argument order) and compared with each --ref dump (relative L2 error,
  *     NaN or a size mismatch fails);
  *   - GPU: a warm-up call, R timed calls (CUDA events around the call; the
- *     median is reported), then 3 instrumented calls that record an event
+ *     median is reported), then K instrumented calls (default 3) that record an event
  *     after every cudaMemcpy, cudaMalloc/cudaFree and kernel launch of the
  *     emitted code, to split the time into kernels, copies and the rest;
  *   - CPU: timed with std::chrono, R calls or until LFB_CPU_BUDGET_S seconds
@@ -169,16 +169,19 @@ static void lfb_sync(void) {
 
 int main(int argc, char **argv) {
   if (argc < 3) {
-    fprintf(stderr, "usage: %s VARIANT DUMP [--runs=R] [--ref=NAME:FILE]...\n", argv[0]);
+    fprintf(stderr, "usage: %s VARIANT DUMP [--runs=R] [--kruns=K] [--ref=NAME:FILE]...\n", argv[0]);
     return 2;
   }
   const char *variant = argv[1];
   const char *dump = argv[2];
-  int runs = 20;
+  int runs = 20, kruns = 3;
   std::vector<std::pair<std::string, std::string>> refs;
   for (int i = 3; i < argc; i++) {
     if (!strncmp(argv[i], "--runs=", 7)) {
       runs = atoi(argv[i] + 7);
+    } else if (!strncmp(argv[i], "--kruns=", 8)) {
+      kruns = atoi(argv[i] + 8);
+      if (kruns < 1) kruns = 1;
     } else if (!strncmp(argv[i], "--ref=", 6)) {
       std::string r = argv[i] + 6;
       size_t c = r.find(':');
@@ -266,6 +269,7 @@ int main(int argc, char **argv) {
   long launches = 0;
 #ifdef LFB_CPU
   launches = 0;
+  (void)kruns;
   double budget_ms = 1000.0 * (getenv("LFB_CPU_BUDGET_S") ? atof(getenv("LFB_CPU_BUDGET_S")) : 20.0);
   double spent = first_ms;
   times.push_back(first_ms);
@@ -300,7 +304,7 @@ int main(int argc, char **argv) {
   }
   std::vector<double> ks, cs;
   lfb_instrument = 1;
-  for (int r = 0; r < 3; r++) {
+  for (int r = 0; r < kruns; r++) {
     lfb_restore(s);
     lfb_nev = 0;
     LFB_CHECK(cudaEventRecord(e0, 0));

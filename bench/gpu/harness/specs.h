@@ -79,8 +79,53 @@ static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_NR * LFB_NQ * LFB_NP, 
 static void lfb_call(float **p) { doitgen(p[0], p[1], p[2]); }
 static const double lfb_flops = 2.0 * LFB_NR * LFB_NQ * (double)LFB_NP * LFB_NP;
 
+/* the seed-000 fusion rows (bench/gpu/fusion.sh). Arrays written only on an
+ * interior (A of fig3, the stencil stages, LL18's nests) are LFB_INOUT: their
+ * borders keep the start values, so NaN there would fail the check. */
+#elif defined(LFB_FIG3_CHAIN)
+#define LFB_NAME "fig3_chain"
+/* B is an argument, live after the call: written everywhere, poisoned */
+static const lfb_array lfb_arrays[] = {{"X", (int64_t)LFB_N, LFB_IN}, {"B", (int64_t)LFB_N, LFB_OUT}, {"A", (int64_t)LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { fig3_chain(p[0], p[1], p[2]); }
+static const double lfb_flops = 1.0 * LFB_N + (LFB_N - 2.0);
+
+#elif defined(LFB_FIG3_DEAD)
+#define LFB_NAME "fig3_dead"
+/* B is a local allocation of the function, dead after the chain */
+static const lfb_array lfb_arrays[] = {{"X", (int64_t)LFB_N, LFB_IN}, {"A", (int64_t)LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { fig3_dead(p[0], p[1]); }
+static const double lfb_flops = 1.0 * LFB_N + (LFB_N - 2.0);
+
+#elif defined(LFB_LL18)
+#define LFB_NAME "ll18"
+/* zm divides: the start values are in [0.5, 1.5), never zero */
+static const lfb_array lfb_arrays[] = {
+    {"za", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"zb", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"zp", (int64_t)LFB_N * LFB_N, LFB_IN},
+    {"zq", (int64_t)LFB_N * LFB_N, LFB_IN},    {"zr", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"zm", (int64_t)LFB_N * LFB_N, LFB_IN},
+    {"zu", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"zv", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"zz", (int64_t)LFB_N * LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { ll18(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8]); }
+/* per interior point: za, zb 8 each; zu, zv 13 each; zr, zz 2 each */
+static const double lfb_flops = 46.0 * (LFB_N - 2.0) * (LFB_N - 2.0);
+
+#elif defined(LFB_STENCIL4_CHAIN)
+#define LFB_NAME "stencil4_chain"
+static const lfb_array lfb_arrays[] = {{"A0", (int64_t)LFB_N * LFB_N, LFB_IN},    {"A1", (int64_t)LFB_N * LFB_N, LFB_INOUT},
+                                       {"A2", (int64_t)LFB_N * LFB_N, LFB_INOUT}, {"A3", (int64_t)LFB_N * LFB_N, LFB_INOUT},
+                                       {"A4", (int64_t)LFB_N * LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { stencil4_chain(p[0], p[1], p[2], p[3], p[4]); }
+static const double lfb_flops = 5.0 * ((LFB_N - 2.0) * (LFB_N - 2.0) + (LFB_N - 4.0) * (LFB_N - 4.0) + (LFB_N - 6.0) * (LFB_N - 6.0) +
+                                       (LFB_N - 8.0) * (LFB_N - 8.0));
+
+#elif defined(LFB_STENCIL4_DEAD)
+#define LFB_NAME "stencil4_dead"
+/* A1..A3 are local allocations of the function, dead after the chain */
+static const lfb_array lfb_arrays[] = {{"A0", (int64_t)LFB_N * LFB_N, LFB_IN}, {"A4", (int64_t)LFB_N * LFB_N, LFB_INOUT}};
+static void lfb_call(float **p) { stencil4_dead(p[0], p[1]); }
+static const double lfb_flops = 5.0 * ((LFB_N - 2.0) * (LFB_N - 2.0) + (LFB_N - 4.0) * (LFB_N - 4.0) + (LFB_N - 6.0) * (LFB_N - 6.0) +
+                                       (LFB_N - 8.0) * (LFB_N - 8.0));
+
 #else
-#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN"
+#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD"
 #endif
 
 #ifndef LFB_HAVE_FIXUP
