@@ -19,6 +19,8 @@ use petgraph::graph::DiGraph;
 
 /// The most threads of a block, and along z.
 const MAX_THREADS: i64 = 1024;
+/// Threads of a warp.
+const WARP: i64 = 32;
 const MAX_Z: i64 = 64;
 
 /// What shapes a group's plan.
@@ -26,6 +28,9 @@ const MAX_Z: i64 = 64;
 pub struct GroupOptions {
     /// Strip size per level, outermost first.
     pub strip: Vec<i64>,
+    /// Whether the strips are the defaults, to adjust so that the block's
+    /// x side is a multiple of the warp size.
+    pub warp_aligned: bool,
     /// The halo rule.
     pub rule: HaloRule,
     /// The shared-memory budget of one block, in bytes.
@@ -232,7 +237,18 @@ pub fn plan_group(
     let rmax: Vec<i64> = (0..depth)
         .map(|d| halos.iter().map(|h| h.upper[d]).max().unwrap_or(0))
         .collect();
-    let strip = opts.strip.clone();
+    let mut strip = opts.strip.clone();
+    if opts.warp_aligned {
+        // The default strips: the innermost level's block side (strip plus
+        // halos) is made a multiple of the warp, so that warps do not
+        // straddle rows and a 1-D block has no partly idle warp.
+        let x = depth - 1;
+        let halo = lmax[x] + rmax[x];
+        let side = ((strip[x] + halo) / WARP * WARP).max(WARP);
+        if side - halo >= lmax[x].max(rmax[x]).max(1) {
+            strip[x] = side - halo;
+        }
+    }
     for d in 0..depth {
         if lmax[d] > strip[d] || rmax[d] > strip[d] {
             let k = halos

@@ -32,9 +32,10 @@ pub static INFO: PassInfo = PassInfo {
 levels, constant bounds, step 1, one `affine.store` per nest: run `affine-loop-distribute{mode=one-statement}` \
 first) with only side-effect-free ops between them is split into groups, and each group of two or \
 more nests becomes one inline `gpu.launch`. Every parallel level is strip-mined with one strip size \
-(`tile-sizes`, listed x first: the innermost level; default 256 for 1-D nests, 32,16 for 2-D, \
-32,4,4 for 3-D); a block runs one strip plus the largest halo on each side, one thread per \
-iteration (the innermost level on x). The loop dependence graph has an edge per read of a \
+(`tile-sizes`, listed x first: the innermost level; by default 256 for 1-D nests, 32,16 for 2-D, \
+32,4,4 for 3-D, with the x strip then shortened by the halo so that the block's x side stays a \
+multiple of the warp, 32); a block runs one strip plus the largest halo on each side, one thread \
+per iteration (the innermost level on x). The loop dependence graph has an edge per read of a \
 definition of the group (its reaching definition: the last earlier nest that writes what it \
 reads), weighted by the constant distance between the producer's and the consumer's iterations; \
 the halo each nest computes beyond the strip follows from the weights (`halo-rule=sound`, interval \
@@ -61,7 +62,7 @@ a block over 1024 threads; buffers over `max-shared-bytes`.",
             name: "tile-sizes",
             kind: OptionKind::List(&OptionKind::UInt),
             default: "",
-            help: "Strip size per level, x (innermost) first; default 256 (1-D), 32,16 (2-D), 32,4,4 (3-D)",
+            help: "Strip size per level, x (innermost) first; default 256 (1-D), 32,16 (2-D), 32,4,4 (3-D), x less the halo",
         },
         PassOption {
             name: "halo-rule",
@@ -177,6 +178,7 @@ impl AffineFusionWithHalo {
         GroupOptions {
             first,
             strip: self.strips(depth),
+            warp_aligned: self.tile_sizes.is_empty(),
             rule: self.rule,
             max_shared_bytes: self.max_shared_bytes,
             keep_all: self.keep_all,

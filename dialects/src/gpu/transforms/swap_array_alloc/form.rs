@@ -76,7 +76,8 @@ pub fn ordered_globals(ctx: &Context, body: &Body, launch: GpuLaunchOp) -> Resul
     Ok(effects
         .into_iter()
         .map(|(top, (reads, writes))| {
-            let keep = |set: HashSet<Value>| -> HashSet<Value> { set.into_iter().filter(|v| ordered.contains(v)).collect() };
+            let keep =
+                |set: HashSet<Value>| -> HashSet<Value> { set.into_iter().filter(|v| ordered.contains(v)).collect() };
             (top, (keep(reads), keep(writes)))
         })
         .collect())
