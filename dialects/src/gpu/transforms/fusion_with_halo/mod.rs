@@ -33,8 +33,8 @@ levels, constant bounds, step 1, one `affine.store` per nest: run `affine-loop-d
 first) with only side-effect-free ops between them is split into groups, and each group of two or \
 more nests becomes one inline `gpu.launch`. Every parallel level is strip-mined with one strip size \
 (`tile-sizes`, listed x first: the innermost level; by default 256 for 1-D nests, 32,16 for 2-D, \
-32,4,4 for 3-D, with the x strip then shortened by the halo so that the block's x side stays a \
-multiple of the warp, 32); a block runs one strip plus the largest halo on each side, one thread \
+32,4,4 for 3-D, the 1-D strip then shortened by the halo so that the block stays a multiple of \
+the warp, 32); a block runs one strip plus the largest halo on each side, one thread \
 per iteration (the innermost level on x). The loop dependence graph has an edge per read of a \
 definition of the group (its reaching definition: the last earlier nest that writes what it \
 reads), weighted by the constant distance between the producer's and the consumer's iterations; \
@@ -62,7 +62,8 @@ a block over 1024 threads; buffers over `max-shared-bytes`.",
             name: "tile-sizes",
             kind: OptionKind::List(&OptionKind::UInt),
             default: "",
-            help: "Strip size per level, x (innermost) first; default 256 (1-D), 32,16 (2-D), 32,4,4 (3-D), x less the halo",
+            help:
+                "Strip size per level, x (innermost) first; default 256 less the halo (1-D), 32,16 (2-D), 32,4,4 (3-D)",
         },
         PassOption {
             name: "halo-rule",
