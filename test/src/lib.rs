@@ -17,5 +17,6 @@ pub mod affine_gen;
 pub mod chain_gen;
 pub mod filecheck;
 pub mod lit;
+pub mod property;
 pub mod runnable_gen;
 pub mod tools;

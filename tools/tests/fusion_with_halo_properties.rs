@@ -9,15 +9,12 @@
 //!
 //! `LF_PROPERTY_CASES=N` (default [`CASES`]), `LF_PROPERTY_SEED=S`,
 //! `LF_PROPERTY_SECONDS=T` (default [`SECONDS`]) and `LF_PROPERTY_DIR=DIR`
-//! as in `loop_transform_properties.rs`.
+//! as in every property test ([`lf_lit::property`]).
 
 use lf_lit::affine_gen::Rng;
 use lf_lit::chain_gen::chain;
-use rayon::prelude::*;
+use lf_lit::property::{run_cases, run_tool as run};
 use std::path::Path;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 const LF_OPT: &str = env!("CARGO_BIN_EXE_lf-opt");
 const LF_RUN: &str = env!("CARGO_BIN_EXE_lf-run");
@@ -36,23 +33,6 @@ const PIPELINES: &[&str] = &[
     "builtin.module(func.func(affine-fusion-with-halo{remarks=false}))",
     "builtin.module(fuse-halo-gpu)",
 ];
-
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn run(tool: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {tool}: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
 
 /// One case: whether it fused a kernel, or what went wrong.
 fn case(seed: u64, dir: &Path) -> Result<bool, String> {
@@ -87,45 +67,11 @@ fn case(seed: u64, dir: &Path) -> Result<bool, String> {
 
 #[test]
 fn random_chains_keep_results() {
-    let cases = env_or("LF_PROPERTY_CASES", CASES);
-    let first = env_or("LF_PROPERTY_SEED", 1u64);
-    let budget = Duration::from_secs(env_or("LF_PROPERTY_SECONDS", SECONDS));
-    let temp = tempfile::tempdir().expect("a temporary directory");
-    let kept = std::env::var_os("LF_PROPERTY_DIR").map(std::path::PathBuf::from);
-    let dir = kept.as_deref().unwrap_or(temp.path());
-    std::fs::create_dir_all(dir).expect("the programs' directory");
-    let start = Instant::now();
-    let (done, fused) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let failures: Vec<String> = (0..cases as u64)
-        .into_par_iter()
-        .filter_map(|i| {
-            if start.elapsed() > budget {
-                return None;
-            }
-            done.fetch_add(1, Ordering::Relaxed);
-            match case(first + i, dir) {
-                Ok(f) => {
-                    fused.fetch_add(usize::from(f), Ordering::Relaxed);
-                    None
-                }
-                Err(e) => Some(e),
-            }
-        })
-        .collect();
-    let (done, fused) = (done.into_inner(), fused.into_inner());
-    eprintln!(
-        "{done} of {cases} chains run in {:.0?}, {fused} with a fused kernel",
-        start.elapsed()
-    );
-    assert!(done >= cases.min(50), "only {done} cases ran within the time budget");
+    let summary = run_cases(CASES, SECONDS, case);
     assert!(
-        failures.is_empty(),
-        "{} failing cases:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
-    assert!(
-        fused * 4 >= done,
-        "only {fused} of {done} chains were fused: the generator drifted"
+        summary.noted * 4 >= summary.done,
+        "only {} of {} chains were fused: the generator drifted",
+        summary.noted,
+        summary.done
     );
 }

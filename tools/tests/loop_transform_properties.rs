@@ -16,12 +16,9 @@
 //! `LF_PROPERTY_DIR=DIR` keeps the programs and lf-opt's outputs there.
 
 use lf_lit::affine_gen::Rng;
+use lf_lit::property::{run_cases, run_tool as run};
 use lf_lit::runnable_gen::program;
-use rayon::prelude::*;
 use std::path::Path;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 const LF_OPT: &str = env!("CARGO_BIN_EXE_lf-opt");
 const LF_RUN: &str = env!("CARGO_BIN_EXE_lf-run");
@@ -83,23 +80,6 @@ fn pass_name(entry: &str) -> &str {
     entry.split('{').next().unwrap_or(entry)
 }
 
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-
-fn run(tool: &str, args: &[&str]) -> (bool, String) {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {tool}: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.success(), text)
-}
-
 /// One case: `None` when it held, else what went wrong.
 fn case(seed: u64, dir: &Path) -> Option<String> {
     let mut rng = Rng::new(seed ^ 0x9e37_79b9);
@@ -151,32 +131,8 @@ fn every_pass_is_registered() {
 
 #[test]
 fn random_pass_sequences_keep_results() {
-    let cases = env_or("LF_PROPERTY_CASES", CASES);
-    let first = env_or("LF_PROPERTY_SEED", 1u64);
-    let budget = Duration::from_secs(env_or("LF_PROPERTY_SECONDS", SECONDS));
-    let temp = tempfile::tempdir().expect("a temporary directory");
-    let kept = std::env::var_os("LF_PROPERTY_DIR").map(std::path::PathBuf::from);
-    let dir = kept.as_deref().unwrap_or(temp.path());
-    std::fs::create_dir_all(dir).expect("the programs' directory");
-    let start = Instant::now();
-    let done = AtomicUsize::new(0);
-    let failures: Vec<String> = (0..cases as u64)
-        .into_par_iter()
-        .filter_map(|i| {
-            if start.elapsed() > budget {
-                return None;
-            }
-            done.fetch_add(1, Ordering::Relaxed);
-            case(first + i, dir)
-        })
-        .collect();
-    let done = done.into_inner();
-    eprintln!("{done} of {cases} cases run in {:.0?}", start.elapsed());
-    assert!(done >= cases.min(50), "only {done} cases ran within the time budget");
-    assert!(
-        failures.is_empty(),
-        "{} failing cases:\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    run_cases(CASES, SECONDS, |seed, dir| match case(seed, dir) {
+        None => Ok(false),
+        Some(failure) => Err(failure),
+    });
 }
