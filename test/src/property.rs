@@ -47,11 +47,7 @@ pub struct Summary {
 /// Runs `cases` cases (or `LF_PROPERTY_CASES`) within `seconds` (or
 /// `LF_PROPERTY_SECONDS`): `case(seed, dir)` gives `Ok(noted)` when the
 /// property held, `Err(message)` when not.
-pub fn run_cases(
-    cases: usize,
-    seconds: u64,
-    case: impl Fn(u64, &Path) -> Result<bool, String> + Sync,
-) -> Summary {
+pub fn run_cases(cases: usize, seconds: u64, case: impl Fn(u64, &Path) -> Result<bool, String> + Sync) -> Summary {
     let cases = env_or("LF_PROPERTY_CASES", cases);
     let first = env_or("LF_PROPERTY_SEED", 1u64);
     let budget = Duration::from_secs(env_or("LF_PROPERTY_SECONDS", seconds));
