@@ -1,8 +1,9 @@
 #!/bin/bash
-# Every example driver (examples/run/*.mlir) through ihop-gpu, emitted as CUDA and run
-# on the GPU: its printed output must be mlir-runner's for the original program
-# (examples/run/expected), and compute-sanitizer memcheck must find no error
-# (issue 28, "Correctness": "on the GPU, recorded in bench/gpu/RESULTS.md").
+# Every example driver (examples/run/*.mlir) through a GPU pipeline (ihop-gpu by
+# default, fuse-halo-gpu for issue 29), emitted as CUDA and run on the GPU: its printed
+# output must be mlir-runner's for the original program (examples/run/expected), and
+# compute-sanitizer memcheck (and racecheck, with RACECHECK=1) must find no error
+# (issues 28 and 29, "on the GPU, recorded in bench/gpu/RESULTS.md").
 #
 #   bench/gpu/examples.sh prepare          # here (cargo): bench/gpu/.ex/NAME.cu + NAME.expected
 #   bash bench/gpu/examples.sh run         # on the GPU machine (carry bench/gpu/.ex):
@@ -10,7 +11,8 @@
 #   bench/gpu/examples.sh record DIR       # here: DIR/examples.md into bench/gpu/RESULTS.md
 #
 # Environment: PIPELINE (default builtin.module(ihop-gpu)), LF_BIN (folder of lf-opt and
-# lf-translate; default: built with cargo), NVCC, SANITIZER.
+# lf-translate; default: built with cargo), NVCC, SANITIZER, RACECHECK=1 (run), SECTION
+# (record: the RESULTS.md section, default examples; examples-fusion for fuse-halo-gpu).
 set -u
 cd "$(dirname "$0")/../.."
 EX=bench/gpu/.ex
@@ -49,13 +51,18 @@ run() {
   mkdir -p "$OUTDIR"
   md="$OUTDIR/examples.md"
   {
-    echo "### Every example driver through ihop-gpu on the GPU"
+    echo "### Every example driver through $(sed -n 's/^pipeline: //p' "$EX/manifest.txt") on the GPU"
     echo
     echo "Device: **$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>&1 | head -n 1)**, $("$NVCC" --version | grep -o 'release [0-9.]*'), \`nvcc -O3 -arch=sm_90 --fmad=false\`; $(grep -h 'lf commit\|pipeline' "$EX/manifest.txt" | tr '\n' ';' | sed 's/;$//; s/;/; /g')."
     echo "Each driver of \`examples/run\` goes through the pipeline and \`lf-translate --target=cuda\` (\`bench/gpu/examples.sh\`); *output*: the program's printed output against mlir-runner's for the original program (\`examples/run/expected\`, base addresses as 0x0); *memcheck*: compute-sanitizer's summary."
     echo
-    echo "| driver | output | memcheck |"
-    echo "|---|---|---|"
+    if [ "${RACECHECK:-0}" = 1 ]; then
+      echo "| driver | output | memcheck | racecheck |"
+      echo "|---|---|---|---|"
+    else
+      echo "| driver | output | memcheck |"
+      echo "|---|---|---|"
+    fi
   } > "$md"
   status=0
   for cu in "$EX"/*.cu; do
@@ -70,8 +77,13 @@ run() {
       out=DIFFERS; status=1
     fi
     mc=$(timeout 300 "$SANITIZER" --tool memcheck --error-exitcode 1 "$bin" 2>&1 | grep -o 'ERROR SUMMARY.*' | head -n 1)
-    echo "| $n | $out | ${mc:-no summary} |" >> "$md"
-    echo "$out $n: ${mc:-no summary}"
+    if [ "${RACECHECK:-0}" = 1 ]; then
+      rc=$(timeout 300 "$SANITIZER" --tool racecheck --racecheck-report all --error-exitcode 1 "$bin" 2>&1 | grep -o 'RACECHECK SUMMARY.*' | head -n 1)
+      echo "| $n | $out | ${mc:-no summary} | ${rc:-no summary} |" >> "$md"
+    else
+      echo "| $n | $out | ${mc:-no summary} |" >> "$md"
+    fi
+    echo "$out $n: ${mc:-no summary} ${rc:-}"
   done
   echo "status $status"
   exit $status
@@ -80,11 +92,11 @@ run() {
 record() {
   dir=${1:?the folder the files came back to}
   res=bench/gpu/RESULTS.md
-  python3 - "$res" "$dir/examples.md" <<'PY'
+  python3 - "$res" "$dir/examples.md" "${SECTION:-examples}" <<'PY'
 import sys
 res, new = sys.argv[1], open(sys.argv[2]).read().rstrip() + "\n"
 s = open(res).read()
-b, e = "<!-- examples:begin -->", "<!-- examples:end -->"
+b, e = "<!-- %s:begin -->" % sys.argv[3], "<!-- %s:end -->" % sys.argv[3]
 if b in s:
     s = s[:s.index(b) + len(b)] + "\n" + new + s[s.index(e):]
 else:
