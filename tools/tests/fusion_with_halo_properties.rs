@@ -31,6 +31,8 @@ const PIPELINES: &[&str] = &[
     "builtin.module(func.func(affine-fusion-with-halo{remarks=false tile-sizes=5 keep-intermediates=all}))",
     "builtin.module(func.func(affine-fusion-with-halo{remarks=false tile-sizes=3,3 group=all max-shared-bytes=200}))",
     "builtin.module(func.func(affine-fusion-with-halo{remarks=false}))",
+    "builtin.module(func.func(affine-fusion-with-halo{remarks=false outer-threads=3 tile-sizes=8,6}))",
+    "builtin.module(func.func(affine-fusion-with-halo{remarks=false outer-threads=2 group=all}))",
     "builtin.module(fuse-halo-gpu)",
 ];
 

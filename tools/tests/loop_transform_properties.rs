@@ -71,6 +71,7 @@ const PASSES: &[&str] = &[
     "gpu-map-loops{remarks=false block-volume=16 max-depth=2 fragments=nests-and-straight-line}",
     "affine-fusion-with-halo{remarks=false tile-sizes=4,2}",
     "affine-fusion-with-halo{remarks=false tile-sizes=8 group=all keep-intermediates=all}",
+    "affine-fusion-with-halo{remarks=false outer-threads=2 tile-sizes=4,4}",
     "swap-array-alloc{remarks=false}",
     "swap-array-alloc{remarks=false reorder=true}",
 ];

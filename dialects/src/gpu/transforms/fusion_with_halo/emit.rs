@@ -5,7 +5,7 @@
 //! only from the block's own strip.
 
 use super::group::GroupPlan;
-use crate::affine::{AffineApplyOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::{AddressSpace, GpuBarrierOp, GpuLaunchOp};
 use lf_ir::affine::{simplify_affine_expr, AffineExpr, AffineMap, IntegerSet};
@@ -49,7 +49,7 @@ pub fn emit(b: &mut Builder<'_>, plan: &GroupPlan) -> OpId {
                 _ => unreachable!("a store writes a memref"),
             };
             ctx.get_type(TypeData::MemRef {
-                shape: block.clone().into_boxed_slice(),
+                shape: plan.extent().into_boxed_slice(),
                 element,
                 layout: None,
                 memory_space: Some(space),
@@ -75,16 +75,16 @@ fn fill_kernel(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &GroupPlan) {
     let bids = launch.block_ids(b);
     let tids = launch.thread_ids(b);
     // Level d runs on axis depth - 1 - d (the innermost on x).
+    let bid: Vec<Value> = (0..depth).map(|d| bids[depth - 1 - d]).collect();
     let t: Vec<Value> = (0..depth).map(|d| tids[depth - 1 - d]).collect();
-    let i: Vec<Value> = (0..depth)
-        .map(|d| {
-            let expr = AffineExpr::dim(0)
-                .mul_const(plan.strip[d])
-                .add(&AffineExpr::dim(1))
-                .add_const(plan.origin[d] - plan.lmax[d]);
-            AffineApplyOp::build(b, &[bids[depth - 1 - d], t[d]], AffineMap::new(2, 0, vec![expr])).result(b)
-        })
-        .collect();
+    let steps = plan.outer_steps();
+    // With one thread per iteration, every level's iteration value is
+    // computed once; else the outermost one in each phase's loop.
+    let first = usize::from(steps > 1);
+    let mut i: Vec<Value> = t.clone();
+    for d in first..depth {
+        i[d] = iteration_value(b, plan, d, bid[d], t[d]);
+    }
     let buffers = launch.workgroup_attributions(b);
     let mut buffer_of = vec![None; plan.nests.len()];
     let mut next = 0;
@@ -95,27 +95,83 @@ fn fill_kernel(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &GroupPlan) {
         }
     }
     for k in 0..plan.nests.len() {
-        let guard = phase_guard(plan, k);
-        if guard.is_empty() {
-            fill_phase(b, plan, k, &i, &t, &buffer_of);
+        if steps == 1 {
+            guarded_phase(b, plan, k, &i, &t, &[], &buffer_of);
         } else {
-            let (set, operands) = integer_set(&guard, &i, &t);
-            AffineIfOp::build(
+            // Each thread of the outermost level computes the iterations
+            // `t, t + B, t + 2B, ...` of its block's extent.
+            let threads = plan.block()[0];
+            let extent = plan.extent()[0];
+            AffineForOp::build(
                 b,
-                set,
-                &operands,
+                AffineBound::constant(0),
+                AffineBound::constant(steps),
+                1,
                 &[],
-                |b| {
-                    fill_phase(b, plan, k, &i, &t, &buffer_of);
+                |b, r, _| {
+                    let slot_map = AffineMap::new(
+                        2,
+                        0,
+                        vec![AffineExpr::dim(0).add(&AffineExpr::dim(1).mul_const(threads))],
+                    );
+                    let slot = AffineApplyOp::build(b, &[t[0], r], slot_map).result(b);
+                    let (mut i, mut t) = (i.clone(), t.clone());
+                    i[0] = iteration_value(b, plan, 0, bid[0], slot);
+                    t[0] = slot;
+                    let mut extra = Vec::new();
+                    if steps * threads > extent {
+                        extra.push(AffineExpr::dim(depth as u32).neg().add_const(extent - 1));
+                    }
+                    guarded_phase(b, plan, k, &i, &t, &extra, &buffer_of);
                     ValueList::new()
                 },
-                None,
             );
         }
         if plan.communicates[k] {
             GpuBarrierOp::build(b);
         }
     }
+}
+
+/// `i_d = o_d + block * S_d - Lmax_d + slot`: the iteration of level `d`
+/// the thread's `slot` (its position in the block's extent) computes.
+fn iteration_value(b: &mut Builder<'_>, plan: &GroupPlan, d: usize, block: Value, slot: Value) -> Value {
+    let expr = AffineExpr::dim(0)
+        .mul_const(plan.strip[d])
+        .add(&AffineExpr::dim(1))
+        .add_const(plan.origin[d] - plan.lmax[d]);
+    AffineApplyOp::build(b, &[block, slot], AffineMap::new(2, 0, vec![expr])).result(b)
+}
+
+/// Nest `k`'s phase at the insertion point, under its guard (and the
+/// `extra` constraints over `[i.., t..]`) when it needs one.
+fn guarded_phase(
+    b: &mut Builder<'_>,
+    plan: &GroupPlan,
+    k: usize,
+    i: &[Value],
+    t: &[Value],
+    extra: &[AffineExpr],
+    buffer_of: &[Option<Value>],
+) {
+    let mut guard = phase_guard(plan, k);
+    guard.extend_from_slice(extra);
+    if guard.is_empty() {
+        fill_phase(b, plan, k, i, t, buffer_of);
+        return;
+    }
+    let (set, operands) = integer_set(&guard, i, t);
+    AffineIfOp::build(
+        b,
+        set,
+        &operands,
+        &[],
+        |b| {
+            fill_phase(b, plan, k, i, t, buffer_of);
+            ValueList::new()
+        },
+        None,
+    );
 }
 
 /// The constraints (`>= 0`) over `[i_0.., t_0..]` keeping nest `k` to its

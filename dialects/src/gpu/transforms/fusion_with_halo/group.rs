@@ -42,6 +42,9 @@ pub struct GroupOptions {
     /// Whether the group is inside a loop (reads may see a later nest's
     /// value from the previous iteration).
     pub in_loop: bool,
+    /// Threads along the outermost level, each looping over its
+    /// iterations (0: one thread per iteration, the seed's layout).
+    pub outer_threads: i64,
     /// The number of the group's first nest in its run, from 0 (remarks
     /// number nests from 1 in the run).
     pub first: usize,
@@ -95,14 +98,33 @@ pub struct GroupPlan {
     pub bytes_after: u64,
     /// Iterations computed in all, and in the original nests.
     pub iterations: (u64, u64),
+    /// Threads along the outermost level (0: one per iteration).
+    pub outer_threads: i64,
 }
 
 impl GroupPlan {
-    /// Threads per block, per level.
-    pub fn block(&self) -> Vec<i64> {
+    /// Iterations per block (strip plus halos), per level: the extents of
+    /// the buffers.
+    pub fn extent(&self) -> Vec<i64> {
         (0..self.strip.len())
             .map(|d| self.strip[d] + self.lmax[d] + self.rmax[d])
             .collect()
+    }
+
+    /// Threads per block, per level: one per iteration, but for the
+    /// outermost level when `outer_threads` threads loop over it.
+    pub fn block(&self) -> Vec<i64> {
+        let mut b = self.extent();
+        if self.outer_threads > 0 && self.outer_threads < b[0] {
+            b[0] = self.outer_threads;
+        }
+        b
+    }
+
+    /// How many iterations of the outermost level each thread computes.
+    pub fn outer_steps(&self) -> i64 {
+        let (e, b) = (self.extent()[0], self.block()[0]);
+        (e + b - 1) / b
     }
 
     /// Redundant iterations as a percentage of the original ones.
@@ -269,7 +291,11 @@ pub fn plan_group(
             );
         }
     }
-    let block: Vec<i64> = (0..depth).map(|d| strip[d] + lmax[d] + rmax[d]).collect();
+    let extent: Vec<i64> = (0..depth).map(|d| strip[d] + lmax[d] + rmax[d]).collect();
+    let mut block = extent.clone();
+    if opts.outer_threads > 0 && opts.outer_threads < block[0] {
+        block[0] = opts.outer_threads;
+    }
     let threads: i64 = block.iter().product();
     // A single nest is not fused (it stays a loop nest): no block to fit.
     if n > 1 && (threads > MAX_THREADS || (depth == 3 && block[0] > MAX_Z)) {
@@ -283,7 +309,7 @@ pub fn plan_group(
         );
     }
     let communicates: Vec<bool> = (0..n).map(|j| served.iter().any(|s| s.producer == j)).collect();
-    let slots: i64 = threads;
+    let slots: i64 = extent.iter().product();
     let shared_bytes: u64 = (0..n)
         .filter(|&j| communicates[j])
         .map(|j| slots as u64 * array_element_bytes(ctx, body, nests[j].array))
@@ -336,6 +362,7 @@ pub fn plan_group(
         bytes_before: 0,
         bytes_after: 0,
         iterations: (0, 0),
+        outer_threads: opts.outer_threads,
     };
     traffic(ctx, body, &mut plan, &global_reads);
     Ok(plan)
