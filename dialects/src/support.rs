@@ -12,6 +12,15 @@ pub fn op_error(ctx: &Context, body: &Body, op: OpId, msg: impl std::fmt::Displa
     Diagnostic::error(body.op_loc(op).source_pos(ctx), format!("'{name}' op {msg}"))
 }
 
+/// ` at LINE:COL` of `op` for a remark or message, or nothing when it has
+/// no source position.
+pub fn at(ctx: &Context, body: &Body, op: OpId) -> String {
+    match body.op_loc(op).source_pos(ctx) {
+        Some(p) => format!(" at {}:{}", p.line, p.col),
+        None => String::new(),
+    }
+}
+
 pub use lf_ir::ods::enums::{FlagsAttr, IntEnum};
 
 /// `i1`, or a vector/tensor of `i1` of the same shape as `t`.

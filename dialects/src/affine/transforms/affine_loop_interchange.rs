@@ -17,6 +17,7 @@ use crate::affine::utils::loop_band::{
     permute_band, BandDependence,
 };
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::support::at;
 use lf_ir::affine::{AffineExpr, AffineMap, BinaryOp};
 use lf_ir::builder::Builder;
 use lf_ir::diag::Diagnostic;
@@ -145,13 +146,6 @@ fn structural_problem(ctx: &Context, body: &Body, band: &[AffineForOp]) -> Optio
         }
     }
     None
-}
-
-/// ` at LINE:COL` for an op with a source position.
-fn at(ctx: &Context, body: &Body, op: OpId) -> String {
-    body.op_loc(op)
-        .source_pos(ctx)
-        .map_or_else(String::new, |p| format!(" at {}:{}", p.line, p.col))
 }
 
 type Components = Vec<crate::affine::analysis::DependenceComponent>;

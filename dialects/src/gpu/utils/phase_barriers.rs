@@ -24,6 +24,7 @@
 use crate::affine::{AffineLoadOp, AffineStoreOp};
 use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
+use crate::support::at;
 use lf_ir::builder::Builder;
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
@@ -78,14 +79,6 @@ pub fn top_level_ancestor(body: &Body, launch: OpId, op: OpId) -> Option<OpId> {
             return Some(cur);
         }
         cur = parent;
-    }
-}
-
-/// ` at L:C` for `op`, or nothing without a location.
-pub(crate) fn at(ctx: &Context, body: &Body, op: OpId) -> String {
-    match body.op_loc(op).source_pos(ctx) {
-        Some(p) => format!(" at {}:{}", p.line, p.col),
-        None => String::new(),
     }
 }
 

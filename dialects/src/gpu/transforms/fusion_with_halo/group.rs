@@ -10,6 +10,7 @@ use crate::affine::analysis::DependenceAnalysis;
 use crate::affine::utils::memory_footprint::element_bytes;
 use crate::affine::{AffineApplyOp, AffineLoadOp, AffineStoreOp};
 use crate::memref::MemrefDeallocOp;
+use crate::support::at;
 use lf_ir::affine::{simplify_affine_expr, AffineExpr};
 use lf_ir::types::TypeData;
 use lf_ir::view::OpView;
@@ -374,14 +375,6 @@ fn nest_of(nests: &[Nest], body: &Body, op: OpId) -> usize {
         .iter()
         .position(|x| body.is_ancestor(x.root(), op))
         .expect("the op is in a nest of the group")
-}
-
-/// ` at L:C` for `op`, or nothing without a location.
-pub fn at(ctx: &Context, body: &Body, op: OpId) -> String {
-    match body.op_loc(op).source_pos(ctx) {
-        Some(p) => format!(" at {}:{}", p.line, p.col),
-        None => String::new(),
-    }
 }
 
 /// The subscripts of the access `op` of `nest` as expressions over the

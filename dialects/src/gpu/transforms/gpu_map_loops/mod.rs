@@ -27,6 +27,7 @@ use crate::affine::utils::validity::{affine_scope_region, is_valid_dim};
 use crate::affine::{AffineForOp, AffineParallelOp};
 use crate::gpu::GpuLaunchOp;
 use crate::scf::ScfParallelOp;
+use crate::support::at;
 use band::BandBounds;
 use band_loops::Band;
 use lf_ir::diag::Diagnostic;
@@ -491,14 +492,6 @@ pub(crate) fn why_sequential(ctx: &Context, body: &Body, f: AffineForOp, deps: &
         }
         Some(ParallelBlocker::NotAnalyzable) => "the loop yields a memref".into(),
         None => "the loop is not parallel".into(),
-    }
-}
-
-/// ` at L:C` for `op`, or nothing without a location.
-fn at(ctx: &Context, body: &Body, op: OpId) -> String {
-    match body.op_loc(op).source_pos(ctx) {
-        Some(p) => format!(" at {}:{}", p.line, p.col),
-        None => String::new(),
     }
 }
 

@@ -3,9 +3,10 @@
 
 use crate::affine::utils::memref_alias::underlying_memref;
 use crate::affine::{AffineLoadOp, AffineStoreOp};
-use crate::gpu::utils::phase_barriers::{analyze, at, PhaseAccesses};
+use crate::gpu::utils::phase_barriers::{analyze, PhaseAccesses};
 use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
+use crate::support::at;
 use lf_ir::affine::AffineMap;
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::view::OpView;
