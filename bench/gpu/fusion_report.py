@@ -21,8 +21,9 @@ own medians (CUDA events around the kernels). Speedups are each side's slk
 """
 import math
 import os
-import re
 import sys
+
+from polybench_report import parse_env, parse_log  # the same harness lines and env.txt
 
 ORDER = ["fig3_chain", "fig3_dead", "ll18", "stencil4_chain", "stencil4_dead"]
 
@@ -61,33 +62,6 @@ GOALS = {"fig3_dead": [(1.77, "fused >= 1.77x over slk")],
                   (1.5, "fused >= 1.5x over slk (all three nests)")],
          "stencil4_dead": [(2.0, "fused >= 2.0x over slk")]}
 WITHIN = 1.15
-
-
-def parse_log(path):
-    rows, small = {}, {}
-    for line in open(path, errors="replace"):
-        p = line.rstrip("\n").split("|")
-        if p[0] == "PB" and len(p) >= 12:
-            rows[(p[1], p[2])] = dict(
-                ms=float(p[3]), kernel_ms=float(p[5]), copy_ms=float(p[6]), launches=int(p[7]),
-                checks=p[10], status=p[11])
-        elif p[0] in ("RUNFAIL", "NOBUILD") and len(p) >= 3:
-            rows.setdefault((p[1], p[2]), dict(status=p[0]))
-        elif p[0] == "SMALL" and len(p) >= 4:
-            small[(p[1], p[2])] = "; ".join(p[3:])
-    return rows, small
-
-
-def parse_env(path):
-    env, sizes = [], {}
-    if path and os.path.exists(path):
-        for line in open(path):
-            line = line.rstrip("\n")
-            env.append(line)
-            m = re.match(r"sizes (\S+): (.*)", line)
-            if m:
-                sizes[m.group(1)] = dict(kv.split("=") for kv in m.group(2).split())
-    return env, sizes
 
 
 def parse_anchors(path):
