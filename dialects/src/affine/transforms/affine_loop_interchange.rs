@@ -13,9 +13,10 @@
 
 use crate::affine::analysis::{DependenceAnalysis, DependenceResult, Precision};
 use crate::affine::utils::loop_band::{
-    band_dependences, bound_conflict, is_permutation, memory_ops_in, perfect_band, permutation_keeps_dependences,
-    permute_band, BandDependence,
+    band_dependences, bound_conflict, is_permutation, memory_ops_in, permutation_keeps_dependences, permute_band,
+    BandDependence,
 };
+use crate::affine::utils::loop_bands::perfectly_nested_loops;
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::support::at;
 use lf_ir::affine::{AffineExpr, AffineMap, BinaryOp};
@@ -356,7 +357,7 @@ impl AffineLoopInterchange {
         if k <= 1 || self.perm.iter().enumerate().all(|(i, &p)| i == p) {
             return None;
         }
-        let band = perfect_band(&(ctx, body), root);
+        let band = perfectly_nested_loops(&(ctx, body), root);
         if band.len() < k {
             return Some(Plan::Remark(
                 root.op(),
@@ -381,7 +382,7 @@ impl AffineLoopInterchange {
 
     fn plan_auto(&self, ctx: &Context, body: &Body, deps: &DependenceAnalysis, root: AffineForOp) -> Option<Plan> {
         let ir = (ctx, body);
-        let band = perfect_band(&ir, root);
+        let band = perfectly_nested_loops(&ir, root);
         let n = band.len();
         if n <= 1 {
             return None;

@@ -1,5 +1,5 @@
-//! Perfect loop bands and their permutation (MLIR's `getPerfectlyNestedLoops`
-//! and `permuteLoops` in `Affine/LoopUtils`), the memory ops of a loop body,
+//! The permutation of perfect loop bands (MLIR's `permuteLoops` in
+//! `Affine/LoopUtils`; the bands come from [`super::loop_bands`]), the memory ops of a loop body,
 //! and the dependences of a band as distance ranges along its loops.
 //!
 //! Used by `affine-loop-interchange`; the dependence part also by
@@ -10,33 +10,12 @@ use crate::affine::analysis::{
     dependence_kind, DependenceComponent, DependenceKind, DependenceResult, MemRefAccesses, Precision,
 };
 use crate::affine::ir::AffineBound;
-use crate::affine::{AffineForOp, AffineParallelOp, AffineYieldOp};
+use crate::affine::{AffineForOp, AffineParallelOp};
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, Value};
-
-/// The perfect band rooted at `root`: `root`, then, as long as the body of
-/// the last loop holds exactly one op besides its `affine.yield` and that op
-/// is an `affine.for`, that loop (outermost first; at least `root`).
-pub fn perfect_band<'c>(ir: &impl Ir<'c>, root: AffineForOp) -> Vec<AffineForOp> {
-    let body = ir.body();
-    let mut band = vec![root];
-    loop {
-        let last = band[band.len() - 1];
-        let block = last.region_block(ir);
-        let mut ops = body.block_ops(block).filter(|&o| !AffineYieldOp::isa(ir, o));
-        let (Some(first), None) = (ops.next(), ops.next()) else {
-            break;
-        };
-        match AffineForOp::cast(ir, first) {
-            Some(inner) => band.push(inner),
-            None => break,
-        }
-    }
-    band
-}
 
 /// Whether `op` is a statement for the dependence checks: an op without
 /// regions that reads, writes or frees memory, or whose effects are unknown.

@@ -3,6 +3,7 @@
 //! giving a cloned loop a slice's bounds, and redirecting an access to a
 //! smaller buffer with its subscripts shifted.
 
+use super::loop_bands::perfectly_nested_loops;
 use crate::affine::ir::AffineBound;
 use crate::affine::{AffineApplyOp, AffineForOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
 use lf_ir::affine::{AffineExpr, AffineMap};
@@ -10,28 +11,16 @@ use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
 use lf_ir::{Body, Context, OpId, Value};
 
-/// The perfectly nested band starting at `root`: `root`, then the loop that
-/// is the only op of its body (besides the `affine.yield`), and so on; a
-/// loop with results (`iter_args`) ends the band.
+/// The perfectly nested band starting at `root`
+/// ([`perfectly_nested_loops`]), ended before the first inner loop with
+/// results (`iter_args`).
 pub fn perfect_band(ctx: &Context, body: &Body, root: AffineForOp) -> Vec<AffineForOp> {
-    let ir = (ctx, body);
-    let mut band = vec![root];
-    let mut cur = root;
-    loop {
-        let block = cur.region_block(&ir);
-        // At most three ops looked at: the body may be long.
-        let ops: Vec<OpId> = body.block_ops(block).take(3).collect();
-        if ops.len() != 2 || !AffineYieldOp::isa(&ir, ops[1]) {
-            break;
-        }
-        match AffineForOp::cast(&ir, ops[0]) {
-            Some(inner) if body.num_results(inner.op()) == 0 => {
-                band.push(inner);
-                cur = inner;
-            }
-            _ => break,
-        }
-    }
+    let mut band = perfectly_nested_loops(&(ctx, body), root);
+    let end = band[1..]
+        .iter()
+        .position(|l| body.num_results(l.op()) != 0)
+        .map_or(band.len(), |k| k + 1);
+    band.truncate(end);
     band
 }
 
