@@ -18,6 +18,7 @@ pub mod math;
 pub mod memref;
 pub mod scf;
 pub mod support;
+pub mod vector;
 
 use lf_ir::ods::views::EnumDecl;
 use lf_ir::{Context, OpDef};
@@ -94,6 +95,12 @@ pub static DIALECTS: &[Dialect] = &[
         name: "scf",
         intro: scf::INTRO,
         ops: scf::OPS,
+        enums: &[],
+    },
+    Dialect {
+        name: "vector",
+        intro: vector::INTRO,
+        ops: vector::OPS,
         enums: &[],
     },
 ];
