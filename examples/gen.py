@@ -278,6 +278,29 @@ def k_transpose(M, N):
 """, a=a, b=b, M=M, N=N)
 
 
+def k_complex_scale(N):
+    v = mr([2 * N])
+    return T("""func.func @complex_scale(%x: $v, %y: $v) {
+  // (re, im) = (0.6, 0.8): y = (re + i im) * x for each of the N complex numbers
+  %re = arith.constant 6.000000e-01 : f32
+  %im = arith.constant 8.000000e-01 : f32
+  affine.for %i = 0 to $N {
+    %xr = affine.load %x[2 * %i] : $v
+    %xi = affine.load %x[2 * %i + 1] : $v
+    %a = arith.mulf %re, %xr : f32
+    %b = arith.mulf %im, %xi : f32
+    %yr = arith.subf %a, %b : f32
+    %c = arith.mulf %re, %xi : f32
+    %d = arith.mulf %im, %xr : f32
+    %yi = arith.addf %c, %d : f32
+    affine.store %yr, %y[2 * %i] : $v
+    affine.store %yi, %y[2 * %i + 1] : $v
+  }
+  return
+}
+""", v=v, N=N)
+
+
 def k_lu(N):
     m = mr([N, N])
     return T("""func.func @lu(%A: $m) {
@@ -941,6 +964,16 @@ HEAD["transpose"] = """// Source: seed 004 (Yang, Xiang, Kong, Zhou, PLDI 2010),
 //
 // Reads are contiguous along the inner loop j, writes are strided.
 """
+HEAD["complex_scale"] = """// Source: seed 004 (Yang, Xiang, Kong, Zhou, PLDI 2010), §3.2: the float2 rule is
+// aimed at complex numbers stored as real part next to imaginary part;
+// ../shared/seeds/DIGEST.md §004.2. Benchmark: BENCHMARKS.md §2 / issue 30, the
+// complex-scale row (32M complex numbers there; 1024 here).
+//
+//   for i:  y[2i] = re*x[2i] - im*x[2i+1];  y[2i+1] = re*x[2i+1] + im*x[2i]
+//
+// One thread per complex number: each reads and writes two neighbouring floats,
+// A[2*idx] and A[2*idx + 1], which the strict rule makes one float2 access.
+"""
 HEAD["lu"] = """// Source: seed 003 (Allazov, Guda, Morylev, "Interactive CUDA code generator",
 // 2017), the LU decomposition worked example of §003.5 (the same kernel as
 // PolyBench 3.2 `lu`); ../shared/seeds/DIGEST.md §003.5. Benchmark: BENCHMARKS.md
@@ -1073,7 +1106,7 @@ STD = F([7, 3], 0, 13)
 
 KERNELS = {"fig3_chain": k_fig3, "fig3_dead": k_fig3_dead, "ll18": k_ll18, "stencil4_chain": k_stencil4,
            "stencil4_dead": k_stencil4_dead,
-           "matmul": k_matmul, "matvec": k_matvec, "transpose": k_transpose, "lu": k_lu,
+           "matmul": k_matmul, "matvec": k_matvec, "transpose": k_transpose, "complex_scale": k_complex_scale, "lu": k_lu,
            "syn_lm": k_syn_lm, "rprj3": k_rprj3, "interp": k_interp, "gemm": k_gemm,
            "jacobi_2d": k_jacobi, "fdtd_2d": k_fdtd, "correlation": k_corr,
            "2mm": k_2mm, "doitgen": k_doitgen}
@@ -1082,7 +1115,7 @@ KERNELS = {"fig3_chain": k_fig3, "fig3_dead": k_fig3_dead, "ll18": k_ll18, "sten
 EXAMPLE = {"fig3_chain": dict(N=1024), "fig3_dead": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": dict(N=256),
            "stencil4_dead": dict(N=256),
            "matmul": dict(M=256, N=256, K=256), "matvec": dict(M=512, N=512),
-           "transpose": dict(M=512, N=512), "lu": dict(N=128), "syn_lm": dict(TH=1024, O=32),
+           "transpose": dict(M=512, N=512), "complex_scale": dict(N=1024), "lu": dict(N=128), "syn_lm": dict(TH=1024, O=32),
            "rprj3": dict(MK=66, MJ=34), "interp": dict(MM=34, MU=66),
            "gemm": dict(NI=256, NJ=192, NK=128), "jacobi_2d": dict(N=256, TS=10),
            "fdtd_2d": dict(NX=256, NY=192, TM=16), "correlation": dict(N=256, M=128),
@@ -1095,6 +1128,8 @@ EXAMPLE = {"fig3_chain": dict(N=1024), "fig3_dead": dict(N=1024), "ll18": dict(N
 # 4096^2, 8192^2: the sizes of the hand-written references in ../shared/anchors-gpu)
 LARGE = {"fig3_chain": dict(N=64 << 20), "fig3_dead": dict(N=64 << 20), "ll18": dict(N=4096),
          "stencil4_chain": dict(N=8192), "stencil4_dead": dict(N=8192),
+         "matmul": dict(M=4096, N=4096, K=4096), "matvec": dict(M=16384, N=16384),
+         "transpose": dict(M=8192, N=8192), "complex_scale": dict(N=32 << 20),
          "gemm": dict(NI=1024, NJ=1024, NK=1024), "2mm": dict(NI=1024, NJ=1024, NK=1024, NL=1024),
          "jacobi_2d": dict(N=4096, TS=50), "fdtd_2d": dict(NX=4096, NY=4096, TM=50),
          "lu": dict(N=2048), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
@@ -1132,6 +1167,9 @@ def regenerate():
     W["transpose"] = (k_transpose(**EXAMPLE["transpose"]), k_transpose(6, 10), dict(
         arrays=[("in", [6, 10], "f32", F([10, 1], 0, 61)), ("out", [10, 6], "f32", None)],
         scalars=[], call_args=["in", "out"], prints=["out"]))
+    W["complex_scale"] = (k_complex_scale(**EXAMPLE["complex_scale"]), k_complex_scale(6), dict(
+        arrays=[("x", [12], "f32", F([7], 3, 13)), ("y", [12], "f32", None)],
+        scalars=[], call_args=["x", "y"], prints=["y"]))
     n = 8
     lu_extra = T("""  %diag = arith.constant 1.600000e+01 : f32
   affine.for %i = 0 to $n {

@@ -137,6 +137,16 @@ def ref_transpose():
     return [[[a[i][j] for i in range(M)] for j in range(N)]]
 
 
+def ref_complex_scale():
+    n = 6
+    x = fill([2 * n], ([7], 3, 13, 0))
+    re_, im = 0.6, 0.8
+    y = []
+    for i in range(n):
+        y += [re_ * x[2 * i] - im * x[2 * i + 1], re_ * x[2 * i + 1] + im * x[2 * i]]
+    return [y]
+
+
 def ref_lu():
     n = 8
     A = fill([n, n], STD)

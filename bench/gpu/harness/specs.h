@@ -124,8 +124,33 @@ static void lfb_call(float **p) { stencil4_dead(p[0], p[1]); }
 static const double lfb_flops = 5.0 * ((LFB_N - 2.0) * (LFB_N - 2.0) + (LFB_N - 4.0) * (LFB_N - 4.0) + (LFB_N - 6.0) * (LFB_N - 6.0) +
                                        (LFB_N - 8.0) * (LFB_N - 8.0));
 
+/* the seed-004 kernel-optimizer rows (bench/gpu/kernels.sh) */
+#elif defined(LFB_MATMUL)
+#define LFB_NAME "matmul"
+static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_M * LFB_K, LFB_IN}, {"B", (int64_t)LFB_K * LFB_N, LFB_IN}, {"C", (int64_t)LFB_M * LFB_N, LFB_OUT}};
+static void lfb_call(float **p) { matmul(p[0], p[1], p[2]); }
+static const double lfb_flops = 2.0 * LFB_M * (double)LFB_N * LFB_K;
+
+#elif defined(LFB_MATVEC)
+#define LFB_NAME "matvec"
+static const lfb_array lfb_arrays[] = {{"A", (int64_t)LFB_M * LFB_N, LFB_IN}, {"b", (int64_t)LFB_N, LFB_IN}, {"c", (int64_t)LFB_M, LFB_OUT}};
+static void lfb_call(float **p) { matvec(p[0], p[1], p[2]); }
+static const double lfb_flops = 2.0 * LFB_M * (double)LFB_N;
+
+#elif defined(LFB_TRANSPOSE)
+#define LFB_NAME "transpose"
+static const lfb_array lfb_arrays[] = {{"in", (int64_t)LFB_M * LFB_N, LFB_IN}, {"out", (int64_t)LFB_N * LFB_M, LFB_OUT}};
+static void lfb_call(float **p) { transpose(p[0], p[1]); }
+static const double lfb_flops = 0.0;
+
+#elif defined(LFB_COMPLEX_SCALE)
+#define LFB_NAME "complex_scale"
+static const lfb_array lfb_arrays[] = {{"x", 2 * (int64_t)LFB_N, LFB_IN}, {"y", 2 * (int64_t)LFB_N, LFB_OUT}};
+static void lfb_call(float **p) { complex_scale(p[0], p[1]); }
+static const double lfb_flops = 6.0 * LFB_N;
+
 #else
-#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD"
+#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD, LFB_MATMUL, LFB_MATVEC, LFB_TRANSPOSE, LFB_COMPLEX_SCALE"
 #endif
 
 #ifndef LFB_HAVE_FIXUP

@@ -10,14 +10,14 @@
 //! `AffineValueMap::difference` does). With `promote-single-iter`, a loop
 //! that runs exactly once is replaced by its body first.
 
-use crate::affine::utils::single_iteration::promote_if_single_iteration;
+use crate::affine::utils::promote_single_iteration::promote_if_single_iteration;
 use crate::affine::utils::trip_count_bound::bound_difference;
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineParallelOp};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
 use lf_ir::walk::{walk_regions, WalkControl, WalkOrder};
-use lf_ir::{BlockId, OpId, Value};
+use lf_ir::{OpId, Value};
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 
@@ -77,7 +77,6 @@ impl Pass for AffineLoopNormalize {
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let regions = op.regions().to_vec();
-        let entry = regions.first().and_then(|r| op.body().entry_block(*r));
         let mut loops: Vec<OpId> = Vec::new();
         let ctx = op.ctx();
         walk_regions(op.body(), &regions, WalkOrder::PostOrder, &mut |b, o| {
@@ -97,7 +96,7 @@ impl Pass for AffineLoopNormalize {
                 if let Some(p) = AffineParallelOp::cast(&b, l) {
                     changed += u64::from(normalize_affine_parallel(&mut b, p));
                 } else if let Some(f) = AffineForOp::cast(&b, l) {
-                    match normalize_affine_for(&mut b, f, self.promote_single_iter, entry) {
+                    match normalize_affine_for(&mut b, f, self.promote_single_iter) {
                         Normalized::Changed => changed += 1,
                         Normalized::Already => {}
                         Normalized::MaxLowerBound if self.remarks => {
@@ -129,14 +128,9 @@ pub enum Normalized {
 
 /// Normalizes `for_op` (MLIR's `normalizeAffineFor`); with `promote`, a
 /// loop that runs once is replaced by its body instead (constants for its
-/// induction variable go at the start of `entry`).
-pub fn normalize_affine_for(
-    b: &mut Builder<'_>,
-    for_op: AffineForOp,
-    promote: bool,
-    entry: Option<BlockId>,
-) -> Normalized {
-    if promote && promote_if_single_iteration(b, for_op, entry) {
+/// induction variable go at the start of the function's entry block).
+pub fn normalize_affine_for(b: &mut Builder<'_>, for_op: AffineForOp, promote: bool) -> Normalized {
+    if promote && promote_if_single_iteration(b, for_op) {
         return Normalized::Changed;
     }
     let step = for_op.step(b);

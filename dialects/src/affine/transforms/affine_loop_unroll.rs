@@ -3,7 +3,7 @@
 //! `LoopUnroll.cpp`; the utilities are in [`crate::affine::utils::loop_unroll`]).
 
 use crate::affine::utils::loop_unroll::{loop_unroll_by_factor, loop_unroll_full, loop_unroll_up_to_factor, Declined};
-use crate::affine::utils::trip_count::constant_trip_count;
+use crate::affine::utils::trip_count_bound::constant_trip_count;
 use crate::affine::AffineForOp;
 use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
@@ -213,7 +213,7 @@ fn short_loops(ctx: &Context, body: &Body, regions: &[RegionId], threshold: u64)
             return WalkControl::Skip;
         }
         if let Some(f) = AffineForOp::cast(&(ctx, b), op) {
-            if constant_trip_count(ctx, body, f).is_some_and(|tc| tc <= threshold) {
+            if constant_trip_count(&(ctx, body), f).is_some_and(|tc| tc <= threshold) {
                 out.push(f);
             }
         }

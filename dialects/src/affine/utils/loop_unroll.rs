@@ -7,7 +7,8 @@
 //! (the loop is left as it was), with a sentence for a remark.
 
 use super::promote_single_iteration::promote_if_single_iteration;
-use super::trip_count::{cleanup_loop_lower_bound, constant_trip_count, largest_divisor_of_trip_count};
+use super::trip_count::cleanup_loop_lower_bound;
+use super::trip_count_bound::{constant_trip_count, largest_divisor_of_trip_count};
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
@@ -97,7 +98,7 @@ pub fn generate_cleanup_loop(
     // be negative: see `cleanup_loop_lower_bound`).
     // The unrolled loop stops at MLIR's bound (below the lower bound, it
     // runs no iteration either way).
-    let keep_lower_bound = !assume_nonnegative && constant_trip_count(b.ctx(), b.body(), for_op).is_none();
+    let keep_lower_bound = !assume_nonnegative && constant_trip_count(b, for_op).is_none();
     let lb = cleanup_loop_lower_bound(b, for_op, factor, keep_lower_bound)?;
     let stop = if keep_lower_bound {
         cleanup_loop_lower_bound(b, for_op, factor, false)?
@@ -146,7 +147,7 @@ pub fn loop_unroll_by_factor(
     assume_nonnegative: bool,
 ) -> Result<(), Declined> {
     assert!(factor > 0, "unroll factor must be positive");
-    let trip_count = constant_trip_count(b.ctx(), b.body(), for_op);
+    let trip_count = constant_trip_count(b, for_op);
     if factor == 1 {
         if trip_count == Some(1) && !promote_if_single_iteration(b, for_op) {
             return Err("not promoted: the single-iteration loop has a max lower bound".into());
@@ -165,7 +166,7 @@ pub fn loop_unroll_by_factor(
             "not unrolled: trip count {tc} is less than the unroll factor {factor}"
         ));
     }
-    if !largest_divisor_of_trip_count(b.ctx(), b.body(), for_op).is_multiple_of(factor) {
+    if !largest_divisor_of_trip_count(b, for_op).is_multiple_of(factor) {
         if for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1 {
             return Err(format!(
                 "not unrolled: the trip count may not be a multiple of {factor} and a max lower bound or min \
@@ -198,7 +199,7 @@ pub fn loop_unroll_by_factor(
 /// constant trip count `n > 1` is unrolled by `n`, one of a single
 /// iteration promoted, one that never runs left alone.
 pub fn loop_unroll_full(b: &mut Builder<'_>, for_op: AffineForOp) -> Result<(), Declined> {
-    match constant_trip_count(b.ctx(), b.body(), for_op) {
+    match constant_trip_count(b, for_op) {
         None => Err("not unrolled: the trip count is not a known constant".into()),
         Some(0) => Ok(()),
         Some(1) => match promote_if_single_iteration(b, for_op) {
@@ -218,7 +219,7 @@ pub fn loop_unroll_up_to_factor(
     factor: u64,
     assume_nonnegative: bool,
 ) -> Result<(), Declined> {
-    match constant_trip_count(b.ctx(), b.body(), for_op) {
+    match constant_trip_count(b, for_op) {
         Some(0) => Err("not unrolled: the loop never runs".into()),
         Some(tc) if tc < factor => loop_unroll_by_factor(b, for_op, tc, false, assume_nonnegative),
         _ => loop_unroll_by_factor(b, for_op, factor, false, assume_nonnegative),

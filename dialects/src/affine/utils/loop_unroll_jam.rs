@@ -14,7 +14,7 @@
 
 use super::loop_unroll::{bump_iv, generate_cleanup_loop, Declined};
 use super::promote_single_iteration::promote_if_single_iteration;
-use super::trip_count::{constant_trip_count, largest_divisor_of_trip_count};
+use super::trip_count_bound::{constant_trip_count, largest_divisor_of_trip_count};
 use crate::affine::analysis::reductions::{supported_reductions, AtomicRmwKind, LoopReduction};
 use crate::affine::analysis::{enclosing_affine_ops, DependenceResult, MemRefAccesses, Precision};
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineParallelOp, AffineStoreOp, AffineYieldOp};
@@ -404,7 +404,7 @@ pub fn loop_unroll_jam_by_factor(
 ) -> Result<(), Declined> {
     assert!(factor > 0, "unroll-jam factor must be positive");
     let (ctx, op) = (b.ctx(), for_op.op());
-    let trip_count = constant_trip_count(ctx, b.body(), for_op);
+    let trip_count = constant_trip_count(b, for_op);
     if factor == 1 {
         if trip_count == Some(1) && !promote_if_single_iteration(b, for_op) {
             return Err("not promoted: the single-iteration loop has a max lower bound".into());
@@ -423,7 +423,7 @@ pub fn loop_unroll_jam_by_factor(
     if !inner_bounds_invariant(ctx, b.body(), for_op) {
         return Err("not unroll-jammed: a bound of a nested loop depends on a value defined in the loop".into());
     }
-    let needs_cleanup = !largest_divisor_of_trip_count(ctx, b.body(), for_op).is_multiple_of(factor);
+    let needs_cleanup = !largest_divisor_of_trip_count(b, for_op).is_multiple_of(factor);
     if needs_cleanup && (for_op.lower_bound_map(b).num_results() != 1 || for_op.upper_bound_map(b).num_results() != 1) {
         return Err(format!(
             "not unroll-jammed: the trip count may not be a multiple of {factor} and a max lower bound or min upper \

@@ -17,7 +17,6 @@ pub mod memory_footprint;
 pub mod memref_alias;
 pub mod operand_facts;
 pub mod promote_single_iteration;
-pub mod single_iteration;
 pub mod tile_separation;
 pub mod tiling;
 pub mod tiling_legality;

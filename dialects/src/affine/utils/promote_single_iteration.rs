@@ -1,7 +1,7 @@
 //! Replacing an `affine.for` that runs exactly once by its body (MLIR's
 //! `promoteIfSingleIteration`).
 
-use super::trip_count::constant_trip_count;
+use super::trip_count_bound::{constant_trip_count, upper_bound_on_trip_count};
 use crate::affine::{AffineApplyOp, AffineForOp};
 use crate::arith::ArithConstantOp;
 use crate::func::FuncFuncOp;
@@ -11,8 +11,8 @@ use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
 use lf_ir::{BlockId, OpId, Value};
 
-/// If `for_op` runs exactly once (constant trip count 1) and its lower
-/// bound has one result, moves its body before it and erases it, as MLIR's
+/// If `for_op` runs exactly once (every result of its trip count map is the
+/// constant 1) and its lower bound has one result, moves its body before it and erases it, as MLIR's
 /// `promoteIfSingleIteration`: the induction variable becomes the lower
 /// bound (an `arith.constant` at the start of the enclosing function's entry
 /// block for a constant bound, the bound's only operand for the map `(d0) ->
@@ -20,7 +20,7 @@ use lf_ir::{BlockId, OpId, Value};
 /// block arguments the initial values, and the loop's results the yielded
 /// values. Returns whether the loop was promoted.
 pub fn promote_if_single_iteration(b: &mut Builder<'_>, for_op: AffineForOp) -> bool {
-    if constant_trip_count(b.ctx(), b.body(), for_op) != Some(1) {
+    if constant_trip_count(b, for_op) != Some(1) || upper_bound_on_trip_count(b, for_op) != Some(1) {
         return false;
     }
     let lb = for_op.lower_bound(b);

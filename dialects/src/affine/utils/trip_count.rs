@@ -1,114 +1,14 @@
-//! Trip counts of `affine.for` loops as affine maps, and the lower bound of
-//! the cleanup loop that unrolling by a factor leaves (MLIR's
-//! `getTripCountMapAndOperands`, `getConstantTripCount`,
-//! `getLargestDivisorOfTripCount` and `getCleanupLoopLowerBound`).
-//!
-//! A loop `for %i = max(lb) to min(ub_1, .., ub_n) step s` with a single
-//! lower bound expression runs `min_k ceildiv(ub_k - lb, s)` times: the trip
-//! count map has one result per upper bound expression. Both bounds
-//! constant give the constant map `ceildiv(max(ub - lb, 0), s)`; a lower
-//! bound with several results gives no map.
+//! The lower bound of the cleanup loop that unrolling by a factor leaves
+//! (MLIR's `getCleanupLoopLowerBound`), from the trip count map of
+//! [`super::trip_count_bound`].
 
 use super::map_composition::canonicalize_map_and_operands;
-use crate::affine::{AffineApplyOp, AffineForOp};
+use super::trip_count_bound::trip_count_map;
+use crate::affine::{AffineApplyOp, AffineBound, AffineForOp};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
 use lf_ir::view::OpView;
-use lf_ir::{Body, Context, Value};
-
-/// A map and its operands (dimensions, then symbols).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MapAndOperands {
-    /// The map.
-    pub map: AffineMap,
-    /// Its operands.
-    pub operands: Vec<Value>,
-}
-
-/// The trip count of `for_op` as a map (one result per upper bound
-/// expression; the trip count is their minimum) and its operands, or `None`
-/// when the lower bound has several results (MLIR's
-/// `getTripCountMapAndOperands`: the difference of the bounds composed with
-/// their `affine.apply` producers, canonicalized and simplified, each result
-/// then divided by the step, rounding up).
-pub fn trip_count_map(ctx: &Context, body: &Body, for_op: AffineForOp) -> Option<MapAndOperands> {
-    let ir = (ctx, body);
-    let step = for_op.step(&ir);
-    let (lb, ub) = (for_op.lower_bound(&ir), for_op.upper_bound(&ir));
-    if let (Some(l), Some(u)) = (lb.as_constant(), ub.as_constant()) {
-        let span = u.saturating_sub(l).max(0);
-        return Some(MapAndOperands {
-            map: AffineMap::get_constant_map(lf_ir::affine::ceil_div(span, step).unwrap_or(0)),
-            operands: Vec::new(),
-        });
-    }
-    if lb.map.num_results() != 1 {
-        return None;
-    }
-    // The difference ub - lb over [ub dims, lb dims, ub symbols, lb symbols]
-    // (MLIR's `AffineValueMap::difference`).
-    let (ud, us) = (ub.map.num_dims(), ub.map.num_symbols());
-    let (ld, ls) = (lb.map.num_dims(), lb.map.num_symbols());
-    let lb_shifted = lb.map.shift_dims(ud, 0).shift_symbols(us, 0);
-    let lb_expr = lb_shifted.result(0).clone();
-    let diffs: Vec<AffineExpr> = ub.map.results().iter().map(|e| e.sub(&lb_expr)).collect();
-    let map = AffineMap::new(ud + ld, us + ls, diffs);
-    let mut operands: Vec<Value> = Vec::with_capacity(ub.operands.len() + lb.operands.len());
-    operands.extend_from_slice(&ub.operands[..ud as usize]);
-    operands.extend_from_slice(&lb.operands[..ld as usize]);
-    operands.extend_from_slice(&ub.operands[ud as usize..]);
-    operands.extend_from_slice(&lb.operands[ld as usize..]);
-    let (map, operands) = match canonicalize_map_and_operands(ctx, body, &map, &operands) {
-        Some((m, o)) => (m, o),
-        None => (map.simplify(), operands),
-    };
-    let results: Vec<AffineExpr> = map.results().iter().map(|e| e.ceil_div_const(step)).collect();
-    Some(MapAndOperands {
-        map: AffineMap::new(map.num_dims(), map.num_symbols(), results),
-        operands,
-    })
-}
-
-/// The trip count of `for_op` when it is a known constant (the smallest of
-/// the trip count map's results, all constants), as MLIR's
-/// `getConstantTripCount` gives it (a negative constant reads as a large
-/// unsigned number, as there).
-pub fn constant_trip_count(ctx: &Context, body: &Body, for_op: AffineForOp) -> Option<u64> {
-    let tc = trip_count_map(ctx, body, for_op)?;
-    let mut out: Option<u64> = None;
-    for r in tc.map.results() {
-        let c = r.as_constant()? as u64;
-        out = Some(out.map_or(c, |o| o.min(c)));
-    }
-    out
-}
-
-/// The largest number known to divide the trip count of `for_op` (MLIR's
-/// `getLargestDivisorOfTripCount`): the gcd over the trip count map's
-/// results of the constant (`u64::MAX` for 0) or the expression's largest
-/// known divisor; 1 without a trip count map.
-pub fn largest_divisor_of_trip_count(ctx: &Context, body: &Body, for_op: AffineForOp) -> u64 {
-    let Some(tc) = trip_count_map(ctx, body, for_op) else {
-        return 1;
-    };
-    let mut gcd: Option<u64> = None;
-    for r in tc.map.results() {
-        let this = match r.as_constant() {
-            Some(0) => u64::MAX,
-            Some(c) => c as u64,
-            None => r.get_largest_known_divisor() as u64,
-        };
-        gcd = Some(gcd.map_or(this, |g| gcd_u64(g, this)));
-    }
-    gcd.unwrap_or(1)
-}
-
-fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
+use lf_ir::Value;
 
 /// The lower bound of the cleanup loop when `for_op` is unrolled by
 /// `factor` (MLIR's `getCleanupLoopLowerBound`): `max_k(lb + (tc_k - tc_k mod
@@ -129,8 +29,8 @@ pub fn cleanup_loop_lower_bound(
     for_op: AffineForOp,
     factor: u64,
     keep_lower_bound: bool,
-) -> Option<MapAndOperands> {
-    let tc = trip_count_map(b.ctx(), b.body(), for_op)?;
+) -> Option<AffineBound> {
+    let tc = trip_count_map(b, for_op)?;
     let step = for_op.step(b);
     let lb = for_op.lower_bound(b);
     let loc = b.body().op_loc(for_op.op());
@@ -177,5 +77,5 @@ pub fn cleanup_loop_lower_bound(
             b.erase_op(op);
         }
     }
-    Some(MapAndOperands { map, operands })
+    Some(AffineBound::map(map, &operands))
 }

@@ -3,9 +3,8 @@
 //! `getUpperBoundOnTripCount`, `getLargestDivisorOfTripCount` in
 //! `Affine/Analysis/LoopAnalysis.cpp`), and the difference of two bound
 //! maps (`AffineValueMap::difference`) they are built from, as bounds
-//! generic over the IR view (tiling and normalization use them;
-//! [`super::trip_count`] has the map-and-operands forms unrolling uses, to
-//! be merged with these).
+//! generic over the IR view (tiling, normalization, unrolling and
+//! unroll-and-jam use them).
 //!
 //! Unlike [`AffineForOp::constant_trip_count`], which needs constant
 //! bounds, these see through bounds whose difference is constant

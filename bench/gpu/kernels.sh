@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The seed-004 kernel-optimizer rows of the GPU suite (issue 30, item 9;
+# BENCHMARKS.md §2): matmul 4096^3, matvec 16384^2, transpose 8192^2, a
+# complex-scale kernel (32M complex numbers, float2) and the fig3 chain (64M
+# floats) fused with float4, each as the naive kernel of gpu-map-loops and
+# after each step of the pipeline, in the same GPU call as the hand-written
+# references of ../shared/anchors-gpu (roofline, matmul, matvec, transpose,
+# fig3).
+#
+# A thin wrapper: bench/gpu/polybench.sh does the work with these settings,
+# in bench/gpu/.kernels/ (prepared) and bench/gpu/.refs/ (anchors); the
+# report is bench/gpu/kernels_report.py, the section of RESULTS.md is marked
+# kernels.
+#
+#   bench/gpu/kernels.sh prepare       here (cargo): pipelines, CUDA, reduced-size checks
+#   bench/gpu/kernels.sh build-check   here, no GPU: every harness and program builds
+#   bench/gpu/kernels.sh run           on the GPU machine (carry bench/gpu/.kernels, bench/gpu/.refs)
+#   bench/gpu/kernels.sh record DIR    here: kernels.md into RESULTS.md
+#
+# Every variable of polybench.sh applies; the defaults here:
+#   WORKLOADS      matmul matvec transpose complex_scale fig3_dead
+#   VARIANTS       naive coal merge prefetch opt (cumulative steps; naive is the baseline);
+#                  a step that does not apply to a workload leaves its kernel unchanged
+#   PIPELINE_naive gpu-map-loops (cost model: matmul j on x, i on y) + placement + outlining
+#   PIPELINE_coal  + coalesce-via-shared
+#   PIPELINE_merge + gpu-merge-policy
+#   PIPELINE_prefetch + prefetch
+#   PIPELINE_opt   gpu-optimize-kernels (the whole sequence)
+#   per workload:  transpose: merge = + diagonal-reorder; complex_scale: coal =
+#                  + vectorize-access{width=2}; fig3_dead: naive = fuse-halo-gpu,
+#                  coal = fused + vectorize-access{width=4 mode=aggressive}
+#   RUNS=5 KRUNS=15 CPU_RUNS=1 SAN_TOOLS="memcheck racecheck" SAN_VARIANTS="opt"
+#   ANCHOR_PROGS="roofline matmul matvec transpose fig3" DEADLINE_S=560
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+export SUITE=kernels
+export WORKLOADS=${WORKLOADS:-matmul matvec transpose complex_scale fig3_dead}
+export VARIANTS=${VARIANTS:-naive coal merge prefetch opt}
+steps() { # the passes after gpu-map-loops -> the whole pipeline
+  echo "builtin.module(func.func(gpu-map-loops${1:+,$1},gpu-host-data-placement,canonicalize,cse),gpu-kernel-outlining)"
+}
+fused() { # passes after the fusion -> fig3's pipeline
+  echo "builtin.module(func.func(affine-loop-normalize,canonicalize,affine-loop-distribute{mode=one-statement},affine-fusion-with-halo,swap-array-alloc${1:+,$1},gpu-map-loops,gpu-host-data-placement,canonicalize,cse),gpu-kernel-outlining)"
+}
+# (not ${X:=...}: a '}' in the default would end the expansion)
+[ -n "${PIPELINE_naive:-}" ] || PIPELINE_naive=$(steps "")
+[ -n "${PIPELINE_coal:-}" ] || PIPELINE_coal=$(steps "coalesce-via-shared")
+[ -n "${PIPELINE_merge:-}" ] || PIPELINE_merge=$(steps "coalesce-via-shared,gpu-merge-policy")
+[ -n "${PIPELINE_prefetch:-}" ] || PIPELINE_prefetch=$(steps "coalesce-via-shared,gpu-merge-policy,prefetch")
+[ -n "${PIPELINE_opt:-}" ] || PIPELINE_opt=$(steps "gpu-optimize-kernels")
+[ -n "${PIPELINE_merge_transpose:-}" ] || PIPELINE_merge_transpose=$(steps "coalesce-via-shared,gpu-merge-policy,diagonal-reorder")
+[ -n "${PIPELINE_prefetch_transpose:-}" ] || PIPELINE_prefetch_transpose=$(steps "coalesce-via-shared,gpu-merge-policy,diagonal-reorder,prefetch")
+[ -n "${PIPELINE_coal_complex_scale:-}" ] || PIPELINE_coal_complex_scale=$(steps "vectorize-access{width=2},coalesce-via-shared")
+[ -n "${PIPELINE_naive_fig3_dead:-}" ] || PIPELINE_naive_fig3_dead=$(fused "")
+[ -n "${PIPELINE_coal_fig3_dead:-}" ] || PIPELINE_coal_fig3_dead=$(fused "vectorize-access{width=4 mode=aggressive}")
+[ -n "${PIPELINE_opt_fig3_dead:-}" ] || PIPELINE_opt_fig3_dead=$(fused "gpu-optimize-kernels")
+export PIPELINE_naive PIPELINE_coal PIPELINE_merge PIPELINE_prefetch PIPELINE_opt PIPELINE_merge_transpose \
+  PIPELINE_prefetch_transpose PIPELINE_coal_complex_scale PIPELINE_naive_fig3_dead PIPELINE_coal_fig3_dead \
+  PIPELINE_opt_fig3_dead
+export RUNS=${RUNS:-5} KRUNS=${KRUNS:-15} CPU_RUNS=${CPU_RUNS:-1}
+export SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck} SAN_VARIANTS=${SAN_VARIANTS:-opt}
+export ANCHOR_PROGS=${ANCHOR_PROGS:-roofline matmul matvec transpose fig3} DEADLINE_S=${DEADLINE_S:-560}
+case "${1:-}" in
+  prepare | run | build-check | record) exec bash "$HERE/polybench.sh" "$@" ;;
+  *) sed -n '2,/^set -u/p' "$0" | sed '$d'; exit 2 ;;
+esac
