@@ -1422,7 +1422,10 @@ impl<'a> FnDecoder<'a> {
         let srcs = self.operand_regs(&x.elements(&self.ir()));
         let dst = self.res(x.op(), 0);
         for (k, src) in srcs.into_iter().enumerate() {
-            self.emit(Inst::Mov { dst: dst + k as u32, src });
+            self.emit(Inst::Mov {
+                dst: dst + k as u32,
+                src,
+            });
         }
         Ok(())
     }

@@ -64,7 +64,10 @@ pub static LOAD: OpDef = OpDef {
         multiple of `N` (an aligned access).\n\n```mlir\n\
         %v = vector.load %A[%i, %j] : memref<8x16xf32>, vector<4xf32>\n```",
     traits: Traits::MEMORY_EFFECTS,
-    operands: &[ArgDef::one("base", &MEMREF).reads(), ArgDef::variadic("indices", &INDEX)],
+    operands: &[
+        ArgDef::one("base", &MEMREF).reads(),
+        ArgDef::variadic("indices", &INDEX),
+    ],
     results: &[ArgDef::one("result", &ANY_VECTOR)],
     format: Some("$base `[` $indices `]` attr-dict `:` type($base) `,` type($result)"),
     verify_local: Some(verify_load),
@@ -134,7 +137,12 @@ fn verify_position(ctx: &Context, body: &Body, op: OpId, dynamic: usize, vector:
     }
     let pos = dense_i64_values(ctx, prop(ctx, body, op, "static_position"));
     if pos.len() != 1 {
-        return Err(op_error(ctx, body, op, "expected position attribute of rank no greater than vector rank"));
+        return Err(op_error(
+            ctx,
+            body,
+            op,
+            "expected position attribute of rank no greater than vector rank",
+        ));
     }
     if pos[0] < 0 || pos[0] >= n {
         return Err(op_error(
@@ -266,7 +274,10 @@ fn verify_from_elements(ctx: &Context, body: &Body, op: OpId) -> Result<(), Diag
             ctx,
             body,
             op,
-            format!("'dest' vector has {n} elements but {} were given", body.num_operands(op)),
+            format!(
+                "'dest' vector has {n} elements but {} were given",
+                body.num_operands(op)
+            ),
         ));
     }
     Ok(())

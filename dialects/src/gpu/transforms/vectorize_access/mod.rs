@@ -15,9 +15,9 @@ pub mod rewrite;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::collect_ops;
+use lf_ir::view::OpView;
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
-use lf_ir::view::OpView;
 
 /// The registration record of `vectorize-access`.
 pub static INFO: PassInfo = PassInfo {

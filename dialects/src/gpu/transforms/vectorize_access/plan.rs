@@ -100,7 +100,10 @@ pub fn plan_launch(
                 }
                 Err(why) => remarks.push((
                     first.op,
-                    format!("vectorize-access: {w} neighbouring {} not vectorized: {why}", kind(f.is_store)),
+                    format!(
+                        "vectorize-access: {w} neighbouring {} not vectorized: {why}",
+                        kind(f.is_store)
+                    ),
                 )),
             }
         }
@@ -198,7 +201,10 @@ fn make_group(ctx: &Context, body: &Body, f: &Family<'_>, n: i64, w: i64) -> Res
             continue;
         }
         let Some(effects) = memory_effects(ctx, body, o) else {
-            return Err(format!("an op with unknown memory effects lies between the {}", kind(f.is_store)));
+            return Err(format!(
+                "an op with unknown memory effects lies between the {}",
+                kind(f.is_store)
+            ));
         };
         let writes = effects.iter().any(|e| e.effect == Effect::Write);
         let touches = effects.iter().any(|e| matches!(e.effect, Effect::Read | Effect::Write));
