@@ -18,6 +18,7 @@ pub mod math;
 pub mod memref;
 pub mod scf;
 pub mod support;
+pub mod vector;
 
 use lf_ir::ods::views::EnumDecl;
 use lf_ir::{Context, OpDef};
@@ -96,6 +97,12 @@ pub static DIALECTS: &[Dialect] = &[
         ops: scf::OPS,
         enums: &[],
     },
+    Dialect {
+        name: "vector",
+        intro: vector::INTRO,
+        ops: vector::OPS,
+        enums: &[],
+    },
 ];
 
 /// Registers every dialect's ops in `ctx` (and the core's `builtin.module`),
@@ -142,6 +149,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::fusion_with_halo::INFO);
     r.register(&gpu::transforms::gpu_verify_transfers::INFO);
     r.register(&gpu::transforms::swap_array_alloc::INFO);
+    r.register(&gpu::transforms::vectorize_access::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);
     r.register_pipeline(&gpu::transforms::fuse_halo_gpu::FUSE_HALO_GPU);

@@ -46,6 +46,9 @@ use lf_dialects::scf::{
     ScfConditionOp, ScfExecuteRegionOp, ScfForOp, ScfIfOp, ScfParallelOp, ScfReduceOp, ScfReduceReturnOp, ScfWhileOp,
     ScfYieldOp,
 };
+use lf_dialects::vector::{
+    VectorBroadcastOp, VectorExtractOp, VectorFromElementsOp, VectorInsertOp, VectorLoadOp, VectorStoreOp,
+};
 use lf_ir::view::{OpView, ValueList};
 use lf_ir::{
     AttrData, Attribute, BlockId, Body, Context, DenseValues, Location, OpDef, OpId, RegionId, Type, TypeData, Value,
@@ -179,6 +182,21 @@ pub fn scalar(ctx: &Context, t: Type) -> Result<Scalar, String> {
             "values of type {} are not supported by lf-run",
             type_str(ctx, t)
         )),
+    }
+}
+
+/// The lane count of a type: `N` for `vector<NxT>`, 1 for anything else.
+/// A vector value lives in `N` consecutive registers.
+pub fn lanes(ctx: &Context, t: Type) -> u32 {
+    lf_dialects::vector::vector_shape(ctx, t).map_or(1, |(n, _)| n as u32)
+}
+
+/// The scalar kind of a type and its lane count: of the elements of a 1-D
+/// vector (arith and math act on vectors elementwise), or [`scalar`]'s.
+pub fn lanes_scalar(ctx: &Context, t: Type) -> Result<(Scalar, u32), String> {
+    match lf_dialects::vector::vector_shape(ctx, t) {
+        Some((n, e)) => Ok((scalar(ctx, e)?, n as u32)),
+        None => Ok((scalar(ctx, t)?, 1)),
     }
 }
 
@@ -383,13 +401,25 @@ impl<'a> FnDecoder<'a> {
         (self.init.len() - 1) as Reg
     }
 
+    /// The register of `v`; the first of `N` consecutive ones for a
+    /// `vector<NxT>`.
     fn reg(&mut self, v: Value) -> Reg {
         if let Some(&r) = self.regs.get(&v) {
             return r;
         }
         let r = self.new_reg();
+        for _ in 1..lanes(self.ctx, self.body.value_type(v)) {
+            self.new_reg();
+        }
         self.regs.insert(v, r);
         r
+    }
+
+    /// Emits `mk(k)` for each lane `k` of `n`.
+    fn lanewise(&mut self, n: u32, mk: impl Fn(u32) -> Inst) {
+        for k in 0..n {
+            self.emit(mk(k));
+        }
     }
 
     fn konst(&mut self, bits: u64) -> Reg {
@@ -457,8 +487,20 @@ impl<'a> FnDecoder<'a> {
         }
     }
 
+    /// The registers of `vals`, every lane of a vector.
     fn operand_regs(&mut self, vals: &[Value]) -> Vec<Reg> {
-        vals.iter().map(|&v| self.reg(v)).collect()
+        let mut out = Vec::with_capacity(vals.len());
+        for &v in vals {
+            let r = self.reg(v);
+            out.extend((0..lanes(self.ctx, self.body.value_type(v))).map(|k| r + k));
+        }
+        out
+    }
+
+    /// The registers of the results of `op`, every lane of a vector.
+    fn result_regs(&mut self, op: OpId) -> Vec<Reg> {
+        let vals: Vec<Value> = self.body.results(op).collect();
+        self.operand_regs(&vals)
     }
 
     fn operands(&self, op: OpId) -> Vec<Value> {
@@ -595,8 +637,9 @@ impl<'a> FnDecoder<'a> {
         let shift = scalar(self.ctx, self.body.value_type(args[0]))?.shift();
         let iv = self.reg(args[0]);
         let iters = self.operand_regs(&args[1..]);
-        for (i, &r) in iters.iter().enumerate() {
+        for (i, &a) in args[1..].iter().enumerate() {
             if i < self.body.num_results(op) {
+                let r = self.reg(a);
                 self.alias_result(op, i, r);
             }
         }
@@ -768,8 +811,7 @@ impl<'a> FnDecoder<'a> {
 
     /// `scf.if` or `affine.if` `op`: `then` when `cond` is not zero, else `els`.
     fn if_else(&mut self, op: OpId, cond: Reg, then: RegionId, els: RegionId) -> R<()> {
-        let n = self.body.num_results(op);
-        let dsts: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
+        let dsts = self.result_regs(op);
         let jz = self.emit(Inst::JumpIfZero { cond, target: 0 });
         self.decode_region(then, dsts.clone())?;
         if !self.body.region_is_empty(els) {
@@ -814,15 +856,15 @@ impl<'a> FnDecoder<'a> {
     /// `arith` integer binary op `op` (operands `lhs`, `rhs`).
     fn bin_int(&mut self, op: OpId, iop: IOp) -> R<()> {
         let o = self.operands(op);
-        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let (s, n) = lanes_scalar(self.ctx, self.result_type(op, 0))?;
         let (a, b) = (self.reg(o[0]), self.reg(o[1]));
         let dst = self.res(op, 0);
-        self.emit(Inst::IBin {
+        self.lanewise(n, |k| Inst::IBin {
             op: iop,
             shift: s.shift(),
-            dst,
-            a,
-            b,
+            dst: dst + k,
+            a: a + k,
+            b: b + k,
         });
         Ok(())
     }
@@ -830,28 +872,46 @@ impl<'a> FnDecoder<'a> {
     /// Float binary op `op` (operands `lhs`, `rhs`).
     fn bin_float(&mut self, op: OpId, fop: FOp) -> R<()> {
         let o = self.operands(op);
-        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let (s, n) = lanes_scalar(self.ctx, self.result_type(op, 0))?;
         let (a, b) = (self.reg(o[0]), self.reg(o[1]));
         let dst = self.res(op, 0);
-        self.emit(match s {
-            Scalar::F32 => Inst::F32Bin { op: fop, dst, a, b },
-            Scalar::F64 => Inst::F64Bin { op: fop, dst, a, b },
+        match s {
+            Scalar::F32 => self.lanewise(n, |k| Inst::F32Bin {
+                op: fop,
+                dst: dst + k,
+                a: a + k,
+                b: b + k,
+            }),
+            Scalar::F64 => self.lanewise(n, |k| Inst::F64Bin {
+                op: fop,
+                dst: dst + k,
+                a: a + k,
+                b: b + k,
+            }),
             _ => return Err("float op on a non-float type".into()),
-        });
+        }
         Ok(())
     }
 
     /// Float unary op `op` (operand `operand`).
     fn un_float(&mut self, op: OpId, fun: FUn) -> R<()> {
         let o = self.operands(op);
-        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let (s, n) = lanes_scalar(self.ctx, self.result_type(op, 0))?;
         let a = self.reg(o[0]);
         let dst = self.res(op, 0);
-        self.emit(match s {
-            Scalar::F32 => Inst::F32Un { op: fun, dst, a },
-            Scalar::F64 => Inst::F64Un { op: fun, dst, a },
+        match s {
+            Scalar::F32 => self.lanewise(n, |k| Inst::F32Un {
+                op: fun,
+                dst: dst + k,
+                a: a + k,
+            }),
+            Scalar::F64 => self.lanewise(n, |k| Inst::F64Un {
+                op: fun,
+                dst: dst + k,
+                a: a + k,
+            }),
             _ => return Err("float op on a non-float type".into()),
-        });
+        }
         Ok(())
     }
 
@@ -859,8 +919,8 @@ impl<'a> FnDecoder<'a> {
     fn conv<V: OpView>(&mut self, x: V, cast: CastKind) -> R<()> {
         let op = x.op();
         let o = self.operands(op);
-        let src = scalar(self.ctx, self.body.value_type(o[0]))?;
-        let dsts = scalar(self.ctx, self.result_type(op, 0))?;
+        let (src, n) = lanes_scalar(self.ctx, self.body.value_type(o[0]))?;
+        let (dsts, _) = lanes_scalar(self.ctx, self.result_type(op, 0))?;
         let conv = match (cast, src, dsts) {
             (CastKind::ExtSI | CastKind::TruncI | CastKind::IndexCast, _, _) => Conv::IntS,
             (CastKind::ExtUI | CastKind::IndexCastUI, _, _) => Conv::IntU,
@@ -888,12 +948,12 @@ impl<'a> FnDecoder<'a> {
         };
         let a = self.reg(o[0]);
         let dst = self.res(op, 0);
-        self.emit(Inst::Conv {
+        self.lanewise(n, |k| Inst::Conv {
             conv,
             src_shift: src.shift(),
             dst_shift: dsts.shift(),
-            dst,
-            a,
+            dst: dst + k,
+            a: a + k,
         });
         Ok(())
     }
@@ -907,6 +967,18 @@ impl<'a> FnDecoder<'a> {
             AttrData::Float { bits, ty } => {
                 scalar(self.ctx, *ty)?;
                 *bits
+            }
+            AttrData::DenseElements { ty, values } if lanes(self.ctx, *ty) > 1 => {
+                let (s, n) = lanes_scalar(self.ctx, *ty)?;
+                let bits: Vec<u64> = match values {
+                    DenseValues::Int(v) => v.iter().map(|&x| sext(x as u64, s.shift())).collect(),
+                    DenseValues::Float(v) => v.to_vec(),
+                };
+                let dst = self.res(x.op(), 0);
+                for k in 0..n as usize {
+                    self.init[dst as usize + k] = if bits.len() == 1 { bits[0] } else { bits[k] };
+                }
+                return Ok(());
             }
             _ => {
                 return Err(format!(
@@ -923,16 +995,16 @@ impl<'a> FnDecoder<'a> {
     fn cmpi(&mut self, x: ArithCmpiOp) -> R<()> {
         let ir = self.ir();
         let (lhs, rhs) = (x.lhs(&ir), x.rhs(&ir));
-        let s = scalar(self.ctx, self.body.value_type(lhs))?;
+        let (s, n) = lanes_scalar(self.ctx, self.body.value_type(lhs))?;
         let pred = x.predicate(&ir);
         let (a, b) = (self.reg(lhs), self.reg(rhs));
         let dst = self.res(x.op(), 0);
-        self.emit(Inst::CmpI {
+        self.lanewise(n, |k| Inst::CmpI {
             pred,
             shift: s.shift(),
-            dst,
-            a,
-            b,
+            dst: dst + k,
+            a: a + k,
+            b: b + k,
         });
         Ok(())
     }
@@ -940,50 +1012,79 @@ impl<'a> FnDecoder<'a> {
     fn cmpf(&mut self, x: ArithCmpfOp) -> R<()> {
         let ir = self.ir();
         let (lhs, rhs) = (x.lhs(&ir), x.rhs(&ir));
-        let s = scalar(self.ctx, self.body.value_type(lhs))?;
+        let (s, n) = lanes_scalar(self.ctx, self.body.value_type(lhs))?;
         let pred = x.predicate(&ir);
         let (a, b) = (self.reg(lhs), self.reg(rhs));
         let dst = self.res(x.op(), 0);
-        self.emit(match s {
-            Scalar::F32 => Inst::CmpF32 { pred, dst, a, b },
-            Scalar::F64 => Inst::CmpF64 { pred, dst, a, b },
+        let (dst, a, b) = (dst, a, b);
+        match s {
+            Scalar::F32 => self.lanewise(n, |k| Inst::CmpF32 {
+                pred,
+                dst: dst + k,
+                a: a + k,
+                b: b + k,
+            }),
+            Scalar::F64 => self.lanewise(n, |k| Inst::CmpF64 {
+                pred,
+                dst: dst + k,
+                a: a + k,
+                b: b + k,
+            }),
             _ => return Err("cmpf on a non-float type".into()),
-        });
+        }
         Ok(())
     }
 
     fn select(&mut self, x: ArithSelectOp) -> R<()> {
         let ir = self.ir();
-        let c = self.reg(x.condition(&ir));
+        let cond = x.condition(&ir);
+        let per_lane = lanes(self.ctx, self.body.value_type(cond)) > 1;
+        let c = self.reg(cond);
         let a = self.reg(x.true_value(&ir));
         let b = self.reg(x.false_value(&ir));
         let dst = self.res(x.op(), 0);
-        self.emit(Inst::Select { dst, c, a, b });
+        let n = lanes(self.ctx, self.result_type(x.op(), 0));
+        self.lanewise(n, |k| Inst::Select {
+            dst: dst + k,
+            c: if per_lane { c + k } else { c },
+            a: a + k,
+            b: b + k,
+        });
         Ok(())
     }
 
     fn abs_i(&mut self, x: MathAbsiOp) -> R<()> {
         let op = x.op();
-        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let (s, n) = lanes_scalar(self.ctx, self.result_type(op, 0))?;
         let a = self.reg(x.operand(&self.ir()));
         let dst = self.res(op, 0);
-        self.emit(Inst::AbsI {
+        self.lanewise(n, |k| Inst::AbsI {
             shift: s.shift(),
-            dst,
-            a,
+            dst: dst + k,
+            a: a + k,
         });
         Ok(())
     }
 
     fn fma(&mut self, x: MathFmaOp) -> R<()> {
         let (ir, op) = (self.ir(), x.op());
-        let s = scalar(self.ctx, self.result_type(op, 0))?;
+        let (s, n) = lanes_scalar(self.ctx, self.result_type(op, 0))?;
         let (a, b, c) = (self.reg(x.a(&ir)), self.reg(x.b(&ir)), self.reg(x.c(&ir)));
         let dst = self.res(op, 0);
-        self.emit(match s {
-            Scalar::F32 => Inst::Fma32 { dst, a, b, c },
-            _ => Inst::Fma64 { dst, a, b, c },
-        });
+        match s {
+            Scalar::F32 => self.lanewise(n, |k| Inst::Fma32 {
+                dst: dst + k,
+                a: a + k,
+                b: b + k,
+                c: c + k,
+            }),
+            _ => self.lanewise(n, |k| Inst::Fma64 {
+                dst: dst + k,
+                a: a + k,
+                b: b + k,
+                c: c + k,
+            }),
+        }
         Ok(())
     }
 
@@ -1254,6 +1355,78 @@ impl<'a> FnDecoder<'a> {
         let val = self.reg(value);
         let (mem, idx) = self.mem_access(memref, indices, map)?;
         self.emit(Inst::Store { val, mem, idx });
+        Ok(())
+    }
+
+    /// `vector.load`: the whole vector in one checked, aligned access.
+    fn vector_load(&mut self, x: VectorLoadOp) -> R<()> {
+        let ir = self.ir();
+        let width = lanes(self.ctx, self.result_type(x.op(), 0)) as u8;
+        let (mem, idx) = self.mem_access(x.base(&ir), &x.indices(&ir), None)?;
+        let dst = self.res(x.op(), 0);
+        self.emit(Inst::VLoad { dst, mem, idx, width });
+        Ok(())
+    }
+
+    /// `vector.store`.
+    fn vector_store(&mut self, x: VectorStoreOp) -> R<()> {
+        let ir = self.ir();
+        let value = x.value_to_store(&ir);
+        let width = lanes(self.ctx, self.body.value_type(value)) as u8;
+        let val = self.reg(value);
+        let (mem, idx) = self.mem_access(x.base(&ir), &x.indices(&ir), None)?;
+        self.emit(Inst::VStore { val, mem, idx, width });
+        Ok(())
+    }
+
+    /// The lane a `vector.extract`/`vector.insert` names.
+    fn position(pos: &[i64]) -> R<u32> {
+        match pos {
+            [p] if *p >= 0 => Ok(*p as u32),
+            _ => Err("vector positions other than one static index are not supported by lf-run".into()),
+        }
+    }
+
+    fn vector_extract(&mut self, x: VectorExtractOp) -> R<()> {
+        let ir = self.ir();
+        let p = Self::position(&x.static_position(&ir))?;
+        let src = self.reg(x.source(&ir));
+        let dst = self.res(x.op(), 0);
+        self.emit(Inst::Mov { dst, src: src + p });
+        Ok(())
+    }
+
+    fn vector_insert(&mut self, x: VectorInsertOp) -> R<()> {
+        let ir = self.ir();
+        let p = Self::position(&x.static_position(&ir))?;
+        let n = lanes(self.ctx, self.result_type(x.op(), 0));
+        let v = self.reg(x.value_to_store(&ir));
+        let d = self.reg(x.dest(&ir));
+        let dst = self.res(x.op(), 0);
+        self.lanewise(n, |k| Inst::Mov {
+            dst: dst + k,
+            src: if k == p { v } else { d + k },
+        });
+        Ok(())
+    }
+
+    fn vector_broadcast(&mut self, x: VectorBroadcastOp) -> R<()> {
+        let n = lanes(self.ctx, self.result_type(x.op(), 0));
+        let src = self.reg(x.source(&self.ir()));
+        let dst = self.res(x.op(), 0);
+        self.lanewise(n, |k| Inst::Mov { dst: dst + k, src });
+        Ok(())
+    }
+
+    fn vector_from_elements(&mut self, x: VectorFromElementsOp) -> R<()> {
+        let srcs = self.operand_regs(&x.elements(&self.ir()));
+        let dst = self.res(x.op(), 0);
+        for (k, src) in srcs.into_iter().enumerate() {
+            self.emit(Inst::Mov {
+                dst: dst + k as u32,
+                src,
+            });
+        }
         Ok(())
     }
 
@@ -1641,6 +1814,12 @@ fn handlers() -> &'static FxHashMap<usize, Handler> {
                 let ir = d.ir();
                 d.load(x.op(), x.memref(&ir), &x.indices(&ir), None)
             },
+            VectorLoadOp => |d, x| d.vector_load(x),
+            VectorStoreOp => |d, x| d.vector_store(x),
+            VectorExtractOp => |d, x| d.vector_extract(x),
+            VectorInsertOp => |d, x| d.vector_insert(x),
+            VectorBroadcastOp => |d, x| d.vector_broadcast(x),
+            VectorFromElementsOp => |d, x| d.vector_from_elements(x),
             MemrefStoreOp => |d, x| {
                 let ir = d.ir();
                 d.store(x.value(&ir), x.memref(&ir), &x.indices(&ir), None)

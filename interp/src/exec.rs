@@ -511,6 +511,20 @@ impl<'p> Machine<'p> {
                     self.check_access(fid, here, buf, pos, true)?;
                     self.mem.bufs[buf as usize].data[pos] = r!(val);
                 }
+                Inst::VLoad { dst, mem, idx, width } => {
+                    let (buf, pos) = self.vector_address(fid, here, r!(mem), list!(idx), regs, width)?;
+                    for k in 0..width as usize {
+                        self.check_access(fid, here, buf, pos + k, false)?;
+                        regs[dst as usize + k] = self.mem.bufs[buf as usize].data[pos + k];
+                    }
+                }
+                Inst::VStore { val, mem, idx, width } => {
+                    let (buf, pos) = self.vector_address(fid, here, r!(mem), list!(idx), regs, width)?;
+                    for k in 0..width as usize {
+                        self.check_access(fid, here, buf, pos + k, true)?;
+                        self.mem.bufs[buf as usize].data[pos + k] = regs[val as usize + k];
+                    }
+                }
                 Inst::Alloc {
                     dst,
                     ty,
@@ -718,6 +732,41 @@ impl<'p> Machine<'p> {
         let buf = d.buf;
         self.check_pos(fid, pc, buf, pos)?;
         Ok((buf, pos as usize))
+    }
+
+    /// The buffer and first element of a `width`-element vector access at
+    /// `idx`: the whole vector within the innermost dimension, which is
+    /// contiguous, and the flat element offset a multiple of `width` (the
+    /// alignment CUDA's `float2`/`float4` and OpenCL's `vloadn` require).
+    fn vector_address(&self, fid: u32, pc: u32, mem: u64, idx: &[Reg], regs: &[u64], width: u8) -> Res<(u32, usize)> {
+        let (buf, pos) = self.address(fid, pc, mem, idx, regs)?;
+        let d = self.desc(fid, pc, mem)?;
+        let w = width as i64;
+        let last = d.sizes.len() - 1;
+        let i = regs[idx[last] as usize] as i64;
+        let mut msg = if i + w > d.sizes[last] {
+            let ix: Vec<String> = idx.iter().map(|&r| (regs[r as usize] as i64).to_string()).collect();
+            let sh: Vec<String> = d.sizes.iter().map(|s| s.to_string()).collect();
+            format!(
+                "out-of-bounds access: a vector of {w} elements at index [{}] is outside the shape [{}] \
+                 (dimension {last})",
+                ix.join(", "),
+                sh.join(", ")
+            )
+        } else if d.strides[last] != 1 {
+            format!(
+                "vector access along an innermost dimension of stride {} (it must be contiguous)",
+                d.strides[last]
+            )
+        } else if pos as i64 % w != 0 {
+            format!("misaligned vector access: flat element offset {pos} is not a multiple of the vector width {w}")
+        } else {
+            return Ok((buf, pos));
+        };
+        if let Some(g) = &self.gpu {
+            msg.push_str(&format!(" in {}", g.describe(g.thread_no)));
+        }
+        Err(fault(fid, pc, msg))
     }
 
     fn check_pos(&self, fid: u32, pc: u32, buf: u32, pos: i64) -> Res<()> {

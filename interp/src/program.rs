@@ -413,6 +413,22 @@ pub enum Inst {
         mem: Reg,
         idx: List,
     },
+    /// `vector.load`: `width` consecutive elements along the innermost
+    /// dimension into registers `dst..dst + width` (an aligned access).
+    VLoad {
+        dst: Reg,
+        mem: Reg,
+        idx: List,
+        width: u8,
+    },
+    /// `vector.store`: registers `val..val + width` to `width` consecutive
+    /// elements along the innermost dimension (an aligned access).
+    VStore {
+        val: Reg,
+        mem: Reg,
+        idx: List,
+        width: u8,
+    },
     Alloc {
         dst: Reg,
         ty: u32,

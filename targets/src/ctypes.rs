@@ -53,8 +53,32 @@ pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
         },
         TypeData::Float(FloatKind::F32) => "float",
         TypeData::Float(FloatKind::F64) => "double",
+        TypeData::Vector { .. } if flavor.is_device() => return vector(ctx, t),
         _ => return None,
     })
+}
+
+/// The CUDA and OpenCL C vector type of a 1-D vector: `float2`, `float4`,
+/// `double2`; `None` for other vectors.
+pub fn vector(ctx: &Context, t: Type) -> Option<&'static str> {
+    let (n, e) = lf_dialects::vector::vector_shape(ctx, t)?;
+    Some(match (ctx.type_data(e), n) {
+        (TypeData::Float(FloatKind::F32), 2) => "float2",
+        (TypeData::Float(FloatKind::F32), 4) => "float4",
+        (TypeData::Float(FloatKind::F64), 2) => "double2",
+        _ => return None,
+    })
+}
+
+/// The lane count of a vector type the emitters support (see [`vector`]).
+pub fn lanes(ctx: &Context, t: Type) -> Option<usize> {
+    vector(ctx, t)?;
+    lf_dialects::vector::vector_shape(ctx, t).map(|(n, _)| n as usize)
+}
+
+/// The component of lane `k` (`.x`, `.y`, `.z`, `.w`).
+pub fn component(k: usize) -> &'static str {
+    ["x", "y", "z", "w"][k]
 }
 
 /// The C spelling of the elements of a memref of `t` (a buffer, a

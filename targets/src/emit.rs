@@ -31,6 +31,9 @@ use lf_dialects::math::{
 };
 use lf_dialects::memref::{MemrefAllocOp, MemrefAllocaOp, MemrefCastOp, MemrefDeallocOp, MemrefLoadOp, MemrefStoreOp};
 use lf_dialects::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfYieldOp};
+use lf_dialects::vector::{
+    VectorBroadcastOp, VectorExtractOp, VectorFromElementsOp, VectorInsertOp, VectorLoadOp, VectorStoreOp,
+};
 use lf_ir::affine::AffineMap;
 use lf_ir::view::{IrRef, OpView, ValueList};
 use lf_ir::{AttrData, BlockId, Body, Context, OpDef, OpId, Type, TypeData, Value, DYNAMIC};
@@ -368,8 +371,13 @@ impl<'a> Emitter<'a> {
         let def = self.ctx.op_def(self.body.op_name(op));
         let find = |table: &[(Def, &'static str)]| lookup(def, table);
         let any = |set: &[Def]| one_of(def, set);
+        let vector_result = res.is_some_and(|r| self.is_vector(r));
         if let Some(c) = ArithConstantOp::cast(&ir, op) {
             self.constant(c);
+        } else if self.vector_op(op) {
+        } else if vector_result && self.flavor == Flavor::CudaDevice && !any(CUDA_VECTOR_OPS) {
+            // CUDA's float2/float4 have no operators or math functions.
+            self.err(op, "this op on vectors is not supported by the CUDA emitter");
         } else if let Some(sym) = find(INDEX_OPS).filter(|_| is_index(self, res)) {
             let (a, b) = (e(self, 0), e(self, 1));
             let s = if sym == "*" {
@@ -405,6 +413,10 @@ impl<'a> Emitter<'a> {
         } else if let Some(base) = find(FLOAT_BINARY_FUNCTIONS) {
             let f = self.math_fn(base, self.body.value_type(ops[0]));
             let s = format!("{f}({}, {})", e(self, 0), e(self, 1));
+            self.define(op, res.unwrap(), s);
+        } else if ArithNegfOp::isa(&ir, op) && vector_result && self.flavor == Flavor::CudaDevice {
+            let a = e(self, 0);
+            let s = self.lanes_expr(res.unwrap(), |k| format!("-{a}.{}", ctypes::component(k)));
             self.define(op, res.unwrap(), s);
         } else if ArithNegfOp::isa(&ir, op) {
             let s = format!("-{}", paren(&e(self, 0)));
@@ -706,9 +718,103 @@ impl<'a> Emitter<'a> {
             _ => sym,
         };
         let (a, b) = (self.expr(ops[0]), self.expr(ops[1]));
-        let s = format!("{} {sym} {}", paren(&a), paren(&b));
         let r = self.body.result(op, 0);
+        if self.flavor == Flavor::CudaDevice && self.is_vector(r) {
+            // Component by component: CUDA's vector types have no operators.
+            let (a, b) = (paren(&a), paren(&b));
+            let s = self.lanes_expr(r, |k| {
+                let c = ctypes::component(k);
+                format!("{a}.{c} {sym} {b}.{c}")
+            });
+            self.define(op, r, s);
+            return;
+        }
+        let s = format!("{} {sym} {}", paren(&a), paren(&b));
         self.define(op, r, s);
+    }
+
+    /// Whether `v` is a vector.
+    fn is_vector(&self, v: Value) -> bool {
+        matches!(self.ctx.type_data(self.body.value_type(v)), TypeData::Vector { .. })
+    }
+
+    /// A vector value of `v`'s type from one expression per lane:
+    /// `make_float4(...)` in CUDA, `(float4)(...)` in OpenCL C.
+    fn lanes_expr(&mut self, v: Value, lane: impl Fn(usize) -> String) -> String {
+        let ty = self.body.value_type(v);
+        let t = ctypes::vector(self.ctx, ty).unwrap_or("float4");
+        let n = ctypes::lanes(self.ctx, ty).unwrap_or(0);
+        let parts: Vec<String> = (0..n).map(lane).collect();
+        match self.flavor {
+            Flavor::OclDevice => format!("({t})({})", parts.join(", ")),
+            _ => format!("make_{t}({})", parts.join(", ")),
+        }
+    }
+
+    /// The `vector` ops: aligned vector loads and stores (one `float4`
+    /// access: a pointer cast in CUDA, `vload4`/`vstore4` in OpenCL C),
+    /// components as `.x`..`.w`, broadcasts and element lists as vector
+    /// constructors. Returns whether `op` is one.
+    fn vector_op(&mut self, op: OpId) -> bool {
+        let ir = self.ir();
+        if let Some(load) = VectorLoadOp::cast(&ir, op) {
+            let r = load.result(&ir);
+            let ty = self.body.value_type(r);
+            let t = self.cty(op, ty);
+            let Some(m) = self.mem(op, load.base(&ir)) else {
+                return true;
+            };
+            self.check_access(op, &m);
+            let idx: Vec<String> = load.indices(&ir).iter().map(|v| self.expr(*v)).collect();
+            let el = self.element(&m, &idx);
+            let s = match self.flavor {
+                Flavor::OclDevice => format!("vload{}(0, &{el})", ctypes::lanes(self.ctx, ty).unwrap_or(0)),
+                _ => format!("*({t}*)&{el}"),
+            };
+            self.define(op, r, s);
+        } else if let Some(store) = VectorStoreOp::cast(&ir, op) {
+            let v = store.value_to_store(&ir);
+            let ty = self.body.value_type(v);
+            let t = self.cty(op, ty);
+            let Some(m) = self.mem(op, store.base(&ir)) else {
+                return true;
+            };
+            self.check_access(op, &m);
+            let idx: Vec<String> = store.indices(&ir).iter().map(|v| self.expr(*v)).collect();
+            let el = self.element(&m, &idx);
+            let val = self.expr(v);
+            let s = match self.flavor {
+                Flavor::OclDevice => format!("vstore{}({val}, 0, &{el});", ctypes::lanes(self.ctx, ty).unwrap_or(0)),
+                _ => format!("*({t}*)&{el} = {val};"),
+            };
+            self.line(&s);
+        } else if let Some(x) = VectorExtractOp::cast(&ir, op) {
+            let p = x.static_position(&ir).first().copied().unwrap_or(0) as usize;
+            let s = format!("{}.{}", paren(&self.expr(x.source(&ir))), ctypes::component(p.min(3)));
+            self.inline(x.result(&ir), s);
+        } else if let Some(x) = VectorInsertOp::cast(&ir, op) {
+            let p = x.static_position(&ir).first().copied().unwrap_or(0) as usize;
+            let r = x.result(&ir);
+            let (dest, val) = (self.expr(x.dest(&ir)), self.expr(x.value_to_store(&ir)));
+            self.define(op, r, dest);
+            if self.body.has_uses(r) {
+                let name = self.expr(r);
+                self.line(&format!("{name}.{} = {val};", ctypes::component(p.min(3))));
+            }
+        } else if let Some(x) = VectorBroadcastOp::cast(&ir, op) {
+            let r = x.vector(&ir);
+            let s = self.expr(x.source(&ir));
+            let e = self.lanes_expr(r, |_| s.clone());
+            self.define(op, r, e);
+        } else if let Some(x) = VectorFromElementsOp::cast(&ir, op) {
+            let r = x.dest(&ir);
+            let parts = self.exprs(&x.elements(&ir));
+            let e = self.lanes_expr(r, |k| parts[k].clone());
+            self.define(op, r, e);
+        } else {
+            return false;
+        }
+        true
     }
 
     /// `arith.cmpi`: signed predicates compare the operands as they are,
@@ -1187,6 +1293,15 @@ const BINARY_OPS: &[(Def, &str)] = &[
     (ArithXoriOp::def, "^"),
     (ArithShliOp::def, "<<"),
     (ArithShrsiOp::def, ">>"),
+];
+
+/// The ops on vectors the CUDA emitter writes (component by component).
+const CUDA_VECTOR_OPS: &[Def] = &[
+    ArithAddfOp::def,
+    ArithSubfOp::def,
+    ArithMulfOp::def,
+    ArithDivfOp::def,
+    ArithNegfOp::def,
 ];
 
 /// Integer ops that are one C operator on the unsigned type of their width.

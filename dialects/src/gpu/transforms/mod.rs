@@ -8,3 +8,4 @@ pub mod gpu_map_loops;
 pub mod gpu_verify_transfers;
 pub mod ihop_gpu;
 pub mod swap_array_alloc;
+pub mod vectorize_access;

@@ -815,7 +815,7 @@ fn dense_i64(ctx: &Context, v: &[i64]) -> Attribute {
     })
 }
 
-fn dense_i64_values(ctx: &Context, a: Option<Attribute>) -> Vec<i64> {
+pub(crate) fn dense_i64_values(ctx: &Context, a: Option<Attribute>) -> Vec<i64> {
     match a.map(|a| ctx.attr_data(a)) {
         Some(AttrData::DenseArray {
             values: DenseValues::Int(v),
@@ -884,7 +884,7 @@ fn print_dynamic_index_list(p: &mut CustomPrinter<'_, '_>, op: OpId, args: &[Cus
     p.write("]");
 }
 
-static DYNAMIC_INDEX_LIST: &[CustomDirective] = &[CustomDirective {
+pub(crate) static DYNAMIC_INDEX_LIST: &[CustomDirective] = &[CustomDirective {
     name: "DynamicIndexList",
     parse: parse_dynamic_index_list,
     print: print_dynamic_index_list,

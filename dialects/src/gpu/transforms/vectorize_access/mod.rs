@@ -1,0 +1,117 @@
+//! `vectorize-access{width=2|4 mode=strict|aggressive}`: seed 004's first
+//! step (DIGEST §004.2). In `strict` mode (the float2 rule), `w` accesses of
+//! one thread to one memref, `A[..., s + N + k]` for `k = 0..w-1` with `N` a
+//! multiple of `w`, in one block, become one `vector.load` (its elements
+//! `vector.extract`ed) or one `vector.store` (of a `vector.from_elements`),
+//! when the alignment of the vector can be proved: the flat element offset
+//! of the first access is `w * (...) + N` for every value of the thread,
+//! block and loop ids (which needs the innermost dimension's size, the row
+//! pitch, to be a multiple of `w`). Otherwise a remark and no change.
+//! See docs/design/kernel-optimizer.md, "vectorize-access".
+
+pub mod plan;
+pub mod rewrite;
+
+use crate::gpu::GpuLaunchOp;
+use lf_ir::diag::Diagnostic;
+use lf_ir::view::collect_ops;
+use lf_ir::view::OpView;
+use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
+use lf_pass::AnalysisManager;
+
+/// The registration record of `vectorize-access`.
+pub static INFO: PassInfo = PassInfo {
+    name: "vectorize-access",
+    summary: "Merge neighbouring scalar accesses of a GPU thread into float2/float4 accesses (seed 004's step 1)",
+    description: "Acts on the inline `gpu.launch` kernels of a function. `mode=strict` (seed 004's float2 \
+rule, DIGEST §004.2): the `width` loads (or stores) of one thread to `A[..., s + N + k]`, `k = 0..width-1`, \
+`N` a multiple of `width`, with equal outer subscripts and in one block, become one `vector.load` and \
+`vector.extract`s (one `vector.from_elements` and `vector.store`). Loads are merged when no op between \
+them may write memory; stores when no op between them touches memory. The vector must be aligned: the \
+flat element offset of its first element, as a linear form in thread ids, block ids, loop indices and \
+invariants, must have every coefficient and its constant a multiple of `width` (so the row pitch too); \
+otherwise a remark says why (unaligned `N`, odd pitch, unproved offset) and the accesses stay scalar. \
+Element types: `f32` (width 2 or 4) and `f64` (width 2). `mode=aggressive` (the AMD rule: grouping \
+neighbouring threads along x) is not implemented yet: each kernel gets a remark and stays unchanged.",
+    anchor: Anchor::Op("func.func"),
+    options: &[
+        PassOption {
+            name: "width",
+            kind: OptionKind::UInt,
+            default: "2",
+            help: "Elements per vector access: 2 (float2, double2) or 4 (float4)",
+        },
+        PassOption {
+            name: "mode",
+            kind: OptionKind::Enum(&["strict", "aggressive"]),
+            default: "strict",
+            help: "strict: one thread's neighbouring accesses (seed 004's float2 rule); aggressive: group neighbouring threads along x (not implemented: a remark)",
+        },
+    ],
+    create,
+};
+
+fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
+    let width = opts.int("width");
+    if width != 2 && width != 4 {
+        return Err(format!("width: must be 2 or 4, got {width}"));
+    }
+    Ok(Box::new(VectorizeAccess {
+        width,
+        aggressive: opts.str("mode") == "aggressive",
+    }))
+}
+
+/// The `vectorize-access` pass.
+pub struct VectorizeAccess {
+    /// Elements per vector access.
+    pub width: i64,
+    /// `mode=aggressive`.
+    pub aggressive: bool,
+}
+
+impl Pass for VectorizeAccess {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        let ctx = op.ctx();
+        let regions = op.regions().to_vec();
+        let launches = collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions);
+        let mut groups = Vec::new();
+        let mut remarks = Vec::new();
+        for l in launches {
+            if self.aggressive {
+                remarks.push((
+                    l.op(),
+                    "vectorize-access: mode=aggressive is not implemented yet; kernel left unchanged".to_string(),
+                ));
+                continue;
+            }
+            plan::plan_launch(ctx, op.body(), l, self.width, &mut groups, &mut remarks);
+        }
+        let remarks: Vec<_> = remarks
+            .into_iter()
+            .map(|(at, message)| (op.body().op_loc(at).source_pos(ctx), message))
+            .collect();
+        if !groups.is_empty() {
+            let mut b = op.builder();
+            for g in &groups {
+                rewrite::apply(&mut b, g);
+            }
+        }
+        for (pos, message) in remarks {
+            op.emit(Diagnostic::remark(pos, message));
+        }
+        op.add_statistic(
+            "num-vector-accesses",
+            "Groups of scalar accesses made one vector access",
+            groups.len() as u64,
+        );
+        if groups.is_empty() {
+            am.preserve_all();
+        }
+        Ok(())
+    }
+}
