@@ -1,5 +1,6 @@
 //! Passes on the `gpu` dialect.
 
+pub mod coalesce_via_shared;
 pub mod fuse_halo_gpu;
 pub mod gpu_coalescing_analysis;
 pub mod fusion_with_halo;
