@@ -143,6 +143,8 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&affine::transforms::loop_fusion::INFO);
     r.register(&affine::transforms::lower_affine::INFO);
     r.register(&affine::transforms::print_dependence_graph::INFO);
+    r.register(&gpu::transforms::gpu_coalescing_analysis::INFO);
+    r.register(&gpu::transforms::coalesce_via_shared::INFO);
     r.register(&gpu::transforms::gpu_host_data_placement::INFO);
     r.register(&gpu::transforms::gpu_kernel_outlining::INFO);
     r.register(&gpu::transforms::gpu_map_loops::INFO);

@@ -4,5 +4,6 @@
 //! ([`kernel_access`]).
 
 pub mod buffers;
+pub mod coalescing;
 pub mod kernel_access;
 pub mod transfers;

@@ -81,6 +81,35 @@ impl GpuLaunchOp {
         args[(LAUNCH_ID_ARGS + n).min(args.len())..].iter().copied().collect()
     }
 
+    /// Adds a workgroup memory attribution of type `ty` to the launch (a
+    /// new block argument after the others, the count attribute updated);
+    /// `None`, with nothing changed, when the launch has private
+    /// attributions (they would have to move) or no body.
+    pub fn add_workgroup_attribution(self, b: &mut Builder<'_>, ty: Type) -> Option<Value> {
+        if !self.private_attributions(b).is_empty() {
+            return None;
+        }
+        let entry = b.body().regions_body(self.op()).entry_block(self.body(b))?;
+        let n = self.num_workgroup_attributions(b);
+        let loc = b.body().op_loc(self.op());
+        let ctx = b.ctx();
+        let count = ctx.integer_attr((n + 1) as i128, ctx.common().i64);
+        let op = self.op();
+        let mut arg = None;
+        b.modify_in_place(op, |ctx, body| {
+            arg = Some(body.add_block_arg(entry, ty, loc));
+            let mut entries: lf_ir::DictEntries = body
+                .op_attrs(op)
+                .map(|d| ctx.attr_data(d).dict_entries().iter().copied().collect())
+                .unwrap_or_default();
+            let key = ctx.intern(WORKGROUP_ATTRIBUTIONS_ATTR);
+            entries.retain(|(k, _)| *k != key);
+            entries.push((key, count));
+            body.set_op_attrs(op, Some(ctx.dict_attr_from(entries)));
+        });
+        arg
+    }
+
     /// Creates `gpu.launch` on a `grid` of blocks of `block` threads at the
     /// builder's insertion point; `body` fills the kernel's block given the
     /// launch (read its ids with [`GpuLaunchOp::thread_ids`] and

@@ -1,6 +1,8 @@
 //! Passes on the `gpu` dialect.
 
+pub mod coalesce_via_shared;
 pub mod fuse_halo_gpu;
+pub mod gpu_coalescing_analysis;
 pub mod fusion_with_halo;
 pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;

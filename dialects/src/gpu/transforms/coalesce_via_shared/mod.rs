@@ -1,0 +1,201 @@
+//! `coalesce-via-shared`: seed 004's Step 3 (DIGEST §004.4): global loads
+//! that the half-warp rule finds not coalesced are read through shared
+//! memory, loaded by coalesced G2S statements, and the block becomes one
+//! half-warp. See `docs/design/kernel-optimizer.md`.
+
+pub mod plan;
+pub mod reblock;
+pub mod rewrite;
+
+use crate::gpu::analysis::coalescing::HALF_WARP;
+use crate::gpu::GpuLaunchOp;
+use lf_ir::diag::Diagnostic;
+use lf_ir::view::{collect_ops, OpView};
+use lf_ir::{OpId, TypeData};
+use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
+use lf_pass::AnalysisManager;
+use plan::{plan_launch, LaunchPlan, PlanOptions, Shape};
+
+/// The registration record of `coalesce-via-shared`.
+pub static INFO: PassInfo = PassInfo {
+    name: "coalesce-via-shared",
+    summary: "Read non-coalesced global loads of gpu.launch kernels through shared memory (seed 004, Step 3)",
+    description: "Seed 004's conversion of non-coalesced accesses (DIGEST §004.4), on the inline \
+`gpu.launch` ops of a function. Every global `affine.load` that `gpu-coalescing-analysis` finds not \
+coalesced is converted when it sits directly in the body of an `affine.for` (constant bounds, inside \
+nothing but such loops: the barriers are reached by every thread) and its loop index `i` occurs only \
+in the innermost subscript as `m*i + n` (m counted in elements per iteration: the coefficient times \
+the step): **case B**. The loop is unrolled by U = 16/gcd(m,16) (the largest over its loads) into \
+the shape of the seed's Fig. 3a/3b: an outer loop stepping U iterations; in its body the G2S \
+statements, a `gpu.barrier`, an inner `affine.for %k = 0 to U` holding the original body with the \
+converted loads reading shared memory, a second `gpu.barrier`. Without `idx` in the subscripts (the \
+16 lanes read one row: `a[idy][i]`, `b[i]`), the lcm(m,16)·(U/U_m)-element segment is loaded by \
+m·U/16 coalesced statements `sA[16g + tidx] = A[..][m*i + n + 16g + tidx]` and copy k reads \
+`sA[m*k]`; with `idx` (coefficient 1) in one higher dimension and m = 1 (`a[idx][i]`), the \
+16-iteration loader `for l in 0..16: sA[l][tidx] = A[..(idx - tidx) + l..][i + n + tidx]` fills a \
+16x17 tile (16x16 with `pad=false`; the padding avoids bank conflicts on the column reads) and copy \
+k reads `sA[tidx][k]`. The block becomes 16 threads along x (a half-warp), the threads along y \
+move to the grid (grid.x·bdx/16, grid.y·bdy); the kernel must read its ids only through the \
+absolute ids `bidx*bdx + tidx`, `bidy*bdy + tidy` (as `gpu-map-loops` makes them), bdx a multiple \
+of 16, bdz = 1.\n\n\
+Not converted, with a remark at the load: m > `max-stride` (8: little reuse across iterations); \
+the reuse rule of §004.5 fails (over one fill, 16 lanes x U iterations, the segment must serve at \
+least as many reads as elements it loads, and more than one of its elements must be read: case A \
+accesses without a loop index, `A[idy][0]` or `A[idx][c]`, never pass; the seed's idx/idy swap is \
+not done); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
+segment of the last iterations reaching past the array; a trip count not a multiple of U; a load \
+under an `affine.if` (a bound guard) or any other op (a barrier there could diverge); an array \
+the kernel also writes; indices of other loops or computed in the loop. Stores are never \
+converted. A remark at the launch says what was converted, or why the kernel is left alone.",
+    anchor: Anchor::Op("func.func"),
+    options: &[
+        PassOption {
+            name: "pad",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Pad 2-D shared tiles to 16x17 (no bank conflicts on column reads)",
+        },
+        PassOption {
+            name: "max-stride",
+            kind: OptionKind::UInt,
+            default: "8",
+            help: "The largest m (elements per iteration) converted; the seed's 8",
+        },
+        PassOption {
+            name: "remarks",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Emit the remarks (conversions, loads left alone and why)",
+        },
+    ],
+    create,
+};
+
+fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
+    let max_stride = opts.int("max-stride");
+    if !(1..=HALF_WARP).contains(&max_stride) {
+        return Err("max-stride: between 1 and 16".into());
+    }
+    Ok(Box::new(CoalesceViaShared {
+        pad: opts.bool("pad"),
+        max_stride,
+        remarks: opts.bool("remarks"),
+    }))
+}
+
+/// The `coalesce-via-shared` pass.
+pub struct CoalesceViaShared {
+    /// Pad 2-D tiles to 16x17.
+    pub pad: bool,
+    /// The largest m converted.
+    pub max_stride: i64,
+    /// Whether remarks are emitted.
+    pub remarks: bool,
+}
+
+/// The remark of a converted launch.
+fn describe(plan: &LaunchPlan) -> String {
+    let loops: Vec<String> = plan
+        .loops
+        .iter()
+        .map(|l| {
+            let convs: Vec<String> = l
+                .conversions
+                .iter()
+                .map(|c| match c.shape {
+                    Shape::Row => format!("m = {}: {} G2S statement(s)", c.m, c.m * l.unroll / HALF_WARP),
+                    Shape::Tile { .. } => "a 16-iteration tile loader".to_string(),
+                })
+                .collect();
+            format!("unroll {} ({})", l.unroll, convs.join(", "))
+        })
+        .collect();
+    let [bx, by, _] = plan.reblock.old_block;
+    format!(
+        "coalesced via shared memory: {} load(s); {}; block {bx}x{by}x1 -> 16x1x1",
+        plan.loops.iter().map(|l| l.conversions.len()).sum::<usize>(),
+        loops.join("; ")
+    )
+}
+
+impl Pass for CoalesceViaShared {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        let ctx = op.ctx();
+        let regions = op.regions().to_vec();
+        let mut remarks: Vec<(OpId, String)> = Vec::new();
+        let mut plans = Vec::new();
+        {
+            let body = op.body();
+            let ir = (ctx, body);
+            for launch in collect_ops::<GpuLaunchOp>(ctx, body, &regions) {
+                let mut launch_remarks = Vec::new();
+                match plan_launch(&ir, launch, PlanOptions { max_stride: self.max_stride }, &mut launch_remarks) {
+                    Ok(p) => {
+                        remarks.push((launch.op(), describe(&p)));
+                        plans.push(p);
+                    }
+                    Err(why) => remarks.push((launch.op(), format!("kernel not changed: {why}"))),
+                }
+                remarks.extend(launch_remarks);
+            }
+        }
+        let remarks: Vec<_> = remarks
+            .into_iter()
+            .map(|(o, m)| (op.body().op_loc(o).source_pos(ctx), m))
+            .collect();
+        {
+            let mut b = op.builder();
+            for p in &plans {
+                // One buffer per conversion.
+                let mut buffers = Vec::new();
+                for l in &p.loops {
+                    let mut bufs = Vec::new();
+                    for c in &l.conversions {
+                        let memref = c.load.memref(&b);
+                        let element = match ctx.type_data(b.body().value_type(memref)) {
+                            TypeData::MemRef { element, .. } => *element,
+                            _ => unreachable!("a load reads a memref"),
+                        };
+                        let shape: Vec<i64> = match c.shape {
+                            Shape::Row => vec![c.m * l.unroll],
+                            Shape::Tile { .. } => vec![HALF_WARP, HALF_WARP + i64::from(self.pad)],
+                        };
+                        let ty = ctx.get_type(TypeData::MemRef {
+                            shape: shape.into_boxed_slice(),
+                            element,
+                            layout: None,
+                            memory_space: Some(crate::gpu::AddressSpace::Workgroup.attr(ctx)),
+                        });
+                        match p.launch.add_workgroup_attribution(&mut b, ty) {
+                            Some(v) => bufs.push(v),
+                            None => unreachable!("planned launches have no private attributions"),
+                        }
+                    }
+                    buffers.push(bufs);
+                }
+                reblock::reblock(&mut b, p.launch, &p.reblock);
+                for (l, bufs) in p.loops.iter().zip(&buffers) {
+                    rewrite::rewrite_loop(&mut b, p.launch, l, bufs);
+                }
+            }
+        }
+        if self.remarks {
+            for (pos, m) in remarks {
+                op.emit(Diagnostic::remark(pos, m));
+            }
+        }
+        op.add_statistic(
+            "num-converted-kernels",
+            "Kernels whose loads were coalesced through shared memory",
+            plans.len() as u64,
+        );
+        if plans.is_empty() {
+            am.preserve_all();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,143 @@
+//! The block becomes one half-warp: 16 threads along x, the threads along
+//! y moved to the grid (DIGEST §004.4, property 1 after Step 3). Legal when
+//! the kernel reads its ids only through the absolute ids `idx = bidx·bdx +
+//! tidx`, `idy = bidy·bdy + tidy`, `idz = bidz` (`affine.apply` of ids and
+//! constants, as `gpu-map-loops` makes them): each such apply is rewritten
+//! on the new ids (`idx = 16·bidx + tidx`, `idy = bidy`), which keeps every
+//! thread's absolute ids and so its work.
+
+use crate::affine::AffineApplyOp;
+use crate::arith::ArithConstantOp;
+use crate::gpu::analysis::kernel_access::{linearize, LaunchIds, Term};
+use crate::gpu::analysis::coalescing::HALF_WARP;
+use crate::gpu::GpuLaunchOp;
+use lf_ir::affine::{AffineExpr, AffineMap};
+use lf_ir::builder::Builder;
+use lf_ir::view::{Ir, OpView};
+use lf_ir::OpId;
+
+/// An `affine.apply` of ids rewritten on the new ids.
+#[derive(Clone, Copy, Debug)]
+pub struct IdApply {
+    /// The op.
+    pub op: OpId,
+    /// Its value as `cx·idx + cy·idy + cz·idz + c`: `[cx, cy, cz, c]`.
+    pub coefs: [i64; 4],
+}
+
+/// The re-blocking of one launch.
+#[derive(Clone, Debug)]
+pub struct Reblock {
+    /// The block size before.
+    pub old_block: [i64; 3],
+    /// The grid size before.
+    pub old_grid: [i64; 3],
+    /// The applies to rewrite.
+    pub applies: Vec<IdApply>,
+}
+
+/// Whether `launch` can be re-blocked, and how.
+pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) -> Result<Reblock, String> {
+    let (ctx, body) = (ir.ctx(), ir.body());
+    let mut block = [0i64; 3];
+    let mut grid = [0i64; 3];
+    for d in 0..3 {
+        block[d] = ids.block_size[d].ok_or("a block size that is not a constant")?;
+        grid[d] = ids.grid_size[d].ok_or("a grid size that is not a constant")?;
+    }
+    if block[0] % HALF_WARP != 0 {
+        return Err(format!("blockDim.x = {} is not a multiple of 16", block[0]));
+    }
+    if block[2] != 1 {
+        return Err("threads along z".into());
+    }
+    let id_args: Vec<lf_ir::Value> = ids
+        .thread
+        .iter()
+        .chain(&ids.block)
+        .chain(&ids.block_dim)
+        .chain(&ids.grid_dim)
+        .copied()
+        .collect();
+    let mut applies: Vec<IdApply> = Vec::new();
+    for &arg in &id_args {
+        let users: Vec<OpId> = body.uses(arg).map(|u| body.use_owner(u)).collect();
+        for user in users {
+            if applies.iter().any(|a| a.op == user) {
+                continue;
+            }
+            let Some(apply) = AffineApplyOp::cast(ir, user) else {
+                return Err(format!(
+                    "a thread or block id used by '{}', not through idx = bidx*bdx + tidx",
+                    ctx.op_name_str(body.op_name(user))
+                ));
+            };
+            if apply
+                .map_operands(ir)
+                .iter()
+                .any(|v| !id_args.contains(v) && body.is_defined_inside(*v, launch.op()))
+            {
+                return Err("an affine.apply of ids and kernel values".into());
+            }
+            let l = linearize(ctx, body, ids, apply.result(ir));
+            let l = l.linear().ok_or("a non-linear function of the ids")?;
+            let mut coefs = [0i64; 4];
+            for d in 0..3 {
+                let (t, b) = (l.coef(Term::Thread(d)), l.coef(Term::Block(d)));
+                coefs[d] = if block[d] == 1 {
+                    b
+                } else if b == block[d] * t {
+                    t
+                } else {
+                    return Err("ids used other than as absolute ids (bidx*bdx + tidx)".into());
+                };
+            }
+            if l.terms.iter().any(|(t, _)| !matches!(t, Term::Thread(_) | Term::Block(_))) {
+                return Err("an affine.apply of ids and other values".into());
+            }
+            coefs[3] = l.constant;
+            applies.push(IdApply { op: user, coefs });
+        }
+    }
+    Ok(Reblock {
+        old_block: block,
+        old_grid: grid,
+        applies,
+    })
+}
+
+/// Rewrites the launch configuration and the id applies.
+pub fn reblock(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Reblock) {
+    let [bx, by, _] = plan.old_block;
+    let [gx, gy, gz] = plan.old_grid;
+    b.set_insertion_point_before(launch.op());
+    b.set_loc_of(launch.op());
+    let new_grid = [gx * (bx / HALF_WARP), gy * by, gz];
+    let grid: Vec<_> = new_grid.iter().map(|&n| ArithConstantOp::index(b, n)).collect();
+    let sixteen = ArithConstantOp::index(b, HALF_WARP);
+    let one = ArithConstantOp::index(b, 1);
+    launch.set_grid_size_x(b, grid[0]);
+    launch.set_grid_size_y(b, grid[1]);
+    launch.set_grid_size_z(b, grid[2]);
+    launch.set_block_size_x(b, sixteen);
+    launch.set_block_size_y(b, one);
+    launch.set_block_size_z(b, one);
+    let [tx, _, _] = launch.thread_ids(b);
+    let [bidx, bidy, bidz] = launch.block_ids(b);
+    for a in &plan.applies {
+        let [cx, cy, cz, c] = a.coefs;
+        let expr = AffineExpr::dim(0)
+            .mul_const(cx * HALF_WARP)
+            .add(&AffineExpr::dim(1).mul_const(cx))
+            .add(&AffineExpr::dim(2).mul_const(cy))
+            .add(&AffineExpr::dim(3).mul_const(cz))
+            .add_const(c);
+        let map = AffineMap::new(4, 0, vec![expr]);
+        b.set_insertion_point_before(a.op);
+        b.set_loc_of(a.op);
+        let new = AffineApplyOp::build(b, &[bidx, tx, bidy, bidz], map).result(b);
+        let old = AffineApplyOp::from_op_unchecked(a.op).result(b);
+        b.replace_all_uses_with(old, new);
+        b.erase_op(a.op);
+    }
+}
