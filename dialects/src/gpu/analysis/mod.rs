@@ -6,3 +6,4 @@
 pub mod buffers;
 pub mod kernel_access;
 pub mod transfers;
+pub mod sharing;
