@@ -212,18 +212,31 @@ impl Pass for MergePolicy {
                     }
                     p
                 };
-                let mut last_est = base;
+                // The largest factor within the register budget, then the
+                // largest power of two up to it that divides the grid.
+                let mut fits = None;
                 while f >= 2 {
                     let est = register_estimate(&(ctx, op.body()), launch, Some((d, f as u64))).total();
-                    last_est = est;
-                    if grid % f == 0 && (self.thread_factor > 0 || est <= self.max_registers) {
-                        chosen = Some((f, est));
-                        break;
-                    }
-                    if self.thread_factor > 0 {
+                    if self.thread_factor > 0 || est <= self.max_registers {
+                        fits = Some((f, est));
                         break;
                     }
                     f /= 2;
+                }
+                let mut why_none = format!(
+                    "the register estimate exceeds the budget {} even at factor 2",
+                    self.max_registers
+                );
+                if let Some((mut g, _)) = fits {
+                    while g >= 2 && grid % g != 0 {
+                        g = if self.thread_factor > 0 { 1 } else { g / 2 };
+                    }
+                    if g >= 2 {
+                        let est = register_estimate(&(ctx, op.body()), launch, Some((d, g as u64))).total();
+                        chosen = Some((g, est));
+                    } else {
+                        why_none = format!("no factor within the register budget divides the grid of {grid} blocks");
+                    }
                 }
                 match chosen {
                     Some((f, est)) => match plan_thread_merge(&(ctx, op.body()), launch, d, f) {
@@ -240,9 +253,8 @@ impl Pass for MergePolicy {
                         Err(why) => remarks.push(format!("gpu-merge-policy: G2R sharing along {}, but thread-merge {why}", axis(d))),
                     },
                     None => remarks.push(format!(
-                        "gpu-merge-policy: G2R sharing along {}, but no thread-merge factor fits (register estimate {last_est} over the budget {} at the smallest factor tried, or the grid of {grid} does not divide); not thread-merged",
-                        axis(d),
-                        self.max_registers
+                        "gpu-merge-policy: G2R sharing along {}, but {why_none} (register estimate {base} unmerged); not thread-merged",
+                        axis(d)
                     )),
                 }
             }

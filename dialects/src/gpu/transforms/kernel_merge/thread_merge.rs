@@ -277,6 +277,13 @@ pub fn apply_thread_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Threa
     for &op in old_ops[..old_ops.len() - 1].iter().rev() {
         b.erase_op(op);
     }
+    // The old grid size, when nothing used `gridDim`.
+    let entry_first = b.body().block_ops(entry).next();
+    if let Some(first) = entry_first {
+        if ArithConstantOp::isa(b, first) && b.body().results(first).all(|v| !b.body().has_uses(v)) {
+            b.erase_op(first);
+        }
+    }
 }
 
 struct Emitter<'p, 'm> {
