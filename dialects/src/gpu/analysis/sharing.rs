@@ -210,18 +210,18 @@ pub fn dependent_values<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize) -
 /// A register-pressure estimate per thread (32-bit registers).
 ///
 /// The model (an estimate, not what ptxas allocates): `base` = 2 per
-/// global memref (a 64-bit pointer) + the ids and sizes used (1 each,
-/// at most 6); `carried` = the loop-carried values (`iter_args`, 1 per
-/// 32-bit scalar, 2 per 64-bit); `live_across` = values defined outside a
-/// loop and used inside it (not constants; they stay in registers for the
-/// whole loop); `temporaries` = the values loaded in the busiest loop body
-/// (or the kernel body without loops), which ptxas hoists and keeps live
-/// together, plus 2 for an address. Under a thread merge of factor `N`
-/// along `dim`, every value that depends on the merged block id counts `N`
-/// times. It is an estimate: not calibrated against ptxas output here (no
-/// `-Xptxas -v` run in this work); by hand it gives the naive mm 13 and
-/// the Fig. 7 kernel (32 partial sums) about 80, the order of magnitude
-/// the seed reports for the same shapes.
+/// global memref (a 64-bit pointer) + the ids used (1 each, at most 6);
+/// `carried` = the loop-carried values (`iter_args`, 1 per 32-bit scalar,
+/// 2 per 64-bit or index; an inner loop carrying an outer loop's value
+/// reuses its register); `live_across` = values defined outside a loop and
+/// used inside it (not constants nor workgroup arrays, each once); `temporaries` = the values
+/// loaded in the busiest loop body plus 2 for an address. Under a thread
+/// merge of factor `N` along `dim`, a dependent value counts `N` times,
+/// except index values: the copies' addresses differ by constants that
+/// ptxas folds into immediate offsets; loaded temporaries count once (each
+/// is consumed by its use). Not calibrated against `ptxas -v` here; by
+/// hand it gives the naive mm about 20 and the Fig. 7 kernel (32 partial
+/// sums) about 55, the order the seed reports.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct RegisterEstimate {
     /// Pointers and ids.
@@ -256,7 +256,12 @@ pub fn register_estimate<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, merge: Optio
     let (ctx, body) = (ir.ctx(), ir.body());
     let dep = merge.map(|(d, _)| dependent_values(ir, launch, d)).unwrap_or_default();
     let n = merge.map_or(1, |(_, f)| f.max(1));
-    let copies = |v: &Value| if dep.contains(v) { n } else { 1 };
+    // Index values that depend on the merged block differ between the
+    // copies by a constant (`bid*N + c`): ptxas folds it into the load's
+    // immediate offset, so they count once; other dependent values (the
+    // accumulators, loaded data) once per copy.
+    let index = ctx.common().index;
+    let copies = |b: &Body, v: &Value| if dep.contains(v) && b.value_type(*v) != index { n } else { 1 };
     let mut est = RegisterEstimate::default();
     let accesses = kernel_accesses(ir, launch);
     let mut memrefs: Vec<Value> = accesses.iter().filter(|a| a.space == MemorySpace::Global).map(|a| a.memref).collect();
@@ -267,31 +272,41 @@ pub fn register_estimate<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, merge: Optio
     let used_ids = ids.thread.iter().chain(ids.block.iter()).filter(|v| body.has_uses(**v)).count();
     est.base += used_ids.min(6) as u64;
     let mut busiest = 0u64;
+    // Loop-carried values of every loop (an inner loop carrying an outer
+    // loop's value reuses its register).
+    let mut carried_regs: FxHashSet<Value> = FxHashSet::default();
+    let mut seen: FxHashSet<Value> = FxHashSet::default();
     walk(body, launch.op(), WalkOrder::PreOrder, &mut |b, op| {
         let irb = (ctx, b);
         if let Some(f) = AffineForOp::cast(&irb, op) {
-            for a in f.region_iter_args(&irb) {
-                est.carried += regs_of(ctx, b, a) * copies(&a);
+            let inits = f.inits(&irb);
+            for (k, a) in f.region_iter_args(&irb).into_iter().enumerate() {
+                carried_regs.insert(a);
+                if inits.get(k).is_some_and(|i| carried_regs.contains(i)) {
+                    continue;
+                }
+                est.carried += regs_of(ctx, b, a) * copies(b, &a);
             }
-            // Values from outside the loop used inside it.
-            let mut seen: FxHashSet<Value> = FxHashSet::default();
+            // Values from outside the loop used inside it (once each).
             walk(b, op, WalkOrder::PreOrder, &mut |bb, inner| {
                 for v in bb.operands(inner) {
                     let outside = !bb.is_defined_inside(v, op) && bb.is_defined_inside(v, launch.op());
-                    let constant = bb.defining_op(v).is_some_and(|d| super::kernel_access::const_index(ctx, bb, v).is_some() || bb.num_operands(d) == 0);
-                    if outside && !constant && seen.insert(v) {
-                        est.live_across += regs_of(ctx, bb, v) * copies(&v);
+                    let constant = bb.defining_op(v).is_some_and(|d| bb.num_operands(d) == 0);
+                    // Workgroup arrays are constant offsets in shared memory.
+                    let memref = matches!(ctx.type_data(bb.value_type(v)), TypeData::MemRef { .. });
+                    if outside && !constant && !memref && !carried_regs.contains(&v) && seen.insert(v) {
+                        est.live_across += regs_of(ctx, bb, v) * copies(bb, &v);
                     }
                 }
                 WalkControl::Advance
             });
-            // The loads directly in its body.
+            // The loads directly in its body (consumed as they come: once).
             let mut loads = 0u64;
             if let Some(blk) = b.regions(op).first().and_then(|r| b.region_blocks(*r).next()) {
                 for o in b.block_ops(blk) {
                     if AffineLoadOp::isa(&irb, o) || MemrefLoadOp::isa(&irb, o) {
                         if let Some(r) = b.results(o).next() {
-                            loads += regs_of(ctx, b, r) * copies(&r);
+                            loads += regs_of(ctx, b, r);
                         }
                     }
                 }
