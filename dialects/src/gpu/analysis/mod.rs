@@ -5,5 +5,5 @@
 
 pub mod buffers;
 pub mod kernel_access;
-pub mod transfers;
 pub mod sharing;
+pub mod transfers;

@@ -117,7 +117,10 @@ pub fn shared_loads<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> Vec<SharedLoad
             };
             let resolved = a.unresolved().is_none();
             let independent = [0, 1].map(|d| {
-                resolved && a.subscripts.iter().all(|s| s.linear().is_some_and(|l| l.coef(Term::Block(d)) == 0))
+                resolved
+                    && a.subscripts
+                        .iter()
+                        .all(|s| s.linear().is_some_and(|l| l.coef(Term::Block(d)) == 0))
             });
             let shares = [0, 1].map(|d| segments_overlap(&a, &ids, d, 1).unwrap_or(false));
             SharedLoad {
@@ -161,7 +164,12 @@ pub fn dependent_values<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize) -
                     }
                 }
                 // A loop whose bounds depend on it: everything carried does.
-                let bounds_dep = f.lower_bound(&irb).operands.iter().chain(f.upper_bound(&irb).operands.iter()).any(|v| dep.contains(v));
+                let bounds_dep = f
+                    .lower_bound(&irb)
+                    .operands
+                    .iter()
+                    .chain(f.upper_bound(&irb).operands.iter())
+                    .any(|v| dep.contains(v));
                 if bounds_dep {
                     dep.extend(args.iter().copied());
                     dep.extend(results.iter().copied());
@@ -171,8 +179,9 @@ pub fn dependent_values<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize) -
             if AffineYieldOp::isa(&irb, op) {
                 if let Some(p) = b.parent_op(op) {
                     let results: Vec<Value> = b.results(p).collect();
-                    let args: Vec<Value> =
-                        AffineForOp::cast(&irb, p).map(|f| f.region_iter_args(&irb).to_vec()).unwrap_or_default();
+                    let args: Vec<Value> = AffineForOp::cast(&irb, p)
+                        .map(|f| f.region_iter_args(&irb).to_vec())
+                        .unwrap_or_default();
                     for (k, v) in b.operands(op).enumerate() {
                         if dep.contains(&v) {
                             if let Some(&r) = results.get(k) {
@@ -261,15 +270,30 @@ pub fn register_estimate<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, merge: Optio
     // immediate offset, so they count once; other dependent values (the
     // accumulators, loaded data) once per copy.
     let index = ctx.common().index;
-    let copies = |b: &Body, v: &Value| if dep.contains(v) && b.value_type(*v) != index { n } else { 1 };
+    let copies = |b: &Body, v: &Value| {
+        if dep.contains(v) && b.value_type(*v) != index {
+            n
+        } else {
+            1
+        }
+    };
     let mut est = RegisterEstimate::default();
     let accesses = kernel_accesses(ir, launch);
-    let mut memrefs: Vec<Value> = accesses.iter().filter(|a| a.space == MemorySpace::Global).map(|a| a.memref).collect();
+    let mut memrefs: Vec<Value> = accesses
+        .iter()
+        .filter(|a| a.space == MemorySpace::Global)
+        .map(|a| a.memref)
+        .collect();
     memrefs.sort();
     memrefs.dedup();
     est.base = 2 * memrefs.len() as u64;
     let ids = LaunchIds::of(ir, launch);
-    let used_ids = ids.thread.iter().chain(ids.block.iter()).filter(|v| body.has_uses(**v)).count();
+    let used_ids = ids
+        .thread
+        .iter()
+        .chain(ids.block.iter())
+        .filter(|v| body.has_uses(**v))
+        .count();
     est.base += used_ids.min(6) as u64;
     let mut busiest = 0u64;
     // Loop-carried values of every loop (an inner loop carrying an outer

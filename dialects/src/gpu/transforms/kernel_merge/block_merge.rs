@@ -13,7 +13,9 @@
 //! Barriers stay unguarded. A workgroup array written any other way would
 //! need one copy per merged block: the kernel is left alone.
 
-use super::{axis, contains_barrier, kernel_constant, parse_merge_options, resize_launch, unsupported_op, MERGE_OPTIONS};
+use super::{
+    axis, contains_barrier, kernel_constant, parse_merge_options, resize_launch, unsupported_op, MERGE_OPTIONS,
+};
 use crate::affine::{AffineApplyOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::analysis::sharing::dependent_values;
@@ -107,11 +109,19 @@ fn store_parts<'c>(ir: &impl Ir<'c>, op: OpId) -> Option<(Value, Value)> {
 }
 
 /// Decides whether `launch` can be block-merged along `dim` by `factor`.
-pub fn plan_block_merge<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize, factor: i64) -> Result<BlockMergePlan, String> {
+pub fn plan_block_merge<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    dim: usize,
+    factor: i64,
+) -> Result<BlockMergePlan, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let ids = LaunchIds::of(ir, launch);
     let (Some(old_block), Some(old_grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
-        return Err(format!("not merged: the block or grid size along {} is not a constant", axis(dim)));
+        return Err(format!(
+            "not merged: the block or grid size along {} is not a constant",
+            axis(dim)
+        ));
     };
     if old_grid % factor != 0 {
         return Err(format!(
@@ -187,7 +197,10 @@ pub fn plan_block_merge<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize, f
                 break;
             }
             if op_dep(o) {
-                return bad(&format!("is under control flow that depends on the block index along {}", axis(dim)));
+                return bad(&format!(
+                    "is under control flow that depends on the block index along {}",
+                    axis(dim)
+                ));
             }
             p = body.parent_op(o);
         }
@@ -260,19 +273,33 @@ pub fn apply_block_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &BlockM
     // 3. The old ids for every other use.
     let (tid_old, bid_old) = b.guarded(|b| {
         b.set_insertion_point_to_start(entry);
-        let t = AffineApplyOp::build(b, &[tid], AffineMap::new(1, 0, vec![AffineExpr::dim(0).modulo_const(bsz)]));
+        let t = AffineApplyOp::build(
+            b,
+            &[tid],
+            AffineMap::new(1, 0, vec![AffineExpr::dim(0).modulo_const(bsz)]),
+        );
         let o = AffineApplyOp::build(
             b,
             &[bid, tid],
-            AffineMap::new(2, 0, vec![AffineExpr::dim(0).mul_const(n).add(&AffineExpr::dim(1).floor_div_const(bsz))]),
+            AffineMap::new(
+                2,
+                0,
+                vec![AffineExpr::dim(0)
+                    .mul_const(n)
+                    .add(&AffineExpr::dim(1).floor_div_const(bsz))],
+            ),
         );
         (t, o)
     });
     let (tv, bv) = (tid_old.result(b), bid_old.result(b));
     let (top, bop) = (tid_old.op(), bid_old.op());
     let in_guard = |body: &lf_ir::Body, user: OpId| guards.iter().any(|&g| g == user || body.is_ancestor(g, user));
-    b.replace_uses_if(tid, tv, |body, user| user != top && user != bop && !rewritten.contains(&user) && !in_guard(body, user));
-    b.replace_uses_if(bid, bv, |_, user| user != top && user != bop && !rewritten.contains(&user));
+    b.replace_uses_if(tid, tv, |body, user| {
+        user != top && user != bop && !rewritten.contains(&user) && !in_guard(body, user)
+    });
+    b.replace_uses_if(bid, bv, |_, user| {
+        user != top && user != bop && !rewritten.contains(&user)
+    });
     let bc = kernel_constant(b, launch, bsz);
     b.replace_all_uses_with(bdim, bc);
     let gc = kernel_constant(b, launch, gsz);

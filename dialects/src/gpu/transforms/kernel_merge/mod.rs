@@ -11,10 +11,10 @@ pub mod policy;
 pub mod thread_merge;
 
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
+use crate::arith::ArithConstantOp;
 use crate::gpu::{GpuBarrierOp, GpuLaunchOp, GpuTerminatorOp};
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
 use crate::scf::{ScfForOp, ScfIfOp, ScfYieldOp};
-use crate::arith::ArithConstantOp;
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::memory_effects;
 use lf_ir::view::{Ir, OpView};
@@ -138,5 +138,7 @@ pub(crate) fn kernel_constant(b: &mut Builder<'_>, launch: GpuLaunchOp, value: i
 /// The kernel's (single) block.
 pub(crate) fn entry_block<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> lf_ir::BlockId {
     let body = ir.body();
-    body.region_blocks(launch.body(ir)).next().expect("gpu.launch has a body block")
+    body.region_blocks(launch.body(ir))
+        .next()
+        .expect("gpu.launch has a body block")
 }

@@ -20,9 +20,9 @@
 //!
 //! A remark per decision gives the reason and the estimate.
 
+use super::axis;
 use super::block_merge::{apply_block_merge, plan_block_merge};
 use super::thread_merge::{apply_thread_merge, plan_thread_merge};
-use super::axis;
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::analysis::sharing::{register_estimate, shared_loads, LoadKind};
 use crate::gpu::GpuLaunchOp;
@@ -268,7 +268,11 @@ impl Pass for MergePolicy {
                     let f = if saved > 0 && grid % saved == 0 {
                         Some(saved)
                     } else {
-                        MergePolicy { block_factor: 0, ..*self }.block_factor(threads, grid, 2)
+                        MergePolicy {
+                            block_factor: 0,
+                            ..*self
+                        }
+                        .block_factor(threads, grid, 2)
                     }?;
                     Some((d, f))
                 });
@@ -293,7 +297,9 @@ impl Pass for MergePolicy {
                 }
             }
             if remarks.is_empty() {
-                remarks.push("gpu-merge-policy: no sharing between blocks and enough threads per block: left as is".into());
+                remarks.push(
+                    "gpu-merge-policy: no sharing between blocks and enough threads per block: left as is".into(),
+                );
             }
             for r in remarks {
                 op.emit(Diagnostic::remark(pos.clone(), r));

@@ -18,10 +18,10 @@
 
 use super::{axis, contains_barrier, parse_merge_options, resize_launch, unsupported_op, MERGE_OPTIONS};
 use crate::affine::{AffineApplyOp, AffineForOp, AffineIfOp};
+use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::analysis::sharing::dependent_values;
 use crate::gpu::{GpuLaunchOp, WORKGROUP_ATTRIBUTIONS_ATTR};
-use crate::arith::ArithConstantOp;
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
@@ -108,11 +108,19 @@ fn operands_dep(body: &Body, op: OpId, dep: &FxHashSet<Value>) -> bool {
 }
 
 /// Decides whether `launch` can be thread-merged along `dim` by `factor`.
-pub fn plan_thread_merge<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize, factor: i64) -> Result<ThreadMergePlan, String> {
+pub fn plan_thread_merge<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    dim: usize,
+    factor: i64,
+) -> Result<ThreadMergePlan, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let ids = LaunchIds::of(ir, launch);
     let (Some(_), Some(old_grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
-        return Err(format!("not merged: the block or grid size along {} is not a constant", axis(dim)));
+        return Err(format!(
+            "not merged: the block or grid size along {} is not a constant",
+            axis(dim)
+        ));
     };
     if old_grid % factor != 0 {
         return Err(format!(
@@ -124,8 +132,11 @@ pub fn plan_thread_merge<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize, 
         return Err(format!("not merged: {why}"));
     }
     let dep = dependent_values(ir, launch, dim);
-    let replicated: Vec<Value> =
-        launch.workgroup_attributions(ir).into_iter().filter(|w| dep.contains(w)).collect();
+    let replicated: Vec<Value> = launch
+        .workgroup_attributions(ir)
+        .into_iter()
+        .filter(|w| dep.contains(w))
+        .collect();
     if !replicated.is_empty() && !launch.private_attributions(ir).is_empty() {
         return Err("not merged: the kernel has private attributions next to workgroup arrays to replicate".into());
     }
@@ -195,7 +206,11 @@ fn how<'c>(ir: &impl Ir<'c>, op: OpId, dep: &FxHashSet<Value>, touched: &FxHashS
 /// Whether an `affine.for`'s bounds depend on the merged id.
 fn operands_dep_bounds<'c>(ir: &impl Ir<'c>, op: OpId, dep: &FxHashSet<Value>) -> bool {
     let f = AffineForOp::cast(ir, op).expect("an affine.for");
-    f.lower_bound(ir).operands.iter().chain(f.upper_bound(ir).operands.iter()).any(|v| dep.contains(v))
+    f.lower_bound(ir)
+        .operands
+        .iter()
+        .chain(f.upper_bound(ir).operands.iter())
+        .any(|v| dep.contains(v))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -265,7 +280,11 @@ pub fn apply_thread_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Threa
         b.set_insertion_point_before(old_ops[0]);
         let g = ArithConstantOp::index(b, plan.old_grid);
         for (c, m) in maps.iter_mut().enumerate() {
-            let map = AffineMap::new(1, 0, vec![AffineExpr::dim(0).mul_const(plan.factor).add_const(c as i64)]);
+            let map = AffineMap::new(
+                1,
+                0,
+                vec![AffineExpr::dim(0).mul_const(plan.factor).add_const(c as i64)],
+            );
             let old = AffineApplyOp::build(b, &[bid], map).result(b);
             m.map(bid, old);
             m.map(gdim, g);
