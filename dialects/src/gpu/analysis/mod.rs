@@ -6,4 +6,5 @@
 pub mod buffers;
 pub mod coalescing;
 pub mod kernel_access;
+pub mod sharing;
 pub mod transfers;

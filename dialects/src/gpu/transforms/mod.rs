@@ -9,5 +9,6 @@ pub mod gpu_kernel_outlining;
 pub mod gpu_map_loops;
 pub mod gpu_verify_transfers;
 pub mod ihop_gpu;
+pub mod kernel_merge;
 pub mod swap_array_alloc;
 pub mod vectorize_access;

@@ -1,0 +1,313 @@
+//! `gpu-merge-policy`: seed 004's choice between thread-block merge and
+//! thread merge (DIGEST §004.6), with the factors the seed leaves open.
+//!
+//! Per launch, in order:
+//! 1. **G2S sharing** (a global load only stored into shared memory, the
+//!    same for neighbouring blocks along a dimension, x first): block merge
+//!    along it, factor `block-factor` or the smallest power of two that
+//!    brings the block to `min-threads` (at least 2), within 1024 threads
+//!    and dividing the grid.
+//! 2. **G2R sharing** (a global load feeding the computation, independent
+//!    of the block id along a dimension, y first as the seed's mm): thread
+//!    merge along it, factor `thread-factor` or the largest power of two
+//!    <= `max-thread-factor` that divides the grid and whose register
+//!    estimate ([`register_estimate`]) stays within `max-registers`; when
+//!    even 2 does not fit, no thread merge (the remark says so: the data
+//!    would have to go through shared memory, `coalesce-via-shared`'s job).
+//! 3. **Too few threads** (fewer than `min-threads` per block): block merge
+//!    along x (else y) without sharing, the smallest power of two reaching
+//!    `min-threads` that divides the grid.
+//!
+//! A remark per decision gives the reason and the estimate.
+
+use super::axis;
+use super::block_merge::{apply_block_merge, plan_block_merge};
+use super::thread_merge::{apply_thread_merge, plan_thread_merge};
+use crate::gpu::analysis::kernel_access::LaunchIds;
+use crate::gpu::analysis::sharing::{register_estimate, shared_loads, LoadKind};
+use crate::gpu::GpuLaunchOp;
+use lf_ir::diag::Diagnostic;
+use lf_ir::view::{collect_ops, OpView};
+use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
+use lf_pass::AnalysisManager;
+
+/// The registration record of `gpu-merge-policy`.
+pub static INFO: PassInfo = PassInfo {
+    name: "gpu-merge-policy",
+    summary: "Choose block merge or thread merge and their factors per gpu.launch (seed 004 step 5)",
+    description: "Seed 004's rule for step 5, on every inline `gpu.launch`: (1) a G2S load (its value only \
+stored into shared memory) that neighbouring blocks along x (else y) share -> `block-merge` along it, \
+factor `block-factor`, or the smallest power of two bringing the block to `min-threads` (at least 2); \
+(2) a G2R load (its value used in computation) independent of the block id along y (else x) -> \
+`thread-merge` along it, factor `thread-factor`, or the largest power of two <= `max-thread-factor` \
+dividing the grid whose per-thread register estimate (live values: pointers and ids, loop-carried \
+values, values live across loops, loaded temporaries; each value depending on the merged block counted \
+once per copy) is at most `max-registers`; no thread merge when even 2 does not fit; (3) fewer than \
+`min-threads` threads per block -> `block-merge` along x (else y) even without sharing. Every factor \
+must divide the grid and keep the block within 1024 threads. A remark per decision gives the reason \
+and the estimate; what the merges decline is remarked as they do.",
+    anchor: Anchor::Op("func.func"),
+    options: &[
+        PassOption {
+            name: "max-registers",
+            kind: OptionKind::UInt,
+            default: "64",
+            help: "Register budget per thread for thread merge (the estimate must stay within it)",
+        },
+        PassOption {
+            name: "min-threads",
+            kind: OptionKind::UInt,
+            default: "128",
+            help: "Blocks with fewer threads are block-merged (and G2S block merges aim at it)",
+        },
+        PassOption {
+            name: "block-factor",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Fixed block-merge factor (0: from min-threads)",
+        },
+        PassOption {
+            name: "thread-factor",
+            kind: OptionKind::UInt,
+            default: "0",
+            help: "Fixed thread-merge factor (0: the largest power of two within the register budget)",
+        },
+        PassOption {
+            name: "max-thread-factor",
+            kind: OptionKind::UInt,
+            default: "32",
+            help: "Largest thread-merge factor tried",
+        },
+    ],
+    create,
+};
+
+fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
+    let max_registers = opts.int("max-registers");
+    if !(8..=255).contains(&max_registers) {
+        return Err("max-registers: between 8 and 255".into());
+    }
+    let min_threads = opts.int("min-threads");
+    if !(1..=1024).contains(&min_threads) {
+        return Err("min-threads: between 1 and 1024".into());
+    }
+    let block_factor = opts.int("block-factor");
+    if block_factor == 1 || block_factor > 1024 {
+        return Err("block-factor: 0 (automatic) or between 2 and 1024".into());
+    }
+    let thread_factor = opts.int("thread-factor");
+    if thread_factor == 1 || thread_factor > 1024 {
+        return Err("thread-factor: 0 (automatic) or between 2 and 1024".into());
+    }
+    let max_thread_factor = opts.int("max-thread-factor");
+    if !(2..=1024).contains(&max_thread_factor) {
+        return Err("max-thread-factor: between 2 and 1024".into());
+    }
+    Ok(Box::new(MergePolicy {
+        max_registers: max_registers as u64,
+        min_threads,
+        block_factor,
+        thread_factor,
+        max_thread_factor,
+    }))
+}
+
+/// The `gpu-merge-policy` pass.
+#[derive(Clone, Copy, Debug)]
+pub struct MergePolicy {
+    /// Register budget per thread.
+    pub max_registers: u64,
+    /// Threads per block below which blocks are merged.
+    pub min_threads: i64,
+    /// Fixed block-merge factor (0: automatic).
+    pub block_factor: i64,
+    /// Fixed thread-merge factor (0: automatic).
+    pub thread_factor: i64,
+    /// Largest automatic thread-merge factor.
+    pub max_thread_factor: i64,
+}
+
+impl MergePolicy {
+    /// The block-merge factor for a block of `threads` threads and a grid
+    /// of `grid` blocks along the dimension: fixed, or the smallest power
+    /// of two reaching `min-threads` (at least `least`), dividing the grid.
+    fn block_factor(&self, threads: i64, grid: i64, least: i64) -> Option<i64> {
+        if self.block_factor > 0 {
+            return Some(self.block_factor);
+        }
+        let mut f = least.max(1);
+        while threads * f < self.min_threads {
+            f *= 2;
+        }
+        while f >= 2 && (grid % f != 0 || threads * f > 1024) {
+            f /= 2;
+        }
+        (f >= 2).then_some(f)
+    }
+}
+
+impl Pass for MergePolicy {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        let regions = op.regions().to_vec();
+        let launches: Vec<GpuLaunchOp> = collect_ops::<GpuLaunchOp>(op.ctx(), op.body(), &regions);
+        let mut changed = false;
+        for launch in launches {
+            let ctx = op.ctx();
+            let pos = op.body().op_loc(launch.op()).source_pos(ctx);
+            let mut remarks: Vec<String> = Vec::new();
+            // 1. G2S sharing -> block merge.
+            let (loads, ids) = {
+                let ir = (ctx, op.body());
+                (shared_loads(&ir, launch), LaunchIds::of(&ir, launch))
+            };
+            let g2s_dim = (0..2).find(|&d| loads.iter().any(|l| l.kind == LoadKind::G2S && l.independent[d]));
+            if let Some(d) = g2s_dim {
+                let threads = ids.threads_per_block().unwrap_or(1024);
+                match self.block_factor(threads, ids.grid_size[d].unwrap_or(1), 2) {
+                    Some(f) => {
+                        let plan = plan_block_merge(&(ctx, op.body()), launch, d, f);
+                        match plan {
+                            Ok(p) => {
+                                apply_block_merge(&mut op.builder(), launch, &p);
+                                changed = true;
+                                remarks.push(format!(
+                                    "gpu-merge-policy: G2S load shared by neighbouring blocks along {} -> block merge by {f} ({threads} -> {} threads): {}",
+                                    axis(d),
+                                    threads * f,
+                                    p.describe()
+                                ));
+                            }
+                            Err(why) => remarks.push(format!("gpu-merge-policy: G2S sharing along {}, but block-merge {why}", axis(d))),
+                        }
+                    }
+                    None => remarks.push(format!(
+                        "gpu-merge-policy: G2S sharing along {}, but no block-merge factor divides the grid within 1024 threads",
+                        axis(d)
+                    )),
+                }
+            }
+            // 2. G2R sharing -> thread merge within the register budget.
+            let (loads, ids) = {
+                let ir = (ctx, op.body());
+                (shared_loads(&ir, launch), LaunchIds::of(&ir, launch))
+            };
+            let g2r_dim = [1, 0].into_iter().find(|&d| {
+                ids.grid_size[d].is_some_and(|g| g >= 2)
+                    && loads.iter().any(|l| l.kind == LoadKind::G2R && l.independent[d])
+            });
+            if let Some(d) = g2r_dim {
+                let grid = ids.grid_size[d].unwrap_or(1);
+                let base = register_estimate(&(ctx, op.body()), launch, None).total();
+                let mut chosen = None;
+                let mut f = if self.thread_factor > 0 {
+                    self.thread_factor
+                } else {
+                    let mut p = 1;
+                    while p * 2 <= self.max_thread_factor {
+                        p *= 2;
+                    }
+                    p
+                };
+                // The largest factor within the register budget, then the
+                // largest power of two up to it that divides the grid.
+                let mut fits = None;
+                while f >= 2 {
+                    let est = register_estimate(&(ctx, op.body()), launch, Some((d, f as u64))).total();
+                    if self.thread_factor > 0 || est <= self.max_registers {
+                        fits = Some((f, est));
+                        break;
+                    }
+                    f /= 2;
+                }
+                let mut why_none = format!(
+                    "the register estimate exceeds the budget {} even at factor 2",
+                    self.max_registers
+                );
+                if let Some((mut g, _)) = fits {
+                    while g >= 2 && grid % g != 0 {
+                        g = if self.thread_factor > 0 { 1 } else { g / 2 };
+                    }
+                    if g >= 2 {
+                        let est = register_estimate(&(ctx, op.body()), launch, Some((d, g as u64))).total();
+                        chosen = Some((g, est));
+                    } else {
+                        why_none = format!("no factor within the register budget divides the grid of {grid} blocks");
+                    }
+                }
+                match chosen {
+                    Some((f, est)) => match plan_thread_merge(&(ctx, op.body()), launch, d, f) {
+                        Ok(p) => {
+                            apply_thread_merge(&mut op.builder(), launch, &p);
+                            changed = true;
+                            remarks.push(format!(
+                                "gpu-merge-policy: G2R load independent of the block id along {} -> thread merge by {f} (register estimate {base} -> {est}, budget {}): {}",
+                                axis(d),
+                                self.max_registers,
+                                p.describe()
+                            ));
+                        }
+                        Err(why) => remarks.push(format!("gpu-merge-policy: G2R sharing along {}, but thread-merge {why}", axis(d))),
+                    },
+                    None => remarks.push(format!(
+                        "gpu-merge-policy: G2R sharing along {}, but {why_none} (register estimate {base} unmerged); not thread-merged",
+                        axis(d)
+                    )),
+                }
+            }
+            // 3. Too few threads -> block merge without sharing.
+            let ids = LaunchIds::of(&(ctx, op.body()), launch);
+            let threads = ids.threads_per_block().unwrap_or(1024);
+            if threads < self.min_threads {
+                let pick = (0..2).find_map(|d| {
+                    let grid = ids.grid_size[d]?;
+                    let saved = self.block_factor;
+                    let f = if saved > 0 && grid % saved == 0 {
+                        Some(saved)
+                    } else {
+                        MergePolicy {
+                            block_factor: 0,
+                            ..*self
+                        }
+                        .block_factor(threads, grid, 2)
+                    }?;
+                    Some((d, f))
+                });
+                match pick {
+                    Some((d, f)) => match plan_block_merge(&(ctx, op.body()), launch, d, f) {
+                        Ok(p) => {
+                            apply_block_merge(&mut op.builder(), launch, &p);
+                            changed = true;
+                            remarks.push(format!(
+                                "gpu-merge-policy: {threads} threads per block < min-threads {} -> block merge by {f} along {}: {}",
+                                self.min_threads,
+                                axis(d),
+                                p.describe()
+                            ));
+                        }
+                        Err(why) => remarks.push(format!("gpu-merge-policy: too few threads, but block-merge {why}")),
+                    },
+                    None => remarks.push(format!(
+                        "gpu-merge-policy: {threads} threads per block < min-threads {}, but no factor divides the grid",
+                        self.min_threads
+                    )),
+                }
+            }
+            if remarks.is_empty() {
+                remarks.push(
+                    "gpu-merge-policy: no sharing between blocks and enough threads per block: left as is".into(),
+                );
+            }
+            for r in remarks {
+                op.emit(Diagnostic::remark(pos.clone(), r));
+            }
+        }
+        if !changed {
+            am.preserve_all();
+        }
+        Ok(())
+    }
+}
