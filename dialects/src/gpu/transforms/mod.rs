@@ -1,5 +1,6 @@
 //! Passes on the `gpu` dialect.
 
+pub mod diagonal_reorder;
 pub mod fuse_halo_gpu;
 pub mod fusion_with_halo;
 pub mod gpu_host_data_placement;
@@ -7,4 +8,6 @@ pub mod gpu_kernel_outlining;
 pub mod gpu_map_loops;
 pub mod gpu_verify_transfers;
 pub mod ihop_gpu;
+pub mod partition_camping;
+pub mod prefetch;
 pub mod swap_array_alloc;
