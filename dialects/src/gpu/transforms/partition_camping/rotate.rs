@@ -6,10 +6,9 @@
 
 use crate::affine::analysis::reductions::loop_reduction;
 use crate::affine::{AffineApplyOp, AffineForOp};
-use crate::gpu::GpuBarrierOp;
+use crate::gpu::utils::kernel_writes::nested_writes;
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
-use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::view::OpView;
 use lf_ir::Value;
 
@@ -47,21 +46,11 @@ pub fn check(b: &Builder<'_>, for_op: AffineForOp) -> Result<(i64, i64), String>
         }
     }
     let (ctx, body) = (b.ctx(), b.body());
-    for op in body.block_ops(for_op.region_block(b)) {
-        let Some(effects) = memory_effects(ctx, body, op) else {
-            return Err(format!(
-                "'{}' has unknown memory effects",
-                ctx.op_name_str(body.op_name(op))
-            ));
-        };
-        for e in effects {
-            if e.effect == Effect::Write && !GpuBarrierOp::isa(b, e.op) {
-                return Err(format!(
-                    "the loop writes memory ('{}'): a dependence through memory may be carried",
-                    ctx.op_name_str(body.op_name(e.op))
-                ));
-            }
-        }
+    if let Some(e) = nested_writes(ctx, body, for_op.op())?.first() {
+        return Err(format!(
+            "the loop writes memory ('{}'): a dependence through memory may be carried",
+            ctx.op_name_str(body.op_name(e.op))
+        ));
     }
     Ok((lower, extent))
 }

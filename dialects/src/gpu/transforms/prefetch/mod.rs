@@ -8,10 +8,10 @@ pub mod transform;
 
 use crate::affine::AffineForOp;
 use crate::gpu::analysis::kernel_access::{kernel_accesses, memory_space, KernelAccess, MemorySpace};
+use crate::gpu::utils::kernel_writes::nested_writes;
 use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
 use crate::scf::ScfForOp;
 use lf_ir::builder::Builder;
-use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::view::{collect_ops, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::OpId;
@@ -24,7 +24,8 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Prefetch the next iteration's global loads of gpu.launch kernel loops into registers (seed 004 Fig. 8)",
     description: "On every `affine.for` inside an inline `gpu.launch` whose body starts with **G2S** statements \
 (an `affine.load` of global memory whose only use is an `affine.store` into a workgroup array, in the same \
-block; `docs/design/kernel-optimizer.md`), possibly with **G2R** loads (global `affine.load`s used by the \
+block; `docs/design/kernel-optimizer.md`) and whose body has a `gpu.barrier` at its top level (the shape of \
+seed Fig. 8a: loader loops such as Fig. 3b's 16-iteration G2S loop are left alone), possibly with **G2R** loads (global `affine.load`s used by the \
 computation) and the pure `affine.apply`/`arith.constant` ops their addresses need, before anything else \
 (DIGEST §004.7, seed Fig. 8):\n\n\
 1. The first iteration's values are loaded before the loop, under `affine.if (ub - lb - 1 >= 0)` (yielding \
@@ -123,6 +124,12 @@ impl Prefetch {
     /// Prefetches one loop; the remark, or `None` when the loop does not
     /// start with G2S statements.
     fn run_loop(&self, b: &mut Builder<'_>, f: AffineForOp, accesses: &[KernelAccess]) -> Option<String> {
+        let block = f.region_block(b);
+        if !b.body().block_ops(block).any(|op| GpuBarrierOp::isa(b, op)) {
+            // A loader loop (seed Fig. 3b's 16-iteration G2S loop) or a loop
+            // without the store / barrier / compute shape of Fig. 8a.
+            return None;
+        }
         let seg = match segment::leading(b, f) {
             Ok(seg) if seg.g2s() > 0 => seg,
             Ok(_) => return None,
@@ -174,24 +181,13 @@ with the prefetched ones > register-limit={}",
             return Err("a loop bound has several results (min/max)".into());
         }
         let (ctx, body) = (b.ctx(), b.body());
-        for op in body.block_ops(f.region_block(b)) {
-            let Some(effects) = memory_effects(ctx, body, op) else {
+        for e in nested_writes(ctx, body, f.op())? {
+            let global = e.value.is_none_or(|v| memory_space(ctx, body, v) == MemorySpace::Global);
+            if global {
                 return Err(format!(
-                    "'{}' has unknown memory effects",
-                    ctx.op_name_str(body.op_name(op))
+                    "the loop writes global memory ('{}'): a prefetched value could be stale",
+                    ctx.op_name_str(body.op_name(e.op))
                 ));
-            };
-            for e in effects {
-                let global = match e.value {
-                    Some(v) => memory_space(ctx, body, v) == MemorySpace::Global,
-                    None => !GpuBarrierOp::isa(b, e.op),
-                };
-                if e.effect == Effect::Write && global {
-                    return Err(format!(
-                        "the loop writes global memory ('{}'): a prefetched value could be stale",
-                        ctx.op_name_str(body.op_name(e.op))
-                    ));
-                }
             }
         }
         let may_skip = !f.constant_trip_count(b).is_some_and(|t| t >= 1);

@@ -85,7 +85,10 @@ pub fn prefetch(b: &mut Builder<'_>, for_op: AffineForOp, seg: &Segment) -> Affi
     let first = b.guarded(|b| {
         b.set_insertion_point_before(op);
         b.set_loc(loc);
-        let at = AffineApplyOp::build(b, &lb.operands, lb.map.clone()).result(b);
+        let at = match lb.map.single_constant_result() {
+            Some(c) => ArithConstantOp::index(b, c),
+            None => AffineApplyOp::build(b, &lb.operands, lb.map.clone()).result(b),
+        };
         if runs {
             return clone_loads(b, seg, iv, at);
         }
