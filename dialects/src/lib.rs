@@ -151,9 +151,12 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::fusion_with_halo::INFO);
     r.register(&gpu::transforms::gpu_verify_transfers::INFO);
     r.register(&gpu::transforms::swap_array_alloc::INFO);
+    r.register(&gpu::transforms::diagonal_reorder::INFO);
     r.register(&gpu::transforms::kernel_merge::block_merge::INFO);
     r.register(&gpu::transforms::kernel_merge::policy::INFO);
     r.register(&gpu::transforms::kernel_merge::thread_merge::INFO);
+    r.register(&gpu::transforms::partition_camping::INFO);
+    r.register(&gpu::transforms::prefetch::INFO);
     r.register(&gpu::transforms::vectorize_access::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);

@@ -346,7 +346,7 @@ fn combine(b: &mut Builder<'_>, kind: AtomicRmwKind, lhs: Value, rhs: Value) -> 
 /// `iter_args` and yields `extra_yields` after its own values (MLIR's
 /// `replaceWithAdditionalYields`); the body moves to the new loop, the old
 /// loop's results become the first ones of the new.
-fn with_additional_yields(
+pub fn with_additional_yields(
     b: &mut Builder<'_>,
     old: AffineForOp,
     extra_inits: &[Value],

@@ -1,6 +1,7 @@
 //! Passes on the `gpu` dialect.
 
 pub mod coalesce_via_shared;
+pub mod diagonal_reorder;
 pub mod fuse_halo_gpu;
 pub mod gpu_coalescing_analysis;
 pub mod fusion_with_halo;
@@ -10,5 +11,7 @@ pub mod gpu_map_loops;
 pub mod gpu_verify_transfers;
 pub mod ihop_gpu;
 pub mod kernel_merge;
+pub mod partition_camping;
+pub mod prefetch;
 pub mod swap_array_alloc;
 pub mod vectorize_access;

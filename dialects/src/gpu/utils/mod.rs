@@ -1,3 +1,4 @@
 //! Helpers shared by the gpu dialect's passes.
 
 pub mod phase_barriers;
+pub mod kernel_writes;
