@@ -17,9 +17,10 @@
 //! keep once).
 
 use super::kernel_access::{kernel_accesses, KernelAccess, LaunchIds, MemorySpace, Term};
-use crate::affine::{AffineForOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
+use crate::affine::{AffineApplyOp, AffineForOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
 use crate::gpu::GpuLaunchOp;
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
+use lf_ir::affine::AffineMap;
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, TypeData, Value};
@@ -152,7 +153,7 @@ pub fn dependent_values<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize) -
                 return WalkControl::Advance;
             }
             let irb = (ctx, b);
-            let any_in = b.operands(op).any(|v| dep.contains(&v));
+            let any_in = used_operands(&irb, op).iter().any(|v| dep.contains(v));
             if let Some(f) = AffineForOp::cast(&irb, op) {
                 let inits = f.inits(&irb);
                 let args = f.region_iter_args(&irb);
@@ -214,6 +215,42 @@ pub fn dependent_values<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize) -
         }
     }
     dep
+}
+
+/// The operands `op`'s result depends on: for `affine.apply`, the operands
+/// its map uses (a map may take an id it does not read); for affine loads
+/// and stores, the memref, the stored value and the indices their map
+/// uses; else all operands.
+fn used_operands<'c>(ir: &impl Ir<'c>, op: OpId) -> Vec<Value> {
+    let used = |map: &AffineMap, operands: &[Value]| -> Vec<Value> {
+        let nd = map.num_dims() as usize;
+        operands
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| {
+                if k < nd {
+                    map.is_function_of_dim(k as u32)
+                } else {
+                    map.is_function_of_symbol((k - nd) as u32)
+                }
+            })
+            .map(|(_, &v)| v)
+            .collect()
+    };
+    if let Some(a) = AffineApplyOp::cast(ir, op) {
+        return used(a.map(ir), &a.map_operands(ir));
+    }
+    if let Some(l) = AffineLoadOp::cast(ir, op) {
+        let mut out = vec![l.memref(ir)];
+        out.extend(used(l.map(ir), &l.indices(ir)));
+        return out;
+    }
+    if let Some(s) = AffineStoreOp::cast(ir, op) {
+        let mut out = vec![s.value(ir), s.memref(ir)];
+        out.extend(used(s.map(ir), &s.indices(ir)));
+        return out;
+    }
+    ir.body().operands(op).collect()
 }
 
 /// A register-pressure estimate per thread (32-bit registers).

@@ -182,7 +182,9 @@ with the prefetched ones > register-limit={}",
         }
         let (ctx, body) = (b.ctx(), b.body());
         for e in nested_writes(ctx, body, f.op())? {
-            let global = e.value.is_none_or(|v| memory_space(ctx, body, v) == MemorySpace::Global);
+            let global = e
+                .value
+                .is_none_or(|v| memory_space(ctx, body, v) == MemorySpace::Global);
             if global {
                 return Err(format!(
                     "the loop writes global memory ('{}'): a prefetched value could be stale",
