@@ -207,9 +207,19 @@ pub fn plan_launch<'c>(
 fn uniform_loop<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, op: OpId) -> Result<AffineForOp, String> {
     let body = ir.body();
     let parent = body.parent_op(op).ok_or("a load outside any op")?;
-    let innermost = AffineForOp::cast(ir, parent).ok_or(
-        "case A (no loop index): the segment would not be reused (§004.5), or the load is not directly in a loop body",
-    )?;
+    let Some(innermost) = AffineForOp::cast(ir, parent) else {
+        let mut cur = Some(parent);
+        while let Some(p) = cur {
+            if p == launch.op() {
+                break;
+            }
+            if AffineForOp::isa(ir, p) {
+                return Err("not directly in the body of an affine.for".into());
+            }
+            cur = body.parent_op(p);
+        }
+        return Err("case A (no loop index): the segment would not be reused (§004.5)".into());
+    };
     let mut cur = Some(parent);
     while let Some(p) = cur {
         if p == launch.op() {
