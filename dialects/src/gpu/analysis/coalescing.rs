@@ -203,7 +203,10 @@ pub fn check_half_warp(access: &KernelAccess, ids: &LaunchIds, lanes: i64) -> Ve
             continue;
         }
         let higher_varies = subs.iter().take(rank.saturating_sub(1)).any(|s| {
-            let vals: BTreeSet<i64> = lane_range.clone().map(|lin| thread_part(s, lane_ids(block, lin))).collect();
+            let vals: BTreeSet<i64> = lane_range
+                .clone()
+                .map(|lin| thread_part(s, lane_ids(block, lin)))
+                .collect();
             vals.len() > 1
         });
         let why = if higher_varies {
@@ -251,14 +254,20 @@ pub fn check_half_warp(access: &KernelAccess, ids: &LaunchIds, lanes: i64) -> Ve
     for &(t, c) in &flat.terms {
         let (step, first, count) = match t {
             Term::Loop(iv) => {
-                let Some(l) = access.loops.iter().find(|l| l.iv == iv) else { continue };
+                let Some(l) = access.loops.iter().find(|l| l.iv == iv) else {
+                    continue;
+                };
                 let Some(step) = l.step else {
                     return Verdict::Skipped("a loop with a non-constant step".into());
                 };
                 let n = l.trip_count.unwrap_or(CHECKED_ITERATIONS).min(CHECKED_ITERATIONS);
                 (step, l.lower.unwrap_or(0), n)
             }
-            Term::Block(d) if d < 3 => (1, 0, ids.grid_size[d].unwrap_or(CHECKED_ITERATIONS).min(CHECKED_ITERATIONS)),
+            Term::Block(d) if d < 3 => (
+                1,
+                0,
+                ids.grid_size[d].unwrap_or(CHECKED_ITERATIONS).min(CHECKED_ITERATIONS),
+            ),
             _ => continue,
         };
         if let Some(k) = (1..count).find(|&k| c.wrapping_mul(step).wrapping_mul(k).rem_euclid(lanes) != 0) {
@@ -312,10 +321,9 @@ pub fn sector_count(access: &KernelAccess, ids: &LaunchIds) -> Option<SectorCoun
     let mut best = SectorCount { sectors: 0, ideal: 0 };
     let mut point = vec![0usize; ranges.len()];
     loop {
-        let base = ranges
-            .iter()
-            .zip(&point)
-            .fold(flat.constant, |acc, ((t, vals), &k)| acc.wrapping_add(flat.coef(*t).wrapping_mul(vals[k])));
+        let base = ranges.iter().zip(&point).fold(flat.constant, |acc, ((t, vals), &k)| {
+            acc.wrapping_add(flat.coef(*t).wrapping_mul(vals[k]))
+        });
         for w in 0..(threads + WARP - 1) / WARP {
             let mut sectors = BTreeSet::new();
             let mut words = BTreeSet::new();

@@ -81,7 +81,11 @@ impl Pass for GpuCoalescingAnalysis {
                         .loops
                         .iter()
                         .enumerate()
-                        .filter(|(_, l)| acc.subscripts.iter().any(|s| s.linear().is_some_and(|x| x.uses_loop(l.iv))))
+                        .filter(|(_, l)| {
+                            acc.subscripts
+                                .iter()
+                                .any(|s| s.linear().is_some_and(|x| x.uses_loop(l.iv)))
+                        })
                         .map(|(k, l)| format!("i{k}: the loop{}", at(ctx, body, l.op)))
                         .collect();
                     let verdict = check_half_warp(&acc, &ids, HALF_WARP);

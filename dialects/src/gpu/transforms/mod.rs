@@ -2,8 +2,8 @@
 
 pub mod coalesce_via_shared;
 pub mod fuse_halo_gpu;
-pub mod gpu_coalescing_analysis;
 pub mod fusion_with_halo;
+pub mod gpu_coalescing_analysis;
 pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;
 pub mod gpu_map_loops;

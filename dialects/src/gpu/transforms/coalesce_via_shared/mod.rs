@@ -133,7 +133,14 @@ impl Pass for CoalesceViaShared {
             let ir = (ctx, body);
             for launch in collect_ops::<GpuLaunchOp>(ctx, body, &regions) {
                 let mut launch_remarks = Vec::new();
-                match plan_launch(&ir, launch, PlanOptions { max_stride: self.max_stride }, &mut launch_remarks) {
+                match plan_launch(
+                    &ir,
+                    launch,
+                    PlanOptions {
+                        max_stride: self.max_stride,
+                    },
+                    &mut launch_remarks,
+                ) {
                     Ok(p) => {
                         remarks.push((launch.op(), describe(&p)));
                         plans.push(p);

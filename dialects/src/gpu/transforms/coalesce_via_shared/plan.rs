@@ -116,11 +116,17 @@ pub fn plan_launch<'c>(
     let accesses = kernel_accesses(ir, launch);
     let mut loops: Vec<LoopPlan> = Vec::new();
     let mut candidates = 0;
-    for acc in accesses.iter().filter(|a| a.space == MemorySpace::Global && !a.is_store) {
+    for acc in accesses
+        .iter()
+        .filter(|a| a.space == MemorySpace::Global && !a.is_store)
+    {
         match check_half_warp(acc, &ids, HALF_WARP) {
             Verdict::Coalesced => continue,
             Verdict::Skipped(why) => {
-                remarks.push((acc.op, format!("not converted: skipped by the coalescing check ({why})")));
+                remarks.push((
+                    acc.op,
+                    format!("not converted: skipped by the coalescing check ({why})"),
+                ));
                 continue;
             }
             Verdict::NotCoalesced(_) => {}
@@ -274,7 +280,9 @@ fn convertible<'c>(
         l.terms.iter().any(|&(t, _)| !matches!(t, Term::Loop(v) if v == iv))
     };
     if m <= 0 {
-        return Err("case A (no loop index in the innermost subscript): the segment would not be reused (§004.5)".into());
+        return Err(
+            "case A (no loop index in the innermost subscript): the segment would not be reused (§004.5)".into(),
+        );
     }
     if other_terms(inner) {
         return Err("the innermost subscript is not m*i + n (other ids or indices in it)".into());
@@ -282,7 +290,10 @@ fn convertible<'c>(
     if subs[..rank - 1].iter().any(|s| s.uses_loop(iv)) {
         return Err("the loop index occurs in a higher dimension".into());
     }
-    if subs.iter().any(|s| s.terms.iter().any(|&(t, _)| matches!(t, Term::Loop(v) if v != iv))) {
+    if subs
+        .iter()
+        .any(|s| s.terms.iter().any(|&(t, _)| matches!(t, Term::Loop(v) if v != iv)))
+    {
         return Err("an index of another loop in a subscript".into());
     }
     // Where idx (thread and block id along x) occurs.
@@ -291,7 +302,9 @@ fn convertible<'c>(
         [] => Shape::Row,
         [h] if subs[*h].coef(Term::Thread(0)) == 1 && subs[*h].coef(Term::Block(0)) == bx => {
             if m != 1 {
-                return Err(format!("idx in a higher dimension with m = {m}: only m = 1 is loaded as a tile"));
+                return Err(format!(
+                    "idx in a higher dimension with m = {m}: only m = 1 is loaded as a tile"
+                ));
             }
             Shape::Tile { dim: *h }
         }
@@ -324,7 +337,10 @@ fn convertible<'c>(
         }
     }
     if start % HALF_WARP != 0 {
-        return Err(format!("the segment is not 16-element aligned (n % 16 = {})", start.rem_euclid(HALF_WARP)));
+        return Err(format!(
+            "the segment is not 16-element aligned (n % 16 = {})",
+            start.rem_euclid(HALF_WARP)
+        ));
     }
     Ok((for_op, Conversion { load, m, shape }))
 }

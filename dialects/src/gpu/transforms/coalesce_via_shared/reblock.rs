@@ -8,8 +8,8 @@
 
 use crate::affine::AffineApplyOp;
 use crate::arith::ArithConstantOp;
-use crate::gpu::analysis::kernel_access::{linearize, LaunchIds, Term};
 use crate::gpu::analysis::coalescing::HALF_WARP;
+use crate::gpu::analysis::kernel_access::{linearize, LaunchIds, Term};
 use crate::gpu::GpuLaunchOp;
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
@@ -92,7 +92,10 @@ pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) 
                     return Err("ids used other than as absolute ids (bidx*bdx + tidx)".into());
                 };
             }
-            if l.terms.iter().any(|(t, _)| !matches!(t, Term::Thread(_) | Term::Block(_))) {
+            if l.terms
+                .iter()
+                .any(|(t, _)| !matches!(t, Term::Thread(_) | Term::Block(_)))
+            {
                 return Err("an affine.apply of ids and other values".into());
             }
             coefs[3] = l.constant;

@@ -131,7 +131,10 @@ pub fn rewrite_loop(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &LoopPlan, b
     let k = inner.iv(b);
     // Move the original body into the inner loop.
     let old_block = f.region_block(b);
-    let old_yield = b.body().terminator(old_block).expect("a loop body ends with affine.yield");
+    let old_yield = b
+        .body()
+        .terminator(old_block)
+        .expect("a loop body ends with affine.yield");
     let yielded: Vec<Value> = b.body().operands(old_yield).collect();
     let inner_yield = b
         .body()
@@ -164,7 +167,9 @@ pub fn rewrite_loop(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &LoopPlan, b
                 let map = AffineMap::new(1, 0, vec![AffineExpr::dim(0).mul_const(c.m)]);
                 AffineLoadOp::build(b, buf, &[k], map).result(b)
             }
-            Shape::Tile { .. } => AffineLoadOp::build(b, buf, &[tidx, k], AffineMap::get_multi_dim_identity(2)).result(b),
+            Shape::Tile { .. } => {
+                AffineLoadOp::build(b, buf, &[tidx, k], AffineMap::get_multi_dim_identity(2)).result(b)
+            }
         };
         let old = c.load.result(b);
         b.replace_all_uses_with(old, new);
