@@ -147,9 +147,9 @@ fn thread_part(l: &LinearIndex, tid: [i64; 3]) -> i64 {
 /// The constant block size, or why not.
 fn block_of(ids: &LaunchIds) -> Result<[i64; 3], String> {
     let mut out = [1; 3];
-    for d in 0..3 {
-        match ids.block_size[d] {
-            Some(s) if s >= 1 => out[d] = s,
+    for (slot, size) in out.iter_mut().zip(ids.block_size) {
+        match size {
+            Some(s) if s >= 1 => *slot = s,
             _ => return Err("the block size is not a constant".into()),
         }
     }

@@ -7,7 +7,7 @@ use super::reblock::{reblock_plan, Reblock};
 use crate::affine::{AffineForOp, AffineLoadOp};
 use crate::gpu::analysis::coalescing::{check_half_warp, Verdict, HALF_WARP};
 use crate::gpu::analysis::kernel_access::{kernel_accesses, KernelAccess, LaunchIds, MemorySpace, Term};
-use crate::gpu::GpuLaunchOp;
+use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
 use lf_ir::view::{Ir, OpView};
 use lf_ir::OpId;
 use std::collections::BTreeSet;
@@ -112,8 +112,20 @@ pub fn plan_launch<'c>(
     if !launch.private_attributions(ir).is_empty() {
         return Err("the launch has private attributions".into());
     }
+    if launch.num_workgroup_attributions(ir) != 0 || contains_barrier(ir, launch) {
+        // Re-blocking would split threads that share a block's memory.
+        return Err("the kernel already uses workgroup memory or barriers".into());
+    }
     let ids = LaunchIds::of(ir, launch);
     let accesses = kernel_accesses(ir, launch);
+    for acc in accesses.iter().filter(|a| a.space == MemorySpace::Global && a.is_store) {
+        if let Verdict::NotCoalesced(why) = check_half_warp(acc, &ids, HALF_WARP) {
+            remarks.push((
+                acc.op,
+                format!("not converted: a store ({why}); only loads are converted"),
+            ));
+        }
+    }
     let mut loops: Vec<LoopPlan> = Vec::new();
     let mut candidates = 0;
     for acc in accesses
@@ -205,6 +217,23 @@ pub fn plan_launch<'c>(
         reblock,
         loops: kept,
     })
+}
+
+/// Whether the kernel of `launch` has a `gpu.barrier`.
+fn contains_barrier<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
+    let mut found = false;
+    lf_ir::walk::walk(
+        ir.body(),
+        launch.op(),
+        lf_ir::walk::WalkOrder::PreOrder,
+        &mut |b, op| {
+            if GpuBarrierOp::isa(&(ir.ctx(), b), op) {
+                found = true;
+            }
+            lf_ir::walk::WalkControl::Advance
+        },
+    );
+    found
 }
 
 /// Whether every loop from `op` up to the launch is an `affine.for` with
