@@ -184,7 +184,7 @@ pub fn plan_launch<'c>(
         }
         let lb = l.for_op.constant_lower_bound(ir).unwrap_or(0);
         let step = l.for_op.step(ir);
-        let last_chunk = lb + (trip / l.unroll - 1) * l.unroll * step;
+        let last_chunk = lb.wrapping_add((trip / l.unroll - 1).wrapping_mul(l.unroll).wrapping_mul(step));
         let unroll = l.unroll;
         l.conversions.retain(|c| {
             let acc = accesses.iter().find(|a| a.op == c.load.op()).expect("a planned load is an access");
@@ -195,7 +195,7 @@ pub fn plan_launch<'c>(
                 Shape::Tile { .. } => HALF_WARP,
             };
             let size = *acc.shape.last().unwrap_or(&0);
-            let ok = first >= 0 && first + span <= size;
+            let ok = first >= 0 && first.checked_add(span).is_some_and(|end| end <= size);
             if !ok {
                 remarks.push((
                     c.load.op(),
@@ -303,7 +303,7 @@ fn convertible<'c>(
     }
     let inner = &subs[rank - 1];
     let step = for_op.step(ir);
-    let m = inner.coef(Term::Loop(iv)) * step;
+    let m = inner.coef(Term::Loop(iv)).saturating_mul(step);
     let bx = ids.block_size[0].unwrap_or(0);
     let other_terms = |l: &crate::gpu::analysis::kernel_access::LinearIndex| {
         l.terms.iter().any(|&(t, _)| !matches!(t, Term::Loop(v) if v == iv))
@@ -353,7 +353,7 @@ fn convertible<'c>(
     // in a tile, whose rows the loader walks) moves it by whole segments.
     let flat = acc.flat_offset().ok_or("not row-major with static inner sizes")?;
     let lb = for_op.constant_lower_bound(ir).unwrap_or(0);
-    let start = flat.constant + flat.coef(Term::Loop(iv)) * lb;
+    let start = flat.constant.wrapping_add(flat.coef(Term::Loop(iv)).wrapping_mul(lb));
     for &(t, c) in &flat.terms {
         match t {
             Term::Loop(_) => {}
