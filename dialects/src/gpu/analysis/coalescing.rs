@@ -41,6 +41,8 @@ pub const ALLOCATION_ALIGN: u64 = 256;
 pub const WARP: i64 = 32;
 /// Bytes of a sector in the sector model.
 pub const SECTOR_BYTES: i64 = 32;
+/// The most threads per block the rules enumerate.
+const MAX_THREADS: i64 = 4096;
 /// The most points (block ids × iterations) the sector model evaluates.
 const MAX_POINTS: usize = 4096;
 
@@ -147,11 +149,18 @@ fn thread_part(l: &LinearIndex, tid: [i64; 3]) -> i64 {
 /// The constant block size, or why not.
 fn block_of(ids: &LaunchIds) -> Result<[i64; 3], String> {
     let mut out = [1; 3];
-    for d in 0..3 {
-        match ids.block_size[d] {
-            Some(s) if s >= 1 => out[d] = s,
+    for (slot, size) in out.iter_mut().zip(ids.block_size) {
+        match size {
+            Some(s) if s >= 1 => *slot = s,
             _ => return Err("the block size is not a constant".into()),
         }
+    }
+    if out
+        .iter()
+        .try_fold(1i64, |acc, &s| acc.checked_mul(s))
+        .is_none_or(|n| n > MAX_THREADS)
+    {
+        return Err(format!("more than {MAX_THREADS} threads per block"));
     }
     Ok(out)
 }
@@ -197,7 +206,7 @@ pub fn check_half_warp(access: &KernelAccess, ids: &LaunchIds, lanes: i64) -> Ve
         let first = thread_part(&flat, lane_ids(block, q * lanes));
         let offs: Vec<i64> = lane_range
             .clone()
-            .map(|lin| thread_part(&flat, lane_ids(block, lin)) - first)
+            .map(|lin| thread_part(&flat, lane_ids(block, lin)).wrapping_sub(first))
             .collect();
         if offs.iter().enumerate().all(|(t, &o)| o == t as i64) {
             continue;
@@ -213,7 +222,12 @@ pub fn check_half_warp(access: &KernelAccess, ids: &LaunchIds, lanes: i64) -> Ve
             "higher dimension varies across the half-warp".to_string()
         } else if offs.iter().all(|&o| o == 0) {
             "offsets not 1..15 words: every lane reads the same word".to_string()
-        } else if offs.len() > 1 && offs.iter().enumerate().all(|(t, &o)| o == offs[1] * t as i64) {
+        } else if offs.len() > 1
+            && offs
+                .iter()
+                .enumerate()
+                .all(|(t, &o)| o == offs[1].wrapping_mul(t as i64))
+        {
             format!("offsets not 1..15 words: lane t reads base + {}*t", offs[1])
         } else {
             "offsets not 1..15 words".to_string()
@@ -239,7 +253,7 @@ pub fn check_half_warp(access: &KernelAccess, ids: &LaunchIds, lanes: i64) -> Ve
     }
     let align = format!("base not {seg_bytes}-byte aligned");
     for q in 0..half_warps {
-        let base = start + thread_part(&flat, lane_ids(block, q * lanes));
+        let base = start.wrapping_add(thread_part(&flat, lane_ids(block, q * lanes)));
         if base.rem_euclid(lanes) != 0 {
             let at = if q == 0 {
                 "at the first iteration".to_string()
@@ -272,7 +286,10 @@ pub fn check_half_warp(access: &KernelAccess, ids: &LaunchIds, lanes: i64) -> Ve
         };
         if let Some(k) = (1..count).find(|&k| c.wrapping_mul(step).wrapping_mul(k).rem_euclid(lanes) != 0) {
             let name = term_name(access, &mut invariants, t);
-            return Verdict::NotCoalesced(format!("{align} at {name} = {}", first + k * step));
+            return Verdict::NotCoalesced(format!(
+                "{align} at {name} = {}",
+                first.wrapping_add(k.wrapping_mul(step))
+            ));
         }
     }
     Verdict::Coalesced
@@ -289,7 +306,9 @@ fn term_points(access: &KernelAccess, ids: &LaunchIds, flat: &LinearIndex) -> Op
                 let l = access.loops.iter().find(|l| l.iv == iv)?;
                 let (lower, step) = (l.lower?, l.step?);
                 let n = l.trip_count.unwrap_or(CHECKED_ITERATIONS).min(CHECKED_ITERATIONS);
-                (0..n.max(1)).map(|k| lower + k * step).collect()
+                (0..n.max(1))
+                    .map(|k| lower.wrapping_add(k.wrapping_mul(step)))
+                    .collect()
             }
             Term::Block(d) => {
                 let n = ids.grid_size.get(d).copied().flatten().unwrap_or(CHECKED_ITERATIONS);
@@ -332,7 +351,7 @@ pub fn sector_count(access: &KernelAccess, ids: &LaunchIds) -> Option<SectorCoun
                 let byte = off.wrapping_mul(elem);
                 words.insert(off);
                 sectors.insert(byte.div_euclid(SECTOR_BYTES));
-                sectors.insert((byte + elem - 1).div_euclid(SECTOR_BYTES));
+                sectors.insert(byte.wrapping_add(elem - 1).div_euclid(SECTOR_BYTES));
             }
             let ideal = ((words.len() as i64 * elem + SECTOR_BYTES - 1) / SECTOR_BYTES) as u64;
             let count = sectors.len() as u64;

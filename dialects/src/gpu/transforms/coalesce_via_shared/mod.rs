@@ -46,7 +46,8 @@ not done); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a mu
 segment of the last iterations reaching past the array; a trip count not a multiple of U; a load \
 under an `affine.if` (a bound guard) or any other op (a barrier there could diverge); an array \
 the kernel also writes; indices of other loops or computed in the loop. Stores are never \
-converted. A remark at the launch says what was converted, or why the kernel is left alone.",
+converted (a non-coalesced store gets a remark). Kernels that already use workgroup memory or \
+barriers are left alone (re-blocking would split threads that share a block). A remark at the launch says what was converted, or why the kernel is left alone.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {

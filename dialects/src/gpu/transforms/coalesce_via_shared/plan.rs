@@ -7,7 +7,7 @@ use super::reblock::{reblock_plan, Reblock};
 use crate::affine::{AffineForOp, AffineLoadOp};
 use crate::gpu::analysis::coalescing::{check_half_warp, Verdict, HALF_WARP};
 use crate::gpu::analysis::kernel_access::{kernel_accesses, KernelAccess, LaunchIds, MemorySpace, Term};
-use crate::gpu::GpuLaunchOp;
+use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
 use lf_ir::view::{Ir, OpView};
 use lf_ir::OpId;
 use std::collections::BTreeSet;
@@ -112,8 +112,20 @@ pub fn plan_launch<'c>(
     if !launch.private_attributions(ir).is_empty() {
         return Err("the launch has private attributions".into());
     }
+    if launch.num_workgroup_attributions(ir) != 0 || contains_barrier(ir, launch) {
+        // Re-blocking would split threads that share a block's memory.
+        return Err("the kernel already uses workgroup memory or barriers".into());
+    }
     let ids = LaunchIds::of(ir, launch);
     let accesses = kernel_accesses(ir, launch);
+    for acc in accesses.iter().filter(|a| a.space == MemorySpace::Global && a.is_store) {
+        if let Verdict::NotCoalesced(why) = check_half_warp(acc, &ids, HALF_WARP) {
+            remarks.push((
+                acc.op,
+                format!("not converted: a store ({why}); only loads are converted"),
+            ));
+        }
+    }
     let mut loops: Vec<LoopPlan> = Vec::new();
     let mut candidates = 0;
     for acc in accesses
@@ -172,7 +184,7 @@ pub fn plan_launch<'c>(
         }
         let lb = l.for_op.constant_lower_bound(ir).unwrap_or(0);
         let step = l.for_op.step(ir);
-        let last_chunk = lb + (trip / l.unroll - 1) * l.unroll * step;
+        let last_chunk = lb.wrapping_add((trip / l.unroll - 1).wrapping_mul(l.unroll).wrapping_mul(step));
         let unroll = l.unroll;
         l.conversions.retain(|c| {
             let acc = accesses.iter().find(|a| a.op == c.load.op()).expect("a planned load is an access");
@@ -183,7 +195,7 @@ pub fn plan_launch<'c>(
                 Shape::Tile { .. } => HALF_WARP,
             };
             let size = *acc.shape.last().unwrap_or(&0);
-            let ok = first >= 0 && first + span <= size;
+            let ok = first >= 0 && first.checked_add(span).is_some_and(|end| end <= size);
             if !ok {
                 remarks.push((
                     c.load.op(),
@@ -207,15 +219,42 @@ pub fn plan_launch<'c>(
     })
 }
 
+/// Whether the kernel of `launch` has a `gpu.barrier`.
+fn contains_barrier<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
+    let mut found = false;
+    lf_ir::walk::walk(
+        ir.body(),
+        launch.op(),
+        lf_ir::walk::WalkOrder::PreOrder,
+        &mut |b, op| {
+            if GpuBarrierOp::isa(&(ir.ctx(), b), op) {
+                found = true;
+            }
+            lf_ir::walk::WalkControl::Advance
+        },
+    );
+    found
+}
+
 /// Whether every loop from `op` up to the launch is an `affine.for` with
 /// constant bounds (uniform control flow: every thread of a block
 /// reaches a barrier placed there), and the innermost one.
 fn uniform_loop<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, op: OpId) -> Result<AffineForOp, String> {
     let body = ir.body();
     let parent = body.parent_op(op).ok_or("a load outside any op")?;
-    let innermost = AffineForOp::cast(ir, parent).ok_or(
-        "case A (no loop index): the segment would not be reused (§004.5), or the load is not directly in a loop body",
-    )?;
+    let Some(innermost) = AffineForOp::cast(ir, parent) else {
+        let mut cur = Some(parent);
+        while let Some(p) = cur {
+            if p == launch.op() {
+                break;
+            }
+            if AffineForOp::isa(ir, p) {
+                return Err("not directly in the body of an affine.for".into());
+            }
+            cur = body.parent_op(p);
+        }
+        return Err("case A (no loop index): the segment would not be reused (§004.5)".into());
+    };
     let mut cur = Some(parent);
     while let Some(p) = cur {
         if p == launch.op() {
@@ -264,7 +303,7 @@ fn convertible<'c>(
     }
     let inner = &subs[rank - 1];
     let step = for_op.step(ir);
-    let m = inner.coef(Term::Loop(iv)) * step;
+    let m = inner.coef(Term::Loop(iv)).saturating_mul(step);
     let bx = ids.block_size[0].unwrap_or(0);
     let other_terms = |l: &crate::gpu::analysis::kernel_access::LinearIndex| {
         l.terms.iter().any(|&(t, _)| !matches!(t, Term::Loop(v) if v == iv))
@@ -314,7 +353,7 @@ fn convertible<'c>(
     // in a tile, whose rows the loader walks) moves it by whole segments.
     let flat = acc.flat_offset().ok_or("not row-major with static inner sizes")?;
     let lb = for_op.constant_lower_bound(ir).unwrap_or(0);
-    let start = flat.constant + flat.coef(Term::Loop(iv)) * lb;
+    let start = flat.constant.wrapping_add(flat.coef(Term::Loop(iv)).wrapping_mul(lb));
     for &(t, c) in &flat.terms {
         match t {
             Term::Loop(_) => {}

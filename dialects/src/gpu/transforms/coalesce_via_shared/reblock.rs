@@ -45,6 +45,10 @@ pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) 
         block[d] = ids.block_size[d].ok_or("a block size that is not a constant")?;
         grid[d] = ids.grid_size[d].ok_or("a grid size that is not a constant")?;
     }
+    let grid_ok = grid[0].checked_mul(block[0] / HALF_WARP).is_some() && grid[1].checked_mul(block[1]).is_some();
+    if !grid_ok {
+        return Err("the new grid size overflows".into());
+    }
     if block[0] % HALF_WARP != 0 {
         return Err(format!("blockDim.x = {} is not a multiple of 16", block[0]));
     }
@@ -99,6 +103,9 @@ pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) 
                 return Err("an affine.apply of ids and other values".into());
             }
             coefs[3] = l.constant;
+            if coefs[0].checked_mul(HALF_WARP).is_none() {
+                return Err("an id coefficient overflows".into());
+            }
             applies.push(IdApply { op: user, coefs });
         }
     }

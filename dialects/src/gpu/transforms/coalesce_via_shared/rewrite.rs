@@ -35,7 +35,7 @@ fn emit_loader(b: &mut Builder<'_>, c: &Conversion, buf: Value, loop_iv: Value, 
         .collect();
     let (dims, syms) = operands.split_at(nd as usize);
     let memref = c.load.memref(b);
-    let rank = map.num_results() as usize;
+    let rank = map.num_results();
     let t = AffineExpr::dim(nd);
     match c.shape {
         Shape::Row => {
