@@ -10,8 +10,12 @@
 //! workgroup array, neither depending on the merged block index) are
 //! guarded by `affine.if (tid' < B)`: the first B threads load the data
 //! once for the whole merged block; shared arrays keep their size.
-//! Barriers stay unguarded. A workgroup array written any other way would
-//! need one copy per merged block: the kernel is left alone.
+//! Barriers stay unguarded. A workgroup array written any other way (its
+//! contents depend on the old block) gets one copy per merged block: a
+//! leading dimension of size N indexed by `t' floordiv B`, so each old
+//! block keeps its own (lf's completion of the seed's rule; the kernel is
+//! left alone when the copies would exceed `max-shared-bytes`' 48 KiB or
+//! the array is used other than by loads and stores).
 
 use super::{
     axis, contains_barrier, kernel_constant, parse_merge_options, resize_launch, unsupported_op, MERGE_OPTIONS,
@@ -79,13 +83,16 @@ pub struct BlockMergePlan {
     old_block: i64,
     old_grid: i64,
     g2s: Vec<G2S>,
+    /// Workgroup arrays whose contents depend on the old block: one copy
+    /// per merged block.
+    replicate: Vec<Value>,
 }
 
 impl BlockMergePlan {
     /// The remark describing the merge.
     pub fn describe(&self) -> String {
         format!(
-            "block-merge: merged {} blocks along {}: block {} -> {} threads along {}, grid {} -> {}; {} G2S statement(s) guarded by tid{} < {}",
+            "block-merge: merged {} blocks along {}: block {} -> {} threads along {}, grid {} -> {}; {} G2S statement(s) guarded by tid{} < {}; {} workgroup array(s) replicated per merged block",
             self.factor,
             axis(self.dim),
             self.old_block,
@@ -95,7 +102,8 @@ impl BlockMergePlan {
             self.old_grid / self.factor,
             self.g2s.len(),
             axis(self.dim),
-            self.old_block
+            self.old_block,
+            self.replicate.len()
         )
     }
 }
@@ -151,14 +159,94 @@ pub fn plan_block_merge<'c>(
         }
         lf_ir::walk::WalkControl::Advance
     });
+    let mut copies: Vec<(Value, G2S)> = Vec::new();
+    let mut replicate: Vec<Value> = Vec::new();
     for store in stores {
         let (memref, value) = store_parts(ir, store).expect("a store");
-        let bad = |why: &str| {
-            Err(format!(
-                "not merged: workgroup array #{} is written by a statement that {why}, so its contents would differ between the merged blocks (replication is not done)",
-                wg.iter().position(|w| *w == memref).unwrap_or(0)
-            ))
-        };
+        match g2s_copy(ir, launch, &wg, &dep, dim, store, value) {
+            Ok(c) => copies.push((memref, c)),
+            Err(why) => {
+                if !replicate.contains(&memref) {
+                    if let Some(use_why) = non_access_use(ir, memref) {
+                        return Err(format!(
+                            "not merged: workgroup array #{} is written by a statement that {why} (its contents depend on the old block) and {use_why}, so it cannot be replicated",
+                            wg.iter().position(|w| *w == memref).unwrap_or(0)
+                        ));
+                    }
+                    replicate.push(memref);
+                }
+            }
+        }
+    }
+    g2s.extend(copies.into_iter().filter(|(m, _)| !replicate.contains(m)).map(|(_, c)| c));
+    let bytes: i64 = wg
+        .iter()
+        .map(|&m| array_bytes(ir, m).saturating_mul(if replicate.contains(&m) { factor } else { 1 }))
+        .sum();
+    if bytes > MAX_SHARED_BYTES {
+        return Err(format!(
+            "not merged: the replicated workgroup arrays would take {bytes} bytes of shared memory (more than {MAX_SHARED_BYTES})"
+        ));
+    }
+    Ok(BlockMergePlan {
+        dim,
+        factor,
+        old_block,
+        old_grid,
+        g2s,
+        replicate,
+    })
+}
+
+/// The most shared memory a merged block may use (bytes).
+const MAX_SHARED_BYTES: i64 = 48 * 1024;
+
+/// The bytes of a workgroup array (0 when unknown).
+fn array_bytes<'c>(ir: &impl Ir<'c>, m: Value) -> i64 {
+    match ir.ctx().type_data(ir.body().value_type(m)) {
+        lf_ir::TypeData::MemRef { shape, element, .. } => {
+            let elem = crate::affine::utils::memory_footprint::element_bytes(ir.ctx(), *element).unwrap_or(4) as i64;
+            shape.iter().fold(elem, |acc, &d| acc.saturating_mul(d.max(1)))
+        }
+        _ => 0,
+    }
+}
+
+/// Why `memref` cannot get a leading dimension: a use that is not the
+/// memref operand of a load or store (`None` when every use is).
+fn non_access_use<'c>(ir: &impl Ir<'c>, memref: Value) -> Option<String> {
+    let body = ir.body();
+    if let lf_ir::TypeData::MemRef { layout: Some(_), .. } = ir.ctx().type_data(body.value_type(memref)) {
+        return Some("has a layout map".to_string());
+    }
+    for u in body.uses(memref) {
+        let user = body.use_owner(u);
+        let ok = AffineLoadOp::cast(ir, user).is_some_and(|l| l.memref(ir) == memref)
+            || AffineStoreOp::cast(ir, user).is_some_and(|s| s.memref(ir) == memref && s.value(ir) != memref)
+            || MemrefLoadOp::cast(ir, user).is_some_and(|l| l.memref(ir) == memref)
+            || MemrefStoreOp::cast(ir, user).is_some_and(|s| s.memref(ir) == memref && s.value(ir) != memref);
+        if !ok {
+            return Some(format!("is used by '{}'", ir.ctx().op_name_str(body.op_name(user))));
+        }
+    }
+    None
+}
+
+/// The G2S statement `store` is part of, when it is a plain copy of a
+/// global load that does not depend on the merged block index; else why not.
+#[allow(clippy::too_many_arguments)]
+fn g2s_copy<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    wg: &[Value],
+    dep: &FxHashSet<Value>,
+    dim: usize,
+    store: OpId,
+    value: Value,
+) -> Result<G2S, String> {
+    let (ctx, body) = (ir.ctx(), ir.body());
+    {
+        let bad = |why: &str| Err(why.to_string());
         let Some(load) = body.defining_op(value) else {
             return bad("does not store a loaded value");
         };
@@ -204,15 +292,8 @@ pub fn plan_block_merge<'c>(
             }
             p = body.parent_op(o);
         }
-        g2s.push(G2S { load, store });
+        Ok(G2S { load, store })
     }
-    Ok(BlockMergePlan {
-        dim,
-        factor,
-        old_block,
-        old_grid,
-        g2s,
-    })
 }
 
 /// Applies a plan made by [`plan_block_merge`] to `launch`.
@@ -304,6 +385,21 @@ pub fn apply_block_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &BlockM
     b.replace_all_uses_with(bdim, bc);
     let gc = kernel_constant(b, launch, gsz);
     b.replace_all_uses_with(gdim, gc);
+    // 4. One copy per merged block of the arrays that depend on the old block.
+    if !plan.replicate.is_empty() {
+        let copy = b.guarded(|b| {
+            b.set_insertion_point_to_start(entry);
+            AffineApplyOp::build(
+                b,
+                &[tid],
+                AffineMap::new(1, 0, vec![AffineExpr::dim(0).floor_div_const(bsz)]),
+            )
+            .result(b)
+        });
+        for &m in &plan.replicate {
+            replicate_array(b, m, n, copy);
+        }
+    }
     // What no access needed.
     for v in [tv, bv, bc, gc] {
         if !b.body().has_uses(v) {
@@ -340,5 +436,60 @@ impl Pass for BlockMerge {
             am.preserve_all();
         }
         Ok(())
+    }
+}
+
+/// Gives workgroup array `m` a leading dimension of `n` copies, every
+/// access indexed by `copy` there.
+fn replicate_array(b: &mut Builder<'_>, m: Value, n: i64, copy: Value) {
+    let ctx = b.ctx();
+    let ty = b.body().value_type(m);
+    let lf_ir::TypeData::MemRef { shape, element, layout, memory_space } = ctx.type_data(ty).clone() else {
+        return;
+    };
+    let mut new_shape = vec![n];
+    new_shape.extend_from_slice(&shape);
+    let new_ty = ctx.get_type(lf_ir::TypeData::MemRef {
+        shape: new_shape.into(),
+        element,
+        layout,
+        memory_space,
+    });
+    let users: Vec<OpId> = b.body().uses(m).map(|u| b.body().use_owner(u)).collect();
+    let Some(&first) = users.first() else { return };
+    b.modify_in_place(first, |_, body| body.set_value_type(m, new_ty));
+    // With a leading result `d_new` and `copy` as that dimension's operand.
+    let widen = |map: &AffineMap| -> AffineMap {
+        let nd = map.num_dims();
+        let mut results = vec![AffineExpr::dim(nd)];
+        results.extend(map.results().iter().cloned());
+        AffineMap::new(nd + 1, map.num_symbols(), results)
+    };
+    for user in users {
+        if let Some(l) = AffineLoadOp::cast(b, user) {
+            let (map, idx) = (l.map(b).clone(), l.indices(b));
+            let nd = map.num_dims() as usize;
+            let mut ops: Vec<Value> = idx[..nd].to_vec();
+            ops.push(copy);
+            ops.extend_from_slice(&idx[nd..]);
+            l.set_indices(b, &ops);
+            l.set_map(b, widen(&map));
+        } else if let Some(s) = AffineStoreOp::cast(b, user) {
+            let (map, idx) = (s.map(b).clone(), s.indices(b));
+            let nd = map.num_dims() as usize;
+            let mut ops: Vec<Value> = idx[..nd].to_vec();
+            ops.push(copy);
+            ops.extend_from_slice(&idx[nd..]);
+            s.set_indices(b, &ops);
+            s.set_map(b, widen(&map));
+        } else if let Some(l) = MemrefLoadOp::cast(b, user) {
+            let mut ops = vec![copy];
+            ops.extend(l.indices(b));
+            l.set_indices(b, &ops);
+        } else if let Some(s) = MemrefStoreOp::cast(b, user) {
+            let mut ops = vec![copy];
+            ops.extend(s.indices(b));
+            s.set_indices(b, &ops);
+        }
     }
 }
