@@ -9,6 +9,7 @@
 //! pitch, to be a multiple of `w`). Otherwise a remark and no change.
 //! See docs/design/kernel-optimizer.md, "vectorize-access".
 
+pub mod coarsen;
 pub mod plan;
 pub mod rewrite;
 
@@ -78,24 +79,51 @@ impl Pass for VectorizeAccess {
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         let regions = op.regions().to_vec();
-        let launches = collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions);
-        let mut groups = Vec::new();
+        let mut launches = collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions);
         let mut remarks = Vec::new();
-        for l in launches {
-            if self.aggressive {
-                remarks.push((
-                    l.op(),
-                    "vectorize-access: mode=aggressive is not implemented yet; kernel left unchanged".to_string(),
-                ));
-                continue;
+        let mut changed = false;
+        if self.aggressive {
+            let mut ok = Vec::new();
+            for l in launches {
+                match coarsen::check(ctx, op.body(), l, self.width) {
+                    Ok(bx) => ok.push((l, bx)),
+                    Err(why) => remarks.push((
+                        op.body().op_loc(l.op()).source_pos(ctx),
+                        format!("vectorize-access (aggressive): kernel left unchanged: {why}"),
+                    )),
+                }
             }
-            plan::plan_launch(ctx, op.body(), l, self.width, &mut groups, &mut remarks);
+            for &(l, bx) in &ok {
+                remarks.push((
+                    op.body().op_loc(l.op()).source_pos(ctx),
+                    format!(
+                        "vectorize-access (aggressive): threads coarsened along x by {}: block x {bx} -> {}",
+                        self.width,
+                        bx / self.width
+                    ),
+                ));
+            }
+            if !ok.is_empty() {
+                changed = true;
+                let mut b = op.builder();
+                for &(l, bx) in &ok {
+                    coarsen::coarsen(&mut b, l, bx, self.width);
+                }
+            }
+            launches = ok.into_iter().map(|(l, _)| l).collect();
         }
-        let remarks: Vec<_> = remarks
-            .into_iter()
-            .map(|(at, message)| (op.body().op_loc(at).source_pos(ctx), message))
-            .collect();
+        let mut groups = Vec::new();
+        let mut planned = Vec::new();
+        for l in launches {
+            plan::plan_launch(ctx, op.body(), l, self.width, &mut groups, &mut planned);
+        }
+        remarks.extend(
+            planned
+                .into_iter()
+                .map(|(at, message)| (op.body().op_loc(at).source_pos(ctx), message)),
+        );
         if !groups.is_empty() {
+            changed = true;
             let mut b = op.builder();
             for g in &groups {
                 rewrite::apply(&mut b, g);
@@ -109,7 +137,7 @@ impl Pass for VectorizeAccess {
             "Groups of scalar accesses made one vector access",
             groups.len() as u64,
         );
-        if groups.is_empty() {
+        if !changed {
             am.preserve_all();
         }
         Ok(())
