@@ -9,10 +9,10 @@
 //! `w` threads the old kernel allowed when it has no barrier, under which a
 //! race-free kernel computes the same.
 
+use crate::affine::AffineApplyOp;
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::{const_index, kernel_accesses};
 use crate::gpu::{GpuBarrierOp, GpuBlockDimOp, GpuGlobalIdOp, GpuLaneIdOp, GpuLaunchOp, GpuThreadIdOp};
-use crate::affine::AffineApplyOp;
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
@@ -65,7 +65,10 @@ pub fn check(ctx: &Context, body: &Body, launch: GpuLaunchOp, w: i64) -> Result<
         return Err(w);
     }
     if let Some(a) = kernel_accesses(&ir, launch).iter().find(|a| a.unresolved().is_some()) {
-        return Err(format!("an unresolved subscript ({})", a.unresolved().unwrap_or_default()));
+        return Err(format!(
+            "an unresolved subscript ({})",
+            a.unresolved().unwrap_or_default()
+        ));
     }
     Ok(bx)
 }

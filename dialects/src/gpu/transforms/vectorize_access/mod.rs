@@ -7,6 +7,8 @@
 //! of the first access is `w * (...) + N` for every value of the thread,
 //! block and loop ids (which needs the innermost dimension's size, the row
 //! pitch, to be a multiple of `w`). Otherwise a remark and no change.
+//! `aggressive` mode first coarsens the kernel along x by `w`
+//! ([`coarsen`]), then merges the same way.
 //! See docs/design/kernel-optimizer.md, "vectorize-access".
 
 pub mod coarsen;
@@ -33,7 +35,14 @@ flat element offset of its first element, as a linear form in thread ids, block 
 invariants, must have every coefficient and its constant a multiple of `width` (so the row pitch too); \
 otherwise a remark says why (unaligned `N`, odd pitch, unproved offset) and the accesses stay scalar. \
 Element types: `f32` (width 2 or 4) and `f64` (width 2). `mode=aggressive` (the AMD rule: grouping \
-neighbouring threads along x) is not implemented yet: each kernel gets a remark and stays unchanged.",
+neighbouring threads along x) first coarsens each kernel along x by `width` (block x size `B` becomes \
+`B/width`; each thread runs the body for `tidx = width*tidx' + k`, `k = 0..width-1`, the copies \
+interleaved op by op, a legal schedule of a race-free kernel without barriers), then merges as in strict \
+mode: `A[..., idx + c]` with `c` and the row pitch multiples of `width` become vector accesses, the rest \
+stays replicated as scalars (arithmetic stays scalar on the extracted lanes). Kernels are left unchanged, \
+with a remark, when the block x size is not a constant multiple of `width`, or they have barriers, \
+workgroup or private attributions, `gpu.thread_id`-like ops, ops of unknown memory effects (atomics, \
+calls) or unresolved subscripts.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -46,7 +55,7 @@ neighbouring threads along x) is not implemented yet: each kernel gets a remark 
             name: "mode",
             kind: OptionKind::Enum(&["strict", "aggressive"]),
             default: "strict",
-            help: "strict: one thread's neighbouring accesses (seed 004's float2 rule); aggressive: group neighbouring threads along x (not implemented: a remark)",
+            help: "strict: one thread's neighbouring accesses (seed 004's float2 rule); aggressive: first coarsen threads along x by width (the AMD rule)",
         },
     ],
     create,
