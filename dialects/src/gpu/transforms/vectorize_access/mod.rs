@@ -12,6 +12,7 @@
 //! See docs/design/kernel-optimizer.md, "vectorize-access".
 
 pub mod coarsen;
+pub mod lanes;
 pub mod plan;
 pub mod rewrite;
 
@@ -39,7 +40,8 @@ neighbouring threads along x) first coarsens each kernel along x by `width` (blo
 `B/width`; each thread runs the body for `tidx = width*tidx' + k`, `k = 0..width-1`, the copies \
 interleaved op by op, a legal schedule of a race-free kernel without barriers), then merges as in strict \
 mode: `A[..., idx + c]` with `c` and the row pitch multiples of `width` become vector accesses, the rest \
-stays replicated as scalars (arithmetic stays scalar on the extracted lanes). Kernels are left unchanged, \
+stays replicated as scalars; `w` neighbouring `arith.addf/subf/mulf/divf` on the lanes of vectors \
+become one op on vectors. Kernels are left unchanged, \
 with a remark, when the block x size is not a constant multiple of `width`, or they have barriers, \
 workgroup or private attributions, `gpu.thread_id`-like ops, ops of unknown memory effects (atomics, \
 calls) or unresolved subscripts.",
@@ -123,7 +125,7 @@ impl Pass for VectorizeAccess {
         }
         let mut groups = Vec::new();
         let mut planned = Vec::new();
-        for l in launches {
+        for &l in &launches {
             plan::plan_launch(ctx, op.body(), l, self.width, &mut groups, &mut planned);
         }
         remarks.extend(
@@ -136,6 +138,14 @@ impl Pass for VectorizeAccess {
             let mut b = op.builder();
             for g in &groups {
                 rewrite::apply(&mut b, g);
+            }
+            if self.aggressive {
+                for &l in &launches {
+                    let region = l.body(&b);
+                    if let Some(block) = b.body().entry_block(region) {
+                        lanes::lift(&mut b, block, self.width as usize);
+                    }
+                }
             }
         }
         for (pos, message) in remarks {
