@@ -7,8 +7,12 @@
 //! of the first access is `w * (...) + N` for every value of the thread,
 //! block and loop ids (which needs the innermost dimension's size, the row
 //! pitch, to be a multiple of `w`). Otherwise a remark and no change.
+//! `aggressive` mode first coarsens the kernel along x by `w`
+//! ([`coarsen`]), then merges the same way.
 //! See docs/design/kernel-optimizer.md, "vectorize-access".
 
+pub mod coarsen;
+pub mod lanes;
 pub mod plan;
 pub mod rewrite;
 
@@ -32,7 +36,15 @@ flat element offset of its first element, as a linear form in thread ids, block 
 invariants, must have every coefficient and its constant a multiple of `width` (so the row pitch too); \
 otherwise a remark says why (unaligned `N`, odd pitch, unproved offset) and the accesses stay scalar. \
 Element types: `f32` (width 2 or 4) and `f64` (width 2). `mode=aggressive` (the AMD rule: grouping \
-neighbouring threads along x) is not implemented yet: each kernel gets a remark and stays unchanged.",
+neighbouring threads along x) first coarsens each kernel along x by `width` (block x size `B` becomes \
+`B/width`; each thread runs the body for `tidx = width*tidx' + k`, `k = 0..width-1`, the copies \
+interleaved op by op, a legal schedule of a race-free kernel without barriers), then merges as in strict \
+mode: `A[..., idx + c]` with `c` and the row pitch multiples of `width` become vector accesses, the rest \
+stays replicated as scalars; `w` neighbouring `arith.addf/subf/mulf/divf` on the lanes of vectors \
+become one op on vectors. Kernels are left unchanged, \
+with a remark, when the block x size is not a constant multiple of `width`, or they have barriers, \
+workgroup or private attributions, `gpu.thread_id`-like ops, ops of unknown memory effects (atomics, \
+calls) or unresolved subscripts.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -45,7 +57,7 @@ neighbouring threads along x) is not implemented yet: each kernel gets a remark 
             name: "mode",
             kind: OptionKind::Enum(&["strict", "aggressive"]),
             default: "strict",
-            help: "strict: one thread's neighbouring accesses (seed 004's float2 rule); aggressive: group neighbouring threads along x (not implemented: a remark)",
+            help: "strict: one thread's neighbouring accesses (seed 004's float2 rule); aggressive: first coarsen threads along x by width (the AMD rule)",
         },
     ],
     create,
@@ -78,27 +90,62 @@ impl Pass for VectorizeAccess {
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
         let ctx = op.ctx();
         let regions = op.regions().to_vec();
-        let launches = collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions);
-        let mut groups = Vec::new();
+        let mut launches = collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions);
         let mut remarks = Vec::new();
-        for l in launches {
-            if self.aggressive {
-                remarks.push((
-                    l.op(),
-                    "vectorize-access: mode=aggressive is not implemented yet; kernel left unchanged".to_string(),
-                ));
-                continue;
+        let mut changed = false;
+        if self.aggressive {
+            let mut ok = Vec::new();
+            for l in launches {
+                match coarsen::check(ctx, op.body(), l, self.width) {
+                    Ok(bx) => ok.push((l, bx)),
+                    Err(why) => remarks.push((
+                        op.body().op_loc(l.op()).source_pos(ctx),
+                        format!("vectorize-access (aggressive): kernel left unchanged: {why}"),
+                    )),
+                }
             }
-            plan::plan_launch(ctx, op.body(), l, self.width, &mut groups, &mut remarks);
+            for &(l, bx) in &ok {
+                remarks.push((
+                    op.body().op_loc(l.op()).source_pos(ctx),
+                    format!(
+                        "vectorize-access (aggressive): threads coarsened along x by {}: block x {bx} -> {}",
+                        self.width,
+                        bx / self.width
+                    ),
+                ));
+            }
+            if !ok.is_empty() {
+                changed = true;
+                let mut b = op.builder();
+                for &(l, bx) in &ok {
+                    coarsen::coarsen(&mut b, l, bx, self.width);
+                }
+            }
+            launches = ok.into_iter().map(|(l, _)| l).collect();
         }
-        let remarks: Vec<_> = remarks
-            .into_iter()
-            .map(|(at, message)| (op.body().op_loc(at).source_pos(ctx), message))
-            .collect();
+        let mut groups = Vec::new();
+        let mut planned = Vec::new();
+        for &l in &launches {
+            plan::plan_launch(ctx, op.body(), l, self.width, &mut groups, &mut planned);
+        }
+        remarks.extend(
+            planned
+                .into_iter()
+                .map(|(at, message)| (op.body().op_loc(at).source_pos(ctx), message)),
+        );
         if !groups.is_empty() {
+            changed = true;
             let mut b = op.builder();
             for g in &groups {
                 rewrite::apply(&mut b, g);
+            }
+            if self.aggressive {
+                for &l in &launches {
+                    let region = l.body(&b);
+                    if let Some(block) = b.body().entry_block(region) {
+                        lanes::lift(&mut b, block, self.width as usize);
+                    }
+                }
             }
         }
         for (pos, message) in remarks {
@@ -109,7 +156,7 @@ impl Pass for VectorizeAccess {
             "Groups of scalar accesses made one vector access",
             groups.len() as u64,
         );
-        if groups.is_empty() {
+        if !changed {
             am.preserve_all();
         }
         Ok(())
