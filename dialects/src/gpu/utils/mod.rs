@@ -1,4 +1,4 @@
 //! Helpers shared by the gpu dialect's passes.
 
-pub mod phase_barriers;
 pub mod kernel_writes;
+pub mod phase_barriers;

@@ -142,7 +142,7 @@ impl Prefetch {
         }
         let (g2s, g2r) = (seg.g2s(), seg.loads.len() - seg.g2s());
         let step = f.step(b);
-        let guarded = !f.constant_trip_count(b).is_some_and(|t| t >= 1);
+        let guarded = f.constant_trip_count(b).is_none_or(|t| t < 1);
         transform::prefetch(b, f, &seg);
         Some(format!(
             "prefetched {g2s} G2S and {g2r} G2R load(s) of the next iteration into registers, guarded by \
@@ -182,7 +182,9 @@ with the prefetched ones > register-limit={}",
         }
         let (ctx, body) = (b.ctx(), b.body());
         for e in nested_writes(ctx, body, f.op())? {
-            let global = e.value.is_none_or(|v| memory_space(ctx, body, v) == MemorySpace::Global);
+            let global = e
+                .value
+                .is_none_or(|v| memory_space(ctx, body, v) == MemorySpace::Global);
             if global {
                 return Err(format!(
                     "the loop writes global memory ('{}'): a prefetched value could be stale",
@@ -190,7 +192,7 @@ with the prefetched ones > register-limit={}",
                 ));
             }
         }
-        let may_skip = !f.constant_trip_count(b).is_some_and(|t| t >= 1);
+        let may_skip = f.constant_trip_count(b).is_none_or(|t| t < 1);
         for l in &seg.loads {
             let ty = body.value_type(body.result(l.load, 0));
             if may_skip && !transform::zeroable(b, ty) {
