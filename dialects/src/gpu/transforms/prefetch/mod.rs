@@ -27,7 +27,9 @@ pub static INFO: PassInfo = PassInfo {
 block; `docs/design/kernel-optimizer.md`) and whose body has a `gpu.barrier` at its top level (the shape of \
 seed Fig. 8a: loader loops such as Fig. 3b's 16-iteration G2S loop are left alone), possibly with **G2R** loads (global `affine.load`s used by the \
 computation) and the pure `affine.apply`/`arith.constant` ops their addresses need, before anything else \
-(DIGEST §004.7, seed Fig. 8):\n\n\
+(DIGEST §004.7, seed Fig. 8). G2S statements inside a leading `affine.if` without else or results whose \
+condition uses only the induction variable and values from outside the loop (block merge's `tidx < \
+old blockDim.x` guard, seed Fig. 5) count too: their prefetching loads go under a copy of that condition.\n\n\
 1. The first iteration's values are loaded before the loop, under `affine.if (ub - lb - 1 >= 0)` (yielding \
 zeros otherwise) unless the trip count is a constant of at least 1, and carried as new `iter_args`.\n\
 2. At the top of each iteration the G2S stores store the carried values (the G2R uses use them).\n\
@@ -142,7 +144,7 @@ impl Prefetch {
         }
         let (g2s, g2r) = (seg.g2s(), seg.loads.len() - seg.g2s());
         let step = f.step(b);
-        let guarded = !f.constant_trip_count(b).is_some_and(|t| t >= 1);
+        let guarded = f.constant_trip_count(b).is_none_or(|t| t < 1);
         transform::prefetch(b, f, &seg);
         Some(format!(
             "prefetched {g2s} G2S and {g2r} G2R load(s) of the next iteration into registers, guarded by \
@@ -192,10 +194,10 @@ with the prefetched ones > register-limit={}",
                 ));
             }
         }
-        let may_skip = !f.constant_trip_count(b).is_some_and(|t| t >= 1);
+        let may_skip = f.constant_trip_count(b).is_none_or(|t| t < 1);
         for l in &seg.loads {
             let ty = body.value_type(body.result(l.load, 0));
-            if may_skip && !transform::zeroable(b, ty) {
+            if (may_skip || l.guard.is_some()) && !transform::zeroable(b, ty) {
                 return Err("a loaded type has no zero constant for a loop that may run zero times".into());
             }
         }

@@ -4,14 +4,14 @@
 //! (G2S) or used by the computation (G2R), with the pure index arithmetic
 //! their addresses need.
 
-use crate::affine::{AffineApplyOp, AffineForOp, AffineLoadOp, AffineStoreOp};
+use crate::affine::{AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::{memory_space, MemorySpace};
 use crate::gpu::GpuBarrierOp;
 use lf_ir::builder::Builder;
 use lf_ir::interfaces::is_memory_effect_free;
 use lf_ir::view::OpView;
-use lf_ir::{OpId, Value};
+use lf_ir::{BlockId, OpId, Value};
 
 /// One load to prefetch.
 #[derive(Clone, Debug)]
@@ -22,6 +22,9 @@ pub struct Prefetched {
     pub store: Option<OpId>,
     /// The ops of the loop body its address depends on, in program order.
     pub chain: Vec<OpId>,
+    /// The `affine.if` (without else or results) it sits in, as block merge
+    /// guards G2S statements with `tidx < old blockDim.x` (seed Fig. 5).
+    pub guard: Option<OpId>,
 }
 
 /// The loads at the top of the body of `for_op`, and the op before which the
@@ -43,7 +46,7 @@ impl Segment {
 
 /// The leading segment of `for_op`'s body.
 pub fn leading(b: &Builder<'_>, for_op: AffineForOp) -> Result<Segment, String> {
-    let (ctx, body) = (b.ctx(), b.body());
+    let body = b.body();
     let block = for_op.region_block(b);
     let mut loads: Vec<Prefetched> = Vec::new();
     let mut compute = None;
@@ -51,25 +54,18 @@ pub fn leading(b: &Builder<'_>, for_op: AffineForOp) -> Result<Segment, String> 
         if AffineApplyOp::isa(b, op) || ArithConstantOp::isa(b, op) {
             continue;
         }
-        if let Some(l) = AffineLoadOp::cast(b, op) {
-            if memory_space(ctx, body, l.memref(b)) == MemorySpace::Global {
-                let v = l.result(b);
-                let mut uses = body.uses(v);
-                let only = uses.next().map(|u| body.use_owner(u)).filter(|_| uses.next().is_none());
-                let store = only.filter(|&u| {
-                    AffineStoreOp::cast(b, u).is_some_and(|s| {
-                        s.value(b) == v
-                            && memory_space(ctx, body, s.memref(b)) == MemorySpace::Workgroup
-                            && body.op_block(u) == Some(block)
-                    })
-                });
-                loads.push(Prefetched {
-                    load: op,
-                    store,
-                    chain: Vec::new(),
-                });
-                continue;
-            }
+        if let Some(g2s) = g2s_load(b, op, block) {
+            loads.push(Prefetched {
+                load: op,
+                store: g2s,
+                chain: Vec::new(),
+                guard: None,
+            });
+            continue;
+        }
+        if let Some(guarded) = guarded_g2s(b, for_op, op) {
+            loads.extend(guarded);
+            continue;
         }
         if loads.iter().any(|l| l.store == Some(op)) {
             continue;
@@ -88,6 +84,66 @@ pub fn leading(b: &Builder<'_>, for_op: AffineForOp) -> Result<Segment, String> 
         l.chain = address_chain(b, for_op, iv, l.load)?;
     }
     Ok(Segment { loads, compute })
+}
+
+/// `Some(store)` when `op` is a global `affine.load` (`store`: the
+/// workgroup `affine.store` in `block` that is its only use, if it is one).
+fn g2s_load(b: &Builder<'_>, op: OpId, block: BlockId) -> Option<Option<OpId>> {
+    let (ctx, body) = (b.ctx(), b.body());
+    let l = AffineLoadOp::cast(b, op)?;
+    if memory_space(ctx, body, l.memref(b)) != MemorySpace::Global {
+        return None;
+    }
+    let v = l.result(b);
+    let mut uses = body.uses(v);
+    let only = uses.next().map(|u| body.use_owner(u)).filter(|_| uses.next().is_none());
+    Some(only.filter(|&u| {
+        AffineStoreOp::cast(b, u).is_some_and(|s| {
+            s.value(b) == v
+                && memory_space(ctx, body, s.memref(b)) == MemorySpace::Workgroup
+                && body.op_block(u) == Some(block)
+        })
+    }))
+}
+
+/// The G2S statements of `op` when it is an `affine.if` without else or
+/// results, whose condition depends only on the induction variable and
+/// values defined outside the loop, and whose then block holds only G2S
+/// statements and index arithmetic (block merge's guard).
+fn guarded_g2s(b: &Builder<'_>, for_op: AffineForOp, op: OpId) -> Option<Vec<Prefetched>> {
+    let body = b.body();
+    let if_op = AffineIfOp::cast(b, op)?;
+    if body.num_results(op) != 0 || if_op.else_block(b).is_some() {
+        return None;
+    }
+    let iv = for_op.iv(b);
+    if body
+        .operands(op)
+        .any(|v| v != iv && body.is_defined_inside(v, for_op.op()))
+    {
+        return None;
+    }
+    let then = if_op.then_block(b);
+    let mut out: Vec<Prefetched> = Vec::new();
+    for inner in body.block_ops(then) {
+        if body.terminator(then) == Some(inner)
+            || AffineApplyOp::isa(b, inner)
+            || ArithConstantOp::isa(b, inner)
+            || out.iter().any(|l| l.store == Some(inner))
+        {
+            continue;
+        }
+        match g2s_load(b, inner, then) {
+            Some(Some(store)) => out.push(Prefetched {
+                load: inner,
+                store: Some(store),
+                chain: Vec::new(),
+                guard: Some(op),
+            }),
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// The pure ops of the loop body the address operands of `load` depend on,
@@ -117,9 +173,13 @@ fn address_chain(b: &Builder<'_>, for_op: AffineForOp, iv: Value, load: OpId) ->
             work.extend(body.operands(def));
         }
     }
+    let top = for_op.region_block(b);
     chain.sort_by(|&x, &y| {
+        let (bx, by) = (body.op_block(x) != Some(top), body.op_block(y) != Some(top));
         if x == y {
             std::cmp::Ordering::Equal
+        } else if bx != by {
+            bx.cmp(&by)
         } else if body.is_before_in_block(x, y) {
             std::cmp::Ordering::Less
         } else {

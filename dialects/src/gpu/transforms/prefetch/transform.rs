@@ -35,17 +35,43 @@ fn zero(b: &mut Builder<'_>, ty: Type) -> Value {
 
 /// Clones the address chains and the loads of `seg` at the insertion
 /// point with the induction variable `iv` replaced by `at`; the loaded
-/// values.
-fn clone_loads(b: &mut Builder<'_>, seg: &Segment, iv: Value, at: Value) -> Vec<Value> {
+/// values. A load under a block-merge guard is cloned under a copy of the
+/// guard, which yields `fallback(k)` for the threads it excludes.
+fn clone_loads(
+    b: &mut Builder<'_>,
+    seg: &Segment,
+    iv: Value,
+    at: Value,
+    fallback: &mut dyn FnMut(&mut Builder<'_>, usize) -> Value,
+) -> Vec<Value> {
     let mut out = Vec::new();
-    for l in &seg.loads {
+    for (k, l) in seg.loads.iter().enumerate() {
         let mut map = ValueMap::default();
         map.map(iv, at);
-        for &op in &l.chain {
-            b.clone_op(op, &mut map);
-        }
-        let load = b.clone_op(l.load, &mut map);
-        out.push(b.body().result(load, 0));
+        let load = |b: &mut Builder<'_>, map: &mut ValueMap| {
+            for &op in &l.chain {
+                b.clone_op(op, map);
+            }
+            let load = b.clone_op(l.load, map);
+            b.body().result(load, 0)
+        };
+        let Some(guard) = l.guard.and_then(|g| AffineIfOp::cast(b, g)) else {
+            out.push(load(b, &mut map));
+            continue;
+        };
+        let set = guard.condition(b).clone();
+        let operands: Vec<Value> = b.body().operands(guard.op()).map(|v| map.lookup(v)).collect();
+        let ty = b.body().value_type(b.body().result(l.load, 0));
+        let mut otherwise = |b: &mut Builder<'_>| std::iter::once(fallback(b, k)).collect();
+        let inner = AffineIfOp::build(
+            b,
+            set,
+            &operands,
+            &[ty],
+            |b| std::iter::once(load(b, &mut map)).collect(),
+            Some(&mut otherwise),
+        );
+        out.push(b.body().result(inner.op(), 0));
     }
     out
 }
@@ -89,8 +115,10 @@ pub fn prefetch(b: &mut Builder<'_>, for_op: AffineForOp, seg: &Segment) -> Affi
             Some(c) => ArithConstantOp::index(b, c),
             None => AffineApplyOp::build(b, &lb.operands, lb.map.clone()).result(b),
         };
+        let tys = types.clone();
+        let mut zeros = |b: &mut Builder<'_>, k: usize| zero(b, tys[k]);
         if runs {
-            return clone_loads(b, seg, iv, at);
+            return clone_loads(b, seg, iv, at, &mut zeros);
         }
         // ub - lb - 1 >= 0 over (lb dims, ub dims)[lb syms, ub syms].
         let (ld, ls) = split(&lb);
@@ -101,14 +129,13 @@ pub fn prefetch(b: &mut Builder<'_>, for_op: AffineForOp, seg: &Segment) -> Affi
         let cond = hi.sub(&lo).add_const(-1);
         let set = IntegerSet::new(nd, (ls.len() + us.len()) as u32, vec![cond], vec![false]);
         let operands: Vec<Value> = [ld, ud, ls, us].concat();
-        let tys = types.clone();
-        let mut otherwise = |b: &mut Builder<'_>| tys.iter().map(|&t| zero(b, t)).collect();
+        let mut otherwise = |b: &mut Builder<'_>| types.iter().map(|&t| zero(b, t)).collect();
         let guard = AffineIfOp::build(
             b,
             set,
             &operands,
             &types,
-            |b| clone_loads(b, seg, iv, at).into_iter().collect(),
+            |b| clone_loads(b, seg, iv, at, &mut zeros).into_iter().collect(),
             Some(&mut otherwise),
         );
         b.body().results(guard.op()).collect()
@@ -136,12 +163,13 @@ pub fn prefetch(b: &mut Builder<'_>, for_op: AffineForOp, seg: &Segment) -> Affi
         let operands: Vec<Value> = [vec![iv], ud, us].concat();
         let old = carried.clone();
         let mut otherwise = |_: &mut Builder<'_>| old.iter().copied().collect();
+        let mut keep = |_: &mut Builder<'_>, k: usize| carried[k];
         let guard = AffineIfOp::build(
             b,
             set,
             &operands,
             &types,
-            |b| clone_loads(b, seg, iv, at).into_iter().collect(),
+            |b| clone_loads(b, seg, iv, at, &mut keep).into_iter().collect(),
             Some(&mut otherwise),
         );
         b.body().results(guard.op()).collect()
