@@ -161,6 +161,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);
     r.register_pipeline(&gpu::transforms::fuse_halo_gpu::FUSE_HALO_GPU);
+    r.register_pipeline(&gpu::transforms::gpu_optimize_kernels::GPU_OPTIMIZE_KERNELS);
 }
 
 /// The op reference of one dialect as markdown (`docs/dialects/<name>.md`).

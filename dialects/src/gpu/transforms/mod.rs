@@ -8,6 +8,7 @@ pub mod gpu_coalescing_analysis;
 pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;
 pub mod gpu_map_loops;
+pub mod gpu_optimize_kernels;
 pub mod gpu_verify_transfers;
 pub mod ihop_gpu;
 pub mod kernel_merge;

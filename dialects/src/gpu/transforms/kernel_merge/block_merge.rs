@@ -178,7 +178,12 @@ pub fn plan_block_merge<'c>(
             }
         }
     }
-    g2s.extend(copies.into_iter().filter(|(m, _)| !replicate.contains(m)).map(|(_, c)| c));
+    g2s.extend(
+        copies
+            .into_iter()
+            .filter(|(m, _)| !replicate.contains(m))
+            .map(|(_, c)| c),
+    );
     let bytes: i64 = wg
         .iter()
         .map(|&m| array_bytes(ir, m).saturating_mul(if replicate.contains(&m) { factor } else { 1 }))
@@ -444,7 +449,13 @@ impl Pass for BlockMerge {
 fn replicate_array(b: &mut Builder<'_>, m: Value, n: i64, copy: Value) {
     let ctx = b.ctx();
     let ty = b.body().value_type(m);
-    let lf_ir::TypeData::MemRef { shape, element, layout, memory_space } = ctx.type_data(ty).clone() else {
+    let lf_ir::TypeData::MemRef {
+        shape,
+        element,
+        layout,
+        memory_space,
+    } = ctx.type_data(ty).clone()
+    else {
         return;
     };
     let mut new_shape = vec![n];
