@@ -46,10 +46,12 @@ a thread `t'` of block `b'` runs the old thread `t' mod B` of the old block `b'*
 `bid'*N*B + t'`). The statements that cause the sharing (a global load whose value is only stored \
 into a workgroup array, neither depending on the merged block index: G2S) are guarded by \
 `affine.if (tid' < B)` so the merged block loads the data once; shared arrays keep their size; \
-barriers stay unguarded. Kernels without shared memory are only re-blocked. Left unchanged, with a \
-remark: sizes that are not constant, a grid that does not divide, more than 1024 threads, atomics \
-or other ops with unknown effects, a workgroup array written by anything but such a G2S statement \
-(its contents depend on the merged block: replication is not done).",
+barriers stay unguarded. Kernels without shared memory are only re-blocked. A workgroup array \
+written any other way (its contents depend on the old block) gets one copy per merged block: a leading \
+dimension of size N indexed by `tid' floordiv B`. Left unchanged, with a remark: sizes that are not \
+constant, a grid that does not divide, more than 1024 threads, atomics or other ops with unknown \
+effects, copies over 48 KiB of shared memory, an array to copy with a layout map or used other than \
+by loads and stores.",
     anchor: Anchor::Op("func.func"),
     options: MERGE_OPTIONS,
     create,

@@ -373,6 +373,8 @@ impl Emitter<'_, '_> {
         let (inner, yield_op) = Self::block_ops(b, block);
         let yields: Vec<Value> = b.body().operands(yield_op).collect();
         let n = self.n();
+        let saved_loc = b.loc();
+        b.set_loc_of(op);
         let new_for = AffineForOp::build(b, lb, ub, step, &new_inits, |b, niv, nargs| {
             let mut k = 0;
             for (a, &is_dep) in args.iter().zip(&per) {
@@ -404,6 +406,7 @@ impl Emitter<'_, '_> {
             }
             out
         });
+        b.set_loc(saved_loc);
         let new_results: Vec<Value> = b.body().results(new_for.op()).collect();
         let mut k = 0;
         for (r, &is_dep) in results.iter().zip(&per) {

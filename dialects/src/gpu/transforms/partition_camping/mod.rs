@@ -12,9 +12,10 @@ use crate::gpu::GpuLaunchOp;
 use detect::Verdict;
 use lf_ir::builder::Builder;
 use lf_ir::view::{collect_ops, OpView};
-use lf_ir::OpId;
+use lf_ir::{Location, OpId};
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
+use rustc_hash::FxHashSet;
 
 /// The registration record of `gpu-partition-camping`.
 pub static INFO: PassInfo = PassInfo {
@@ -106,30 +107,37 @@ impl PartitionCamping {
         let (pb, np) = (self.partition_bytes, self.partitions);
         let period = pb * np;
         let mut camping = Vec::new();
+        // One remark per source access: copies made by earlier steps (a
+        // thread merge replicates a store 32 times) share their location.
+        let mut seen: FxHashSet<(Location, bool)> = FxHashSet::default();
         for access in kernel_accesses(b, launch) {
             let kind = if access.is_store { "store" } else { "load" };
+            let first = seen.insert((b.body().op_loc(access.op), access.is_store));
             match detect::check(&access, pb, np) {
                 None | Some(Verdict::NoBlockX) => {}
-                Some(Verdict::Skipped(why)) => {
+                Some(Verdict::Skipped(why)) if first => {
                     b.remark(
                         access.op,
                         format!("partition camping not checked for this {kind}: {why}"),
                     );
                 }
+                Some(Verdict::Skipped(_)) => {}
                 Some(Verdict::Stride { bytes, camping: c }) => {
                     let verdict = if c {
                         "partition camping: neighbouring blocks hit the same partition"
                     } else {
                         "no partition camping"
                     };
-                    b.remark(
-                        access.op,
-                        format!(
-                            "{verdict}: this {kind} strides {bytes} bytes between blocks bidx and bidx+1; \
+                    if first {
+                        b.remark(
+                            access.op,
+                            format!(
+                                "{verdict}: this {kind} strides {bytes} bytes between blocks bidx and bidx+1; \
 {bytes} mod ({pb}*{np}) = {}",
-                            bytes.rem_euclid(period)
-                        ),
-                    );
+                                bytes.rem_euclid(period)
+                            ),
+                        );
+                    }
                     if c {
                         camping.push(access);
                     }
