@@ -27,7 +27,6 @@ use crate::gpu::GpuLaunchOp;
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
-use lf_ir::diag::Diagnostic;
 use lf_ir::interfaces::memory_effects;
 use lf_ir::view::{collect_ops, Ir, OpView, ValueList};
 use lf_ir::{OpId, Value};
@@ -423,26 +422,14 @@ impl Pass for BlockMerge {
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
-        let regions = op.regions().to_vec();
-        let launches: Vec<GpuLaunchOp> = collect_ops::<GpuLaunchOp>(op.ctx(), op.body(), &regions);
-        let mut changed = false;
-        for launch in launches {
-            let ctx = op.ctx();
-            let plan = plan_block_merge(&(ctx, op.body()), launch, self.dim, self.factor);
-            let pos = op.body().op_loc(launch.op()).source_pos(ctx);
-            match plan {
-                Ok(plan) => {
-                    apply_block_merge(&mut op.builder(), launch, &plan);
-                    op.emit(Diagnostic::remark(pos, plan.describe()));
-                    changed = true;
-                }
-                Err(why) => op.emit(Diagnostic::remark(pos, format!("block-merge: {why}"))),
-            }
-        }
-        if !changed {
-            am.preserve_all();
-        }
-        Ok(())
+        super::merge_each_launch(
+            op,
+            am,
+            "block-merge",
+            |ir, launch| plan_block_merge(ir, launch, self.dim, self.factor),
+            apply_block_merge,
+            |plan| plan.describe(),
+        )
     }
 }
 

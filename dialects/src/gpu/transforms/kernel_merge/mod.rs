@@ -20,7 +20,8 @@ use lf_ir::interfaces::memory_effects;
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, Value};
-use lf_pass::pass::{OptionKind, PassOption};
+use lf_pass::pass::{OptionKind, PassOption, PassResult, PassTarget};
+use lf_pass::AnalysisManager;
 
 /// The `dim` and `factor` options both merges take.
 pub(crate) static MERGE_OPTIONS: &[PassOption] = &[
@@ -141,4 +142,38 @@ pub(crate) fn entry_block<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> lf_ir::B
     body.region_blocks(launch.body(ir))
         .next()
         .expect("gpu.launch has a body block")
+}
+
+/// Runs one merge on every `gpu.launch` of the pass target: `plan` decides
+/// (an error is the reason it declines), `apply` rewrites, `describe` says
+/// what was done; each launch gets a remark prefixed by `pass` when
+/// declined. Preserves all analyses when nothing changed.
+pub(crate) fn merge_each_launch<P>(
+    op: &mut PassTarget<'_>,
+    am: &mut AnalysisManager,
+    pass: &str,
+    plan: impl Fn(&(&lf_ir::Context, &lf_ir::Body), GpuLaunchOp) -> Result<P, String>,
+    apply: impl Fn(&mut Builder<'_>, GpuLaunchOp, &P),
+    describe: impl Fn(&P) -> String,
+) -> PassResult {
+    let regions = op.regions().to_vec();
+    let launches: Vec<GpuLaunchOp> = lf_ir::view::collect_ops::<GpuLaunchOp>(op.ctx(), op.body(), &regions);
+    let mut changed = false;
+    for launch in launches {
+        let ctx = op.ctx();
+        let decided = plan(&(ctx, op.body()), launch);
+        let pos = op.body().op_loc(launch.op()).source_pos(ctx);
+        match decided {
+            Ok(p) => {
+                apply(&mut op.builder(), launch, &p);
+                op.emit(lf_ir::diag::Diagnostic::remark(pos, describe(&p)));
+                changed = true;
+            }
+            Err(why) => op.emit(lf_ir::diag::Diagnostic::remark(pos, format!("{pass}: {why}"))),
+        }
+    }
+    if !changed {
+        am.preserve_all();
+    }
+    Ok(())
 }

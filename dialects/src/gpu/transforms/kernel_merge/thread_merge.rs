@@ -25,8 +25,7 @@ use crate::gpu::{GpuLaunchOp, WORKGROUP_ATTRIBUTIONS_ATTR};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
-use lf_ir::diag::Diagnostic;
-use lf_ir::view::{collect_ops, Ir, OpView, ValueList};
+use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{BlockId, Body, Context, OpId, Value};
 use lf_pass::pass::{Anchor, Pass, PassInfo, PassOptions, PassResult, PassTarget};
@@ -457,25 +456,13 @@ impl Pass for ThreadMerge {
     }
 
     fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
-        let regions = op.regions().to_vec();
-        let launches: Vec<GpuLaunchOp> = collect_ops::<GpuLaunchOp>(op.ctx(), op.body(), &regions);
-        let mut changed = false;
-        for launch in launches {
-            let ctx = op.ctx();
-            let plan = plan_thread_merge(&(ctx, op.body()), launch, self.dim, self.factor);
-            let pos = op.body().op_loc(launch.op()).source_pos(ctx);
-            match plan {
-                Ok(plan) => {
-                    apply_thread_merge(&mut op.builder(), launch, &plan);
-                    op.emit(Diagnostic::remark(pos, plan.describe()));
-                    changed = true;
-                }
-                Err(why) => op.emit(Diagnostic::remark(pos, format!("thread-merge: {why}"))),
-            }
-        }
-        if !changed {
-            am.preserve_all();
-        }
-        Ok(())
+        super::merge_each_launch(
+            op,
+            am,
+            "thread-merge",
+            |ir, launch| plan_thread_merge(ir, launch, self.dim, self.factor),
+            apply_thread_merge,
+            |plan| plan.describe(),
+        )
     }
 }
