@@ -6,6 +6,7 @@
 pub mod plan;
 pub mod reblock;
 pub mod rewrite;
+pub mod swap;
 
 use crate::gpu::analysis::coalescing::HALF_WARP;
 use crate::gpu::GpuLaunchOp;
@@ -41,13 +42,18 @@ of 16, bdz = 1.\n\n\
 Not converted, with a remark at the load: m > `max-stride` (8: little reuse across iterations); \
 the reuse rule of §004.5 fails (over one fill, 16 lanes x U iterations, the segment must serve at \
 least as many reads as elements it loads, and more than one of its elements must be read: case A \
-accesses without a loop index, `A[idy][0]` or `A[idx][c]`, never pass; the seed's idx/idy swap is \
-not done); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
+accesses without a loop index, `A[idy][0]` or `A[idx][c]`, never pass); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
 segment of the last iterations reaching past the array; a trip count not a multiple of U; a load \
 under an `affine.if` (a bound guard) or any other op (a barrier there could diverge); an array \
 the kernel also writes; indices of other loops or computed in the loop. Stores are never \
 converted (a non-coalesced store gets a remark). Kernels that already use workgroup memory or \
-barriers are left alone (re-blocking would split threads that share a block). A remark at the launch says what was converted, or why the kernel is left alone.",
+barriers are left alone (re-blocking would split threads that share a block). A remark at the launch says what was converted, or why the kernel is left alone.\n\n\
+First, with `swap` (default), the seed's idx/idy swap: when a global load indexed by both `idx` and \
+`idy` in different subscripts (`A[idx][idy]`) is not coalesced, and exchanging the kernel's x and y \
+roles (thread `(tx, ty)` of block `(bx, by)` becomes thread `(ty, tx)` of block `(by, bx)`, the \
+launch's x and y sizes exchanged: every block keeps its threads, so it is always legal) makes \
+strictly more global accesses coalesced, weighted by how often a thread executes each, the kernel \
+is swapped, with a remark giving both counts.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -61,6 +67,12 @@ barriers are left alone (re-blocking would split threads that share a block). A 
             kind: OptionKind::UInt,
             default: "8",
             help: "The largest m (elements per iteration) converted; the seed's 8",
+        },
+        PassOption {
+            name: "swap",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "The seed's idx/idy swap: exchange a kernel's x and y roles when that coalesces more accesses",
         },
         PassOption {
             name: "remarks",
@@ -80,6 +92,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     Ok(Box::new(CoalesceViaShared {
         pad: opts.bool("pad"),
         max_stride,
+        swap: opts.bool("swap"),
         remarks: opts.bool("remarks"),
     }))
 }
@@ -90,6 +103,8 @@ pub struct CoalesceViaShared {
     pub pad: bool,
     /// The largest m converted.
     pub max_stride: i64,
+    /// Whether the idx/idy swap is tried first.
+    pub swap: bool,
     /// Whether remarks are emitted.
     pub remarks: bool,
 }
@@ -128,6 +143,26 @@ impl Pass for CoalesceViaShared {
         let ctx = op.ctx();
         let regions = op.regions().to_vec();
         let mut remarks: Vec<(OpId, String)> = Vec::new();
+        let mut swapped = 0u64;
+        if self.swap {
+            for launch in collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions) {
+                match swap::plan_swap(&(ctx, op.body()), launch) {
+                    Ok(Some(s)) => {
+                        swap::apply_swap(&mut op.builder(), launch);
+                        swapped += 1;
+                        remarks.push((
+                            launch.op(),
+                            format!(
+                                "swapped idx and idy (x and y roles exchanged): coalesced global accesses, weighted by executions per thread, {} -> {}",
+                                s.before, s.after
+                            ),
+                        ));
+                    }
+                    Ok(None) => {}
+                    Err(why) => remarks.push((launch.op(), why)),
+                }
+            }
+        }
         let mut plans = Vec::new();
         {
             let body = op.body();
@@ -201,7 +236,12 @@ impl Pass for CoalesceViaShared {
             "Kernels whose loads were coalesced through shared memory",
             plans.len() as u64,
         );
-        if plans.is_empty() {
+        op.add_statistic(
+            "num-swapped-kernels",
+            "Kernels whose x and y roles were exchanged",
+            swapped,
+        );
+        if plans.is_empty() && swapped == 0 {
             am.preserve_all();
         }
         Ok(())
