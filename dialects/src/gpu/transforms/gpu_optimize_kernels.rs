@@ -11,15 +11,16 @@ pub static GPU_OPTIMIZE_KERNELS: PipelineInfo = PipelineInfo {
     description: "Seed 004 (Yang et al., PLDI 2010) on the inline `gpu.launch` ops of a function, after \
 `gpu-map-loops`: `vectorize-access` (the strict float2 rule: a thread's neighbouring \
 `A[2*idx+N]`, `A[2*idx+N+1]` as one `vector<2xf32>` access, with an alignment proof), \
-`coalesce-via-shared` (each global load the half-warp rule finds uncoalesced, and whose data is \
-reused, loaded through a workgroup array by coalesced G2S statements; the block becomes one \
-half-warp), `gpu-merge-policy` (thread-block merge for sharing through shared memory or too few \
+`coalesce-via-shared` (the idx/idy swap when it coalesces more accesses; then each global load \
+the half-warp rule finds uncoalesced, and whose data is reused, loaded through a workgroup array by \
+coalesced G2S statements; the block becomes one half-warp), `gpu-merge-policy` (thread-block merge for sharing through shared memory or too few \
 threads, thread merge for sharing through registers, within a register estimate), `prefetch` \
 (the next iteration's G2S loads into registers before the computation, unless registers already \
 hold reused data), `gpu-partition-camping` (detection, and the offset rotation for 1-D grids), \
 then `canonicalize` and `cse`. Every step declines with a remark where it cannot prove its \
-rewrite legal or profitable; `diagonal-reorder` (2-D grids) is not in the pipeline: current GPUs \
-hash addresses over partitions (DIGEST §004.8, bench/gpu/RESULTS.md). Use: \
+rewrite legal or profitable; `diagonal-reorder` (2-D grids) is not in the pipeline: on an H200 the \
+hand-written tiled transpose gains nothing from the diagonal order (bench/gpu/RESULTS.md), so it is \
+a pass to apply by hand. Use: \
 `builtin.module(func.func(gpu-map-loops,gpu-optimize-kernels,gpu-host-data-placement),gpu-kernel-outlining)`.",
     anchor: Anchor::Op("func.func"),
     pipeline: "vectorize-access,coalesce-via-shared,gpu-merge-policy,prefetch,gpu-partition-camping,canonicalize,cse",
