@@ -243,7 +243,7 @@ fn bad_input_is_a_diagnostic() {
     assert!(out.stderr.contains("no function named '@main'"), "{}", out.stderr);
     let src = "func.func private @ext(f32)\nfunc.func @main() {\n  %v = arith.constant 1.0 : f32\n  call @ext(%v) : (f32) -> ()\n  return\n}\n";
     fails_at(&run(src), 4, "external function that lf-run does not provide");
-    let src = "func.func @main() {\n  %v = arith.constant dense<1.0> : vector<4xf32>\n  return\n}\n";
+    let src = "func.func @main() {\n  %v = arith.constant dense<1.0> : tensor<4xf32>\n  return\n}\n";
     fails_at(&run(src), 2, "not supported by lf-run");
     let src = "func.func @main(%a: index) {\n  return\n}\n";
     let out = run(src);
