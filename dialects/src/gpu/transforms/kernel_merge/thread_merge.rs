@@ -47,7 +47,7 @@ replicated N times with its values renamed; a workgroup array written with a dep
 index is replicated per copy (seed Fig. 7). Control flow depending on the merged id is replicated \
 whole when it holds no barrier. Left unchanged, with a remark: sizes that are not constant, a grid \
 that does not divide, atomics or other ops with unknown effects, a barrier under control flow \
-that depends on the merged id, private attributions next to replicated workgroup arrays.",
+that depends on the merged id, private attributions (per-thread arrays the copies would share).",
     anchor: Anchor::Op("func.func"),
     options: MERGE_OPTIONS,
     create,
@@ -136,8 +136,11 @@ pub fn plan_thread_merge<'c>(
         .into_iter()
         .filter(|w| dep.contains(w))
         .collect();
-    if !replicated.is_empty() && !launch.private_attributions(ir).is_empty() {
-        return Err("not merged: the kernel has private attributions next to workgroup arrays to replicate".into());
+    if !launch.private_attributions(ir).is_empty() {
+        // A per-thread array would be shared by the merged copies of a thread.
+        return Err(
+            "not merged: the kernel has private attributions (per-thread arrays the merged copies would share)".into(),
+        );
     }
     // Touched ops: dependent operands or results, or containing one.
     let mut touched: FxHashSet<OpId> = FxHashSet::default();
