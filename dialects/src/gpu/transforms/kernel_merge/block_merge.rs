@@ -126,18 +126,7 @@ pub fn plan_block_merge<'c>(
 ) -> Result<BlockMergePlan, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let ids = LaunchIds::of(ir, launch);
-    let (Some(old_block), Some(old_grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
-        return Err(format!(
-            "not merged: the block or grid size along {} is not a constant",
-            axis(dim)
-        ));
-    };
-    if old_grid % factor != 0 {
-        return Err(format!(
-            "not merged: the grid ({old_grid} blocks along {}) does not divide by {factor}",
-            axis(dim)
-        ));
-    }
+    let (old_block, old_grid) = super::merge_sizes(&ids, dim, factor)?;
     let threads = ids.threads_per_block().unwrap_or(i64::MAX);
     if threads.saturating_mul(factor) > 1024 {
         return Err(format!(

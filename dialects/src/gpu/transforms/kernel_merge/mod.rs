@@ -177,3 +177,25 @@ pub(crate) fn merge_each_launch<P>(
     }
     Ok(())
 }
+
+/// The constant block and grid sizes along `dim` of a launch whose grid
+/// divides by `factor`, or why a merge along `dim` is declined.
+pub(crate) fn merge_sizes(
+    ids: &crate::gpu::analysis::kernel_access::LaunchIds,
+    dim: usize,
+    factor: i64,
+) -> Result<(i64, i64), String> {
+    let (Some(block), Some(grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
+        return Err(format!(
+            "not merged: the block or grid size along {} is not a constant",
+            axis(dim)
+        ));
+    };
+    if grid % factor != 0 {
+        return Err(format!(
+            "not merged: the grid ({grid} blocks along {}) does not divide by {factor}",
+            axis(dim)
+        ));
+    }
+    Ok((block, grid))
+}

@@ -115,18 +115,7 @@ pub fn plan_thread_merge<'c>(
 ) -> Result<ThreadMergePlan, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let ids = LaunchIds::of(ir, launch);
-    let (Some(_), Some(old_grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
-        return Err(format!(
-            "not merged: the block or grid size along {} is not a constant",
-            axis(dim)
-        ));
-    };
-    if old_grid % factor != 0 {
-        return Err(format!(
-            "not merged: the grid ({old_grid} blocks along {}) does not divide by {factor}",
-            axis(dim)
-        ));
-    }
+    let (_, old_grid) = super::merge_sizes(&ids, dim, factor)?;
     if let Some(why) = unsupported_op(ir, launch) {
         return Err(format!("not merged: {why}"));
     }
