@@ -93,14 +93,22 @@ def kernels(r):
     return None
 
 
-def main():
+def read_run(order):
+    """The command line's run: (opts, rows, small, env, sizes, anchors,
+    anchor_device, workloads), the workloads in `order` first, then the rest
+    sorted."""
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
     rows, small = parse_log(args[0])
     env, sizes = parse_env(opts.get("env"))
     anchors, anchor_device = parse_anchors(opts.get("anchors"))
-    workloads = [w for w in ORDER if any(k[0] == w for k in rows)]
+    workloads = [w for w in order if any(k[0] == w for k in rows)]
     workloads += sorted({k[0] for k in rows} - set(workloads))
+    return opts, rows, small, env, sizes, anchors, anchor_device, workloads
+
+
+def main():
+    opts, rows, small, env, sizes, anchors, anchor_device, workloads = read_run(ORDER)
     variants = []
     for (_, v) in rows:
         if v != "cpu" and v not in variants:

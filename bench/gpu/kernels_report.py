@@ -14,10 +14,8 @@ variant is a step of the pipeline on top of the previous one; *x naive* is
 the naive kernel's time over the row's, *x prev* the previous step's.
 """
 import os
-import sys
 
-from fusion_report import fmt, kernels, parse_anchors  # the same anchors table and kernel times
-from polybench_report import parse_env, parse_log  # the same harness lines and env.txt
+from fusion_report import fmt, kernels, read_run  # the same log, env.txt, anchors table and kernel times
 
 ORDER = ["matmul", "matvec", "transpose", "complex_scale", "fig3_dead"]
 
@@ -53,13 +51,7 @@ def bytes_moved(w, sizes):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
-    rows, small = parse_log(args[0])
-    env, sizes = parse_env(opts.get("env"))
-    anchors, anchor_device = parse_anchors(opts.get("anchors"))
-    workloads = [w for w in ORDER if any(k[0] == w for k in rows)]
-    workloads += sorted({k[0] for k in rows} - set(workloads))
+    opts, rows, small, env, sizes, anchors, anchor_device, workloads = read_run(ORDER)
     variants = []
     for line in env:
         if line.startswith("variants: "):
