@@ -157,6 +157,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::kernel_merge::thread_merge::INFO);
     r.register(&gpu::transforms::partition_camping::INFO);
     r.register(&gpu::transforms::prefetch::INFO);
+    r.register(&gpu::transforms::loop_merge::INFO);
     r.register(&gpu::transforms::vectorize_access::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);

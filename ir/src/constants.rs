@@ -55,3 +55,12 @@ pub fn materialize_constant(
     let f = m.0.read().iter().find(|(d, _)| &**d == dialect).map(|(_, f)| *f)?;
     f(ctx, value, ty, loc)
 }
+
+/// The value of `v` when it is the result of a constant-like op holding an
+/// integer (or index) attribute.
+pub fn constant_int(ctx: &Context, body: &Body, v: Value) -> Option<i128> {
+    match ctx.attr_data(constant_value(ctx, body, v)?) {
+        crate::AttrData::Integer { value, .. } => Some(*value),
+        _ => None,
+    }
+}

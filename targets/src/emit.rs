@@ -30,7 +30,7 @@ use lf_dialects::math::{
     MathLogOp, MathPowfOp, MathRsqrtOp, MathSinOp, MathSqrtOp, MathTanhOp,
 };
 use lf_dialects::memref::{MemrefAllocOp, MemrefAllocaOp, MemrefCastOp, MemrefDeallocOp, MemrefLoadOp, MemrefStoreOp};
-use lf_dialects::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfYieldOp};
+use lf_dialects::scf::{ScfConditionOp, ScfForOp, ScfIfOp, ScfParallelOp, ScfWhileOp, ScfYieldOp};
 use lf_dialects::vector::{
     VectorBroadcastOp, VectorExtractOp, VectorFromElementsOp, VectorInsertOp, VectorLoadOp, VectorStoreOp,
 };
@@ -530,6 +530,8 @@ impl<'a> Emitter<'a> {
             self.scf_for(f);
         } else if let Some(f) = AffineForOp::cast(&ir, op) {
             self.affine_for(f);
+        } else if let Some(w) = ScfWhileOp::cast(&ir, op) {
+            self.scf_while(w);
         } else if let Some(i) = ScfIfOp::cast(&ir, op) {
             self.scf_if(i);
         } else if let Some(i) = AffineIfOp::cast(&ir, op) {
@@ -1151,6 +1153,75 @@ impl<'a> Emitter<'a> {
             iter_args: f.region_iter_args(&ir),
         };
         self.counted_loop(&lp, &lb, &ub, &f.step(&ir).to_string(), &carried, None);
+    }
+
+    /// `scf.while` as `while (1) { { before; results = forwarded; if
+    /// (!cond) break; } after; carried = yielded; }`: the carried values live
+    /// in `lf_`-prefixed locals (a prefix no value name has), the results
+    /// hold the values the condition forwards on every trip, and the
+    /// `after` block's arguments are copies of them.
+    fn scf_while(&mut self, w: ScfWhileOp) {
+        let ir = self.ir();
+        let (before, after) = (
+            self.body.entry_block(w.before(&ir)),
+            self.body.entry_block(w.after(&ir)),
+        );
+        let (Some(before), Some(after)) = (before, after) else {
+            self.err(w.op(), "an scf.while without blocks");
+            return;
+        };
+        let inits = w.inits(&ir);
+        let before_args: Vec<Value> = self.body.block_args(before).to_vec();
+        let mut carried = Vec::new();
+        for (a, init) in before_args.iter().zip(&inits) {
+            let t = self.cty_value(*a);
+            let n = format!("lf_{}", self.names.get(*a));
+            let e = self.expr(*init);
+            self.line(&format!("{t} {n} = {e};"));
+            carried.push(n);
+        }
+        let results = self.declare_results(w.op(), None);
+        self.line("while (1) {");
+        // The `before` block in a scope of its own: its arguments and the
+        // `after` block's share names.
+        self.indent += 1;
+        self.line("{");
+        self.indent += 1;
+        for (a, c) in before_args.iter().zip(&carried) {
+            let t = self.cty_value(*a);
+            let n = self.names.get(*a);
+            self.line(&format!("{t} {n} = {c};"));
+            self.vals.insert(*a, Val::Expr(n));
+        }
+        self.block(before, true);
+        let condition = self.body.terminator(before).and_then(|t| ScfConditionOp::cast(&ir, t));
+        let Some(condition) = condition else {
+            self.err(
+                w.op(),
+                "an scf.while whose `before` block does not end with scf.condition",
+            );
+            return;
+        };
+        for (v, n) in condition.args(&ir).iter().zip(&results) {
+            let e = self.expr(*v);
+            self.line(&format!("{n} = {e};"));
+        }
+        let c = self.expr(condition.condition(&ir));
+        self.line(&format!("if (!{}) break;", paren(&c)));
+        self.indent -= 1;
+        self.line("}");
+        for (a, r) in self.body.block_args(after).to_vec().into_iter().zip(&results) {
+            let t = self.cty_value(a);
+            let n = self.names.get(a);
+            self.line(&format!("{t} {n} = {r};"));
+            self.vals.insert(a, Val::Expr(n));
+        }
+        self.block(after, true);
+        // No yielded expression reads a carried local (only the copies at
+        // the top do), so assigning them one after another is safe.
+        self.yield_to(after, &carried);
+        self.indent -= 1;
+        self.line("}");
     }
 
     fn scf_if(&mut self, i: ScfIfOp) {

@@ -93,6 +93,21 @@ impl ArithConstantOp {
         c.result(b)
     }
 
+    /// `arith.constant 0 : ty` for an integer, index or float type;
+    /// returns its result, or `None` for any other type.
+    pub fn zero(b: &mut Builder<'_>, ty: Type) -> Option<Value> {
+        let ctx = b.ctx();
+        let data = ctx.type_data(ty);
+        let attr = if data.is_float() {
+            ctx.get_attr(lf_ir::AttrData::Float { bits: 0, ty })
+        } else if data.is_integer() || data.is_index() {
+            ctx.integer_attr(0, ty)
+        } else {
+            return None;
+        };
+        Some(ArithConstantOp::of(b, attr).result(b))
+    }
+
     /// `arith.constant N : ty` for an integer type; returns its result.
     pub fn int(b: &mut Builder<'_>, n: i128, ty: Type) -> Value {
         let ctx = b.ctx();

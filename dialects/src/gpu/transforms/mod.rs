@@ -12,6 +12,7 @@ pub mod gpu_optimize_kernels;
 pub mod gpu_verify_transfers;
 pub mod ihop_gpu;
 pub mod kernel_merge;
+pub mod loop_merge;
 pub mod partition_camping;
 pub mod prefetch;
 pub mod swap_array_alloc;

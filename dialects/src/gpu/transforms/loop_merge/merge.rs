@@ -1,0 +1,269 @@
+//! The single-level merge of DIGEST §001.3: an inner loop and the loop
+//! whose body holds it become one `scf.while`, each trip of which runs
+//! either one inner iteration or one transition (the inner epilogue, the
+//! outer increment and condition, and the next inner prologue).
+//!
+//! With `P0` the ops of the outer body before the inner loop, `E0` those
+//! after it, and `F1` the outer body's arguments:
+//!
+//! ```text
+//! (c1, F1) = cond1(init1)
+//! (L, S0) = c1 ? P0(F1) : zeros          // no `if` when the outer loop runs
+//! while (active) {                       // state: F1, L, S0, active
+//!   (c0, F0) = cond0(S0)
+//!   if (c0) { S0 = body0(F0) }           // one inner iteration
+//!   else {                               // the transition
+//!     Y = E0(F1, L, results0(F0)); (c1, F1) = cond1(next1(F1, Y))
+//!     if (c1) { (L, S0) = P0(F1) }       // the next inner prologue
+//!     active = c1
+//!   }
+//! }
+//! results of the outer loop = results1(F1)
+//! ```
+//!
+//! `L` holds the values of `P0` used later (by the inner loop's condition
+//! and body, `E0` and the outer yield). A zero-trip inner loop takes the
+//! transition on its first trip; a `while` inner loop's exit (a break) is
+//! its condition. The result is itself an `scf.while` whose prologue is the
+//! code before it, so merging with N loops repeats this from the inside out.
+
+use super::shape::LoopForm;
+use crate::arith::ArithConstantOp;
+use crate::scf::{ScfIfOp, ScfWhileOp};
+use lf_ir::builder::Builder;
+use lf_ir::clone::ValueMap;
+use lf_ir::view::{OpView, ValueList};
+use lf_ir::{OpId, Type, Value};
+
+/// The ops of a merged loop that the select form rewrites.
+pub struct Merged {
+    /// The merged `scf.while`.
+    pub while_op: OpId,
+    /// The `scf.if` choosing between an inner iteration and a transition.
+    pub trip_if: OpId,
+    /// The `scf.if` running the next inner prologue inside the transition.
+    pub prologue_if: OpId,
+}
+
+/// The pieces of the outer loop's body around the inner loop.
+struct Split {
+    /// The outer body's arguments (what its condition forwards).
+    args: Vec<Value>,
+    /// The ops before the inner loop.
+    prologue: Vec<OpId>,
+    /// The ops after it, before the terminator.
+    epilogue: Vec<OpId>,
+    /// The outer body's terminator.
+    terminator: OpId,
+    /// The values of the prologue used after it.
+    live: Vec<Value>,
+}
+
+/// The types of a value list.
+fn types(b: &Builder<'_>, vs: &[Value]) -> Vec<Type> {
+    vs.iter().map(|&v| b.body().value_type(v)).collect()
+}
+
+/// Splits the body of `outer` around `inner`.
+fn split(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Split, String> {
+    let body = b.body();
+    let block = outer
+        .body_block(b)
+        .ok_or("the enclosing loop's body has several blocks")?;
+    let ops: Vec<OpId> = body.block_ops(block).collect();
+    let pos = ops
+        .iter()
+        .position(|&o| o == inner.op())
+        .ok_or("the loop is not directly in the body of the enclosing loop (it is nested in another op)")?;
+    let (&terminator, rest) = ops.split_last().ok_or("an empty loop body")?;
+    let prologue = rest[..pos].to_vec();
+    let epilogue = rest[pos + 1..].to_vec();
+    let trip_operands = inner.trip_operands(b);
+    let later = |u: OpId| (u == inner.op()) || epilogue.iter().chain([&terminator]).any(|&o| body.is_ancestor(o, u));
+    let mut live = Vec::new();
+    for &op in &prologue {
+        for r in body.results(op) {
+            let used_later = body.uses(r).any(|u| {
+                let owner = body.use_owner(u);
+                if owner == inner.op() {
+                    trip_operands.contains(&r)
+                } else {
+                    later(owner) || body.is_ancestor(inner.op(), owner)
+                }
+            });
+            if used_later {
+                live.push(r);
+            }
+        }
+    }
+    Ok(Split {
+        args: body.block_args(block).to_vec(),
+        prologue,
+        epilogue,
+        terminator,
+        live,
+    })
+}
+
+/// The types the entry needs zeros of when the outer loop may not run:
+/// `Err` names one without a zero constant.
+pub fn check_entry(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<(), String> {
+    let s = split(b, outer, inner)?;
+    if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
+        return Ok(());
+    }
+    let mut tys = types(b, &s.live);
+    tys.extend(inner.state_types(b));
+    let ctx = b.ctx();
+    for t in tys {
+        let d = ctx.type_data(t);
+        if !(d.is_float() || d.is_integer() || d.is_index()) {
+            return Err(format!(
+                "a value of type {} lives across the transition and the enclosing loop may run zero times \
+(no zero constant of that type for the entry)",
+                lf_ir::printer::type_to_string(ctx, t)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Clones the prologue for the outer arguments `args`; returns the live
+/// values and the inner loop's initial state.
+fn clone_prologue(b: &mut Builder<'_>, s: &Split, inner: LoopForm, args: &[Value]) -> ValueList {
+    let mut m = ValueMap::default();
+    for (a, v) in s.args.iter().zip(args) {
+        m.map(*a, *v);
+    }
+    for &op in &s.prologue {
+        b.clone_op(op, &mut m);
+    }
+    let mut out: ValueList = s.live.iter().map(|&v| m.lookup(v)).collect();
+    out.extend(inner.emit_init(b, &m));
+    out
+}
+
+/// Merges `inner` with `outer` (whose body holds it directly), replacing
+/// `outer` by the merged `scf.while` at the same place.
+pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Merged, String> {
+    let s = split(b, outer, inner)?;
+    let outer_op = outer.op();
+    b.set_insertion_point_before(outer_op);
+    b.set_loc_of(outer_op);
+    let i1 = b.ctx().common().i1;
+    let arg_types = types(b, &s.args);
+    let mut carried_types = types(b, &s.live);
+    carried_types.extend(inner.state_types(b));
+    let (nf, nl) = (s.args.len(), s.live.len());
+
+    // Entry: the outer condition on its initial state, the first prologue.
+    let init1 = outer.emit_init(b, &ValueMap::default());
+    let (c1, f1) = outer.emit_cond(b, &init1, &mut ValueMap::default());
+    let (carried, active) = if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
+        let t = ArithConstantOp::int(b, 1, i1);
+        (clone_prologue(b, &s, inner, &f1), t)
+    } else {
+        let zeros = carried_types.clone();
+        let entry = ScfIfOp::build(
+            b,
+            c1,
+            &carried_types,
+            |b| clone_prologue(b, &s, inner, &f1),
+            Some(&mut |b: &mut Builder<'_>| {
+                zeros
+                    .iter()
+                    .map(|&t| ArithConstantOp::zero(b, t).expect("checked by check_entry"))
+                    .collect()
+            }),
+        );
+        (b.body().results(entry.op()).collect(), c1)
+    };
+    let mut inits: Vec<Value> = f1.clone();
+    inits.extend(carried.iter().copied());
+    inits.push(active);
+    let mut state_types = arg_types.clone();
+    state_types.extend(carried_types.iter().copied());
+    state_types.push(i1);
+
+    let (mut trip_if, mut prologue_if) = (None, None);
+    let w = ScfWhileOp::build(
+        b,
+        &inits,
+        &state_types,
+        |_, args| (*args.last().expect("the active flag"), args.iter().copied().collect()),
+        |b, args| {
+            let (fa, rest) = args.split_at(nf);
+            let (la, rest) = rest.split_at(nl);
+            let sa = &rest[..rest.len() - 1];
+            let mut m = ValueMap::default();
+            for (a, v) in s.args.iter().zip(fa) {
+                m.map(*a, *v);
+            }
+            for (l, v) in s.live.iter().zip(la) {
+                m.map(*l, *v);
+            }
+            let (c0, f0) = inner.emit_cond(b, sa, &mut m);
+            let mut then_map = m.clone();
+            let trip = ScfIfOp::build(
+                b,
+                c0,
+                &state_types,
+                |b| {
+                    let block = inner.body_block(b).expect("checked: one block");
+                    let bargs: Vec<Value> = b.body().block_args(block).to_vec();
+                    for (a, v) in bargs.into_iter().zip(&f0) {
+                        then_map.map(a, *v);
+                    }
+                    b.clone_block_ops(block, &mut then_map, true);
+                    let term = b.body().terminator(block).expect("a terminator");
+                    let yielded: Vec<Value> = b.body().operands(term).map(|v| then_map.lookup(v)).collect();
+                    let next = inner.emit_next(b, &f0, &yielded, &then_map);
+                    let t = ArithConstantOp::int(b, 1, i1);
+                    let mut out: ValueList = fa.iter().chain(la).copied().collect();
+                    out.extend(next);
+                    out.push(t);
+                    out
+                },
+                Some(&mut |b: &mut Builder<'_>| {
+                    let mut mt = m.clone();
+                    let results: Vec<Value> = b.body().results(inner.op()).collect();
+                    for (r, v) in results.into_iter().zip(inner.results_of(&f0)) {
+                        mt.map(r, v);
+                    }
+                    for &op in &s.epilogue {
+                        b.clone_op(op, &mut mt);
+                    }
+                    let yielded: Vec<Value> = b.body().operands(s.terminator).map(|v| mt.lookup(v)).collect();
+                    let next1 = outer.emit_next(b, fa, &yielded, &mt);
+                    let (c1n, f1n) = outer.emit_cond(b, &next1, &mut mt);
+                    let keep: Vec<Value> = la.iter().chain(sa).copied().collect();
+                    let pro = ScfIfOp::build(
+                        b,
+                        c1n,
+                        &carried_types,
+                        |b| clone_prologue(b, &s, inner, &f1n),
+                        Some(&mut |_: &mut Builder<'_>| keep.iter().copied().collect()),
+                    );
+                    prologue_if = Some(pro.op());
+                    let mut out: ValueList = f1n.iter().copied().collect();
+                    out.extend(b.body().results(pro.op()));
+                    out.push(c1n);
+                    out
+                }),
+            );
+            trip_if = Some(trip.op());
+            b.body().results(trip.op()).collect()
+        },
+    );
+    let results: Vec<Value> = b.body().results(w.op()).take(nf).collect();
+    let outer_results: Vec<Value> = b.body().results(outer_op).collect();
+    for (r, v) in outer_results.into_iter().zip(outer.results_of(&results)) {
+        b.replace_all_uses_with(r, v);
+    }
+    b.erase_op(outer_op);
+    Ok(Merged {
+        while_op: w.op(),
+        trip_if: trip_if.expect("the trip's if was built"),
+        prologue_if: prologue_if.expect("the prologue's if was built"),
+    })
+}
