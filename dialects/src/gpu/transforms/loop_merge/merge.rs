@@ -160,6 +160,12 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
     let init1 = outer.emit_init(b, &ValueMap::default());
     let (c1, f1) = outer.emit_cond(b, &init1, &mut ValueMap::default());
     let (carried, active) = if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
+        // The outer loop runs: its entry test is not needed.
+        if !b.body().has_uses(c1) {
+            if let Some(test) = b.body().defining_op(c1) {
+                b.erase_op(test);
+            }
+        }
         let t = ArithConstantOp::int(b, 1, i1);
         (clone_prologue(b, &s, inner, &f1), t)
     } else {

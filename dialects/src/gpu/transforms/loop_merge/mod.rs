@@ -39,7 +39,7 @@ once; a `while` inner loop's exit is its condition; N >= 2 merges repeatedly fro
 thread runs in the same order as before.\n\n\
 Which loops: with `depth=N`, every innermost loop of a kernel with at least N enclosing loops in it; loops \
 carrying `lf.merge_loop = N` (the seed's `#pragma merge loop(N)`) use their own N, and are the only ones merged \
-without `depth`. Of two loops of the same nest, the first is merged and the second declined.\n\n\
+without `depth`. Of two loops of the same nest, the first is merged and the second declined (with a remark).\n\n\
 The merged loop is written in the *select form* by default (`form=select`): the transition's and the loop \
 control's speculatable ops are computed on every trip and the state is updated through `arith.select`, only \
 loads, stores and the inner body's floating-point work stay under a branch. ptxas (nvcc 13.0, 13.5) miscompiles \
@@ -123,11 +123,10 @@ impl Pass for LoopMerge {
         for (launch, rs) in kernels {
             self.candidates(&b, launch, &rs, &mut candidates)?;
         }
-        let mut roots: Vec<OpId> = Vec::new();
+        // Choose first (merging erases the nest's ops, the later loops of
+        // a merged nest among them), then merge the disjoint nests.
+        let mut chosen: Vec<(Candidate, Vec<OpId>)> = Vec::new();
         for c in candidates {
-            if b.body().is_erased(c.inner) {
-                continue;
-            }
             let chain = match enclosing(&b, c.inner, c.levels) {
                 Ok(chain) => chain,
                 Err(why) => {
@@ -136,16 +135,19 @@ impl Pass for LoopMerge {
                 }
             };
             let root = *chain.last().expect("at least one level");
-            if roots
-                .iter()
-                .any(|&r| b.body().is_ancestor(r, root) || b.body().is_ancestor(root, r))
-            {
-                b.remark(c.inner, "not merged: another loop of the same nest was merged");
+            let body = b.body();
+            if chosen.iter().any(|(_, ch)| {
+                let r = *ch.last().expect("a level");
+                body.is_ancestor(r, root) || body.is_ancestor(root, r)
+            }) {
+                b.remark(c.inner, "not merged: another loop of the same nest is merged");
                 continue;
             }
-            match self.merge_candidate(&mut b, &c, &chain) {
-                Ok(()) => roots.push(root),
-                Err(why) => b.remark(c.inner, format!("not merged: {why}")),
+            chosen.push((c, chain));
+        }
+        for (c, chain) in chosen {
+            if let Err(why) = self.merge_candidate(&mut b, &c, &chain) {
+                b.remark(c.inner, format!("not merged: {why}"));
             }
         }
         Ok(())
