@@ -131,7 +131,7 @@ pub fn uniform_trip_count<'c>(ir: &impl Ir<'c>, launch: Option<GpuLaunchOp>, inn
         }
     };
     values.iter().all(|&v| u.is_uniform(ir, v)).then(|| {
-        "its bounds depend only on constants, kernel arguments, block ids and sizes, and loops with such bounds".into()
+        "its bounds depend only on constants, kernel arguments, block ids and sizes, thread ids that are the same across a warp, and loops with such bounds".into()
     })
 }
 
