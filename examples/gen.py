@@ -373,12 +373,15 @@ def k_syn_lm(TH, O):
 # iteration, VAR) of each workload syn_lm_f<FMAS>_var<VAR>
 SYN_LM_BENCH = {"syn_lm_f%d_var%d" % (f, var): (f, var) for f in (4, 32) for var in (0, 5, 10)}
 
-# the anchor's hash2 (../shared/anchors-gpu/synlm.cu), as i32 constants
+# the anchor's hash2 (../shared/anchors-gpu/synlm.cu); the generated code
+# multiplies by the constants' signed 32-bit values (|k| < 2^31) in i64 and
+# masks to 32 bits: the same low 32 bits, and no signed overflow (undefined
+# in the C that lf-translate writes)
 HASH_K = [0x9E3779B1, 0x7F4A7C15, 0x85EBCA77, 0x2C1B3C6D, 0x297A2D39]
 
 
 def i32c(k):
-    """k (an unsigned 32-bit value) as an i32 literal."""
+    """k (an unsigned 32-bit value) as a signed 32-bit value."""
     return k - (1 << 32) if k >= 1 << 31 else k
 
 
@@ -432,36 +435,43 @@ def k_syn_lm_bench(TH, O, FMAS, VAR):
   %y00 = arith.constant 2.000000e-01 : f32
   %z00 = arith.constant 3.000000e-01 : f32
   %w00 = arith.constant 4.000000e-01 : f32
-  %h0 = arith.constant $h0 : i32
-  %h1 = arith.constant $h1 : i32
-  %h2 = arith.constant $h2 : i32
-  %h3 = arith.constant $h3 : i32
-  %h4 = arith.constant $h4 : i32
-  %s12 = arith.constant 12 : i32
-  %s15 = arith.constant 15 : i32
-  %lo = arith.constant $lo : i32
-  %span = arith.constant $span : i32
-  // the inner trip counts: trips[o][t] = 20 - VAR + hash(t, o) mod (2 VAR + 1)
+  %h0 = arith.constant $h0 : i64
+  %h1 = arith.constant $h1 : i64
+  %h2 = arith.constant $h2 : i64
+  %h3 = arith.constant $h3 : i64
+  %h4 = arith.constant $h4 : i64
+  %mask = arith.constant 4294967295 : i64
+  %s12 = arith.constant 12 : i64
+  %s15 = arith.constant 15 : i64
+  %lo = arith.constant $lo : i64
+  %span = arith.constant $span : i64
+  // the inner trip counts: trips[o][t] = 20 - VAR + hash(t, o) mod (2 VAR + 1),
+  // hash the reference's 32-bit hash2(t, o), computed in i64 with each product
+  // masked to 32 bits (no product overflows i64: |constant| < 2^31)
   %trips = memref.alloc() : $tr
   affine.for %o = 0 to $O {
     affine.for %t = 0 to $TH {
-      %ti = arith.index_cast %t : index to i32
-      %oi = arith.index_cast %o : index to i32
-      %a0 = arith.muli %ti, %h0 : i32
-      %b0 = arith.addi %oi, %h1 : i32
-      %b1 = arith.muli %b0, %h2 : i32
-      %g0 = arith.xori %a0, %b1 : i32
-      %g1 = arith.shrui %g0, %s15 : i32
-      %g2 = arith.xori %g0, %g1 : i32
-      %g3 = arith.muli %g2, %h3 : i32
-      %g4 = arith.shrui %g3, %s12 : i32
-      %g5 = arith.xori %g3, %g4 : i32
-      %g6 = arith.muli %g5, %h4 : i32
-      %g7 = arith.shrui %g6, %s15 : i32
-      %g8 = arith.xori %g6, %g7 : i32
-      %m = arith.remui %g8, %span : i32
-      %n = arith.addi %m, %lo : i32
-      %n8 = arith.trunci %n : i32 to i8
+      %ti = arith.index_cast %t : index to i64
+      %oi = arith.index_cast %o : index to i64
+      %a0 = arith.muli %ti, %h0 : i64
+      %a1 = arith.andi %a0, %mask : i64
+      %b0 = arith.addi %oi, %h1 : i64
+      %b1 = arith.muli %b0, %h2 : i64
+      %b2 = arith.andi %b1, %mask : i64
+      %g0 = arith.xori %a1, %b2 : i64
+      %g1 = arith.shrui %g0, %s15 : i64
+      %g2 = arith.xori %g0, %g1 : i64
+      %g3 = arith.muli %g2, %h3 : i64
+      %g4 = arith.andi %g3, %mask : i64
+      %g5 = arith.shrui %g4, %s12 : i64
+      %g6 = arith.xori %g4, %g5 : i64
+      %g7 = arith.muli %g6, %h4 : i64
+      %g8 = arith.andi %g7, %mask : i64
+      %g9 = arith.shrui %g8, %s15 : i64
+      %g10 = arith.xori %g8, %g9 : i64
+      %m = arith.remui %g10, %span : i64
+      %n = arith.addi %m, %lo : i64
+      %n8 = arith.trunci %n : i64 to i8
       affine.store %n8, %trips[%o, %t] : $tr
     }
   }
