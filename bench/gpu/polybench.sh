@@ -278,9 +278,11 @@ run_gpu() {
   export LFB_CPU_BUDGET_S=${LFB_CPU_BUDGET_S:-8}
   local workloads variants base w v tool
   workloads=$(ls -d "$PB"/*/ | xargs -n1 basename | grep -vx 'work\|out\|check' | tr '\n' ' ')
-  # keep the suite's order
+  # keep the prepared order (the manifest's), then the suite's
   local ordered=""
-  for w in $DEFAULT_WORKLOADS; do case " $workloads " in *" $w "*) ordered="$ordered $w";; esac; done
+  for w in $(sed -n 's/^workloads: //p' "$PB/manifest.txt") $DEFAULT_WORKLOADS; do
+    case " $workloads " in *" $w "*) case " $ordered " in *" $w "*) ;; *) ordered="$ordered $w";; esac;; esac
+  done
   for w in $workloads; do case " $ordered " in *" $w "*) ;; *) ordered="$ordered $w";; esac; done
   variants=$(sed -n 's/^variants: //p' "$PB/manifest.txt")
   base=${variants%% *}
