@@ -369,6 +369,145 @@ def k_syn_lm(TH, O):
 """, tr=tr, v=v, TH=TH, O=O)
 
 
+# the SYN-LM benchmark rows (bench/gpu/loopmerge.sh): (FMAs per inner
+# iteration, VAR) of each workload syn_lm_f<FMAS>_var<VAR>
+SYN_LM_BENCH = {"syn_lm_f%d_var%d" % (f, var): (f, var) for f in (4, 32) for var in (0, 5, 10)}
+
+# the anchor's hash2 (../shared/anchors-gpu/synlm.cu); the generated code
+# multiplies by the constants' signed 32-bit values (|k| < 2^31) in i64 and
+# masks to 32 bits: the same low 32 bits, and no signed overflow (undefined
+# in the C that lf-translate writes)
+HASH_K = [0x9E3779B1, 0x7F4A7C15, 0x85EBCA77, 0x2C1B3C6D, 0x297A2D39]
+
+
+def i32c(k):
+    """k (an unsigned 32-bit value) as a signed 32-bit value."""
+    return k - (1 << 32) if k >= 1 << 31 else k
+
+
+def syn_lm_hash(t, o):
+    """n(t, o)'s hash: the i32 arithmetic of k_syn_lm_bench, in Python (for
+    examples/run/check.py)."""
+    m = 0xFFFFFFFF
+    h = ((t * HASH_K[0]) & m) ^ (((o + HASH_K[1]) * HASH_K[2]) & m)
+    h ^= h >> 15
+    h = (h * HASH_K[3]) & m
+    h ^= h >> 12
+    h = (h * HASH_K[4]) & m
+    h ^= h >> 15
+    return h
+
+
+def syn_lm_trips(t, o, var):
+    """The inner trip count of thread t in outer iteration o: uniform on
+    [20 - var, 20 + var]."""
+    return 20 - var + syn_lm_hash(t, o) % (2 * var + 1)
+
+
+def k_syn_lm_bench(TH, O, FMAS, VAR):
+    """SYN-LM as ../shared/anchors-gpu/synlm.cu measures it: the trip-count
+    table trips[o][t] (i8, as the anchor's uint8 table, o-major so that the
+    threads of a warp read neighbouring bytes) is filled inside the function by
+    an affine nest (the anchor's lm_gen: an integer hash of (t, o)), then the
+    nest: per thread four accumulators, FMAS / 4 repetitions of the anchor's
+    four FMAs per inner iteration (y's with 1.0 for the anchor's 0.75: a
+    counter, so that the result depends on every trip count), acc += w after
+    each inner loop."""
+    assert FMAS % 4 == 0 and 0 <= VAR < 20
+    tr, v = mr([O, TH], "i8"), mr([TH])
+    body, cur = "", ["%x0", "%y0", "%z0", "%w0"]
+    for r in range(FMAS // 4):
+        x, y, z, w = cur
+        body += T("""        %x$r = math.fma $x, %half, $y : f32
+        %y$r = math.fma $y, %one, %k025 : f32
+        %z$r = math.fma $z, %half, %x$r : f32
+        %w$r = math.fma $w, %k025, %z$r : f32
+""", r=r + 1, x=x, y=y, z=z, w=w)
+        cur = ["%%%s%d" % (c, r + 1) for c in "xyzw"]
+    hk = [i32c(k) for k in HASH_K]
+    return T("""func.func @syn_lm_f${FMAS}_var${VAR}(%X: $v, %Y: $v) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %half = arith.constant 5.000000e-01 : f32
+  %one = arith.constant 1.000000e+00 : f32
+  %k025 = arith.constant 2.500000e-01 : f32
+  %y00 = arith.constant 2.000000e-01 : f32
+  %z00 = arith.constant 3.000000e-01 : f32
+  %w00 = arith.constant 4.000000e-01 : f32
+  %h0 = arith.constant $h0 : i64
+  %h1 = arith.constant $h1 : i64
+  %h2 = arith.constant $h2 : i64
+  %h3 = arith.constant $h3 : i64
+  %h4 = arith.constant $h4 : i64
+  %mask = arith.constant 4294967295 : i64
+  %s12 = arith.constant 12 : i64
+  %s15 = arith.constant 15 : i64
+  %lo = arith.constant $lo : i64
+  %span = arith.constant $span : i64
+  // the inner trip counts: trips[o][t] = 20 - VAR + hash(t, o) mod (2 VAR + 1),
+  // hash the reference's 32-bit hash2(t, o), computed in i64 with each product
+  // masked to 32 bits (no product overflows i64: |constant| < 2^31)
+  %trips = memref.alloc() : $tr
+  affine.for %o = 0 to $O {
+    affine.for %t = 0 to $TH {
+      %ti = arith.index_cast %t : index to i64
+      %oi = arith.index_cast %o : index to i64
+      %a0 = arith.muli %ti, %h0 : i64
+      %a1 = arith.andi %a0, %mask : i64
+      %b0 = arith.addi %oi, %h1 : i64
+      %b1 = arith.muli %b0, %h2 : i64
+      %b2 = arith.andi %b1, %mask : i64
+      %g0 = arith.xori %a1, %b2 : i64
+      %g1 = arith.shrui %g0, %s15 : i64
+      %g2 = arith.xori %g0, %g1 : i64
+      %g3 = arith.muli %g2, %h3 : i64
+      %g4 = arith.andi %g3, %mask : i64
+      %g5 = arith.shrui %g4, %s12 : i64
+      %g6 = arith.xori %g4, %g5 : i64
+      %g7 = arith.muli %g6, %h4 : i64
+      %g8 = arith.andi %g7, %mask : i64
+      %g9 = arith.shrui %g8, %s15 : i64
+      %g10 = arith.xori %g8, %g9 : i64
+      %m = arith.remui %g10, %span : i64
+      %n = arith.addi %m, %lo : i64
+      %n8 = arith.trunci %n : i64 to i8
+      affine.store %n8, %trips[%o, %t] : $tr
+    }
+  }
+  // one GPU thread per t
+  affine.for %t = 0 to $TH {
+    %x00 = affine.load %X[%t] : $v
+    // outer loop: uniform trip count
+    %r:5 = affine.for %o = 0 to $O iter_args(%x = %x00, %y = %y00, %z = %z00, %w = %w00, %acc0 = %zero)
+        -> (f32, f32, f32, f32, f32) {
+      // inner prologue: the trip count is data dependent (differs between threads)
+      %n8 = affine.load %trips[%o, %t] : $tr
+      %n32 = arith.extui %n8 : i8 to i32
+      %n = arith.index_cast %n32 : i32 to index
+      // divergent inner loop, body of $FMAS FMAs
+      %b:4 = scf.for %i = %c0 to %n step %c1 iter_args(%x0 = %x, %y0 = %y, %z0 = %z, %w0 = %w)
+          -> (f32, f32, f32, f32) {
+$body        scf.yield $cur : f32, f32, f32, f32
+      }
+      // inner epilogue
+      %acc = arith.addf %acc0, %b#3 : f32
+      affine.yield %b#0, %b#1, %b#2, %b#3, %acc : f32, f32, f32, f32, f32
+    }
+    affine.store %r#4, %Y[%t] : $v
+  }
+  memref.dealloc %trips : $tr
+  return
+}
+""", v=v, tr=tr, TH=TH, O=O, FMAS=FMAS, VAR=VAR, body=body, cur=", ".join(cur),
+             h0=hk[0], h1=hk[1], h2=hk[2], h3=hk[3], h4=hk[4], lo=20 - VAR, span=2 * VAR + 1)
+
+
+def bench_syn_lm(name):
+    f, var = SYN_LM_BENCH[name]
+    return lambda TH, O: k_syn_lm_bench(TH, O, f, var)
+
+
 def offs():
     for d3 in (-1, 0, 1):
         for d2 in (-1, 0, 1):
@@ -823,13 +962,14 @@ def fill_loop(name, shape, elt, fill):
     return out
 
 
-def driver(name, kernel, arrays, scalars, call_args, prints, extra=""):
+def driver(name, kernel, arrays, scalars, call_args, prints, extra="", lead=None):
     """arrays: [(name, shape, elt, fill)], scalars: [(name, value, elt)],
-    call_args: names (arrays or scalars) in kernel order, prints: array names."""
+    call_args: names (arrays or scalars) in kernel order, prints: array names;
+    lead: the first comment line (default: the driver of ../NAME.lfir)."""
     ty = {a[0]: mr(a[1], a[2]) for a in arrays}
     for s in scalars:
         ty[s[0]] = s[2]
-    out = "// Driver for ../%s.lfir: the same kernel at small sizes, plus a @main that fills the\n" % name
+    out = lead or "// Driver for ../%s.lfir: the same kernel at small sizes, plus a @main that fills the\n" % name
     out += "// inputs with deterministic values, calls it and prints the results. Run: ./run.sh;\n"
     out += "// compare against the Python reference: ./check.py.\n"
     out += kernel + "\n"
@@ -1004,6 +1144,31 @@ HEAD["syn_lm"] = """// Source: seed 001 (Han & Abdelrahman, "Reducing divergence
 // The inner bound is loaded from memory, so it is not an affine symbol: the inner
 // loop is an scf.for (the only non-affine loop among the examples).
 """
+SYN_LM_BENCH_HEAD = """// Source: seed 001 (Han & Abdelrahman, GPGPU-6 2013), the synthetic benchmark
+// SYN-LM as the hand-written reference measures it (../shared/anchors-gpu/synlm.cu);
+// ../shared/seeds/DIGEST.md §001.3 and §001.8. Benchmark: BENCHMARKS.md §2, row
+// "divergent nest, SYN-LM" (1M threads, outer 1000 there; 64 threads, outer 8 here),
+// bench/gpu/loopmerge.sh. examples/syn_lm.lfir is the same nest with the trip
+// counts an argument; here they are made inside the function, as the reference's
+// lm_gen does, so that the benchmark needs no 1 GB input:
+//
+//   trips[o][t] = 20 - VAR + hash(t, o) mod (2 VAR + 1)    (i8; uniform, mean 20)
+//   for t (one GPU thread each):
+//     x = X[t]; y = 0.2; z = 0.3; w = 0.4; acc = 0
+//     for o in [0, OUTER):                  // uniform outer loop
+//       for i in [0, trips[o][t]):          // divergent inner loop
+//         FMAS / 4 times: x = fma(x, 0.5, y); y = fma(y, 1.0, 0.25);
+//                         z = fma(z, 0.5, x); w = fma(w, 0.25, z)
+//       acc += w                            // inner epilogue
+//     Y[t] = acc
+//
+// The reference's y is fma(y, 0.75, 0.25): there x, y, z, w reach a fixed point
+// within a few outer iterations and Y hardly depends on the trip counts; here y
+// counts the bodies run (0.25 each), so Y depends on every trip count and a
+// merged loop that runs one body too many or too few gives another Y. Same
+// operations and dependences otherwise (nvcc may make y's FMA an add).
+"""
+HEAD.update({name: SYN_LM_BENCH_HEAD for name in SYN_LM_BENCH})
 HEAD["rprj3"] = """// Source: seed 002 (Fang, Tang, Wang, Tang, "Stencil applications on GPUs", NUDT
 // 2011): Mgrid's Rprj3 (fine-to-coarse restriction); ../shared/seeds/DIGEST.md
 // §002.4. The stencil is RPRJ3 of SPEC CPU2000 172.mgrid / NPB MG (unit strides),
@@ -1110,6 +1275,7 @@ KERNELS = {"fig3_chain": k_fig3, "fig3_dead": k_fig3_dead, "ll18": k_ll18, "sten
            "syn_lm": k_syn_lm, "rprj3": k_rprj3, "interp": k_interp, "gemm": k_gemm,
            "jacobi_2d": k_jacobi, "fdtd_2d": k_fdtd, "correlation": k_corr,
            "2mm": k_2mm, "doitgen": k_doitgen}
+KERNELS.update({name: bench_syn_lm(name) for name in SYN_LM_BENCH})
 
 # the sizes of the examples/*.lfir files
 EXAMPLE = {"fig3_chain": dict(N=1024), "fig3_dead": dict(N=1024), "ll18": dict(N=256), "stencil4_chain": dict(N=256),
@@ -1120,6 +1286,9 @@ EXAMPLE = {"fig3_chain": dict(N=1024), "fig3_dead": dict(N=1024), "ll18": dict(N
            "gemm": dict(NI=256, NJ=192, NK=128), "jacobi_2d": dict(N=256, TS=10),
            "fdtd_2d": dict(NX=256, NY=192, TM=16), "correlation": dict(N=256, M=128),
            "2mm": dict(NI=128, NJ=96, NK=64, NL=80), "doitgen": dict(NR=32, NQ=24, NP=16)}
+# the SYN-LM benchmark workloads have no .lfir: these are the sizes of their
+# drivers (examples/run/syn_lm_f*_var*.mlir), two warps of threads
+EXAMPLE.update({name: dict(TH=64, O=8) for name in SYN_LM_BENCH})
 
 # the GPU benchmark suite's sizes (bench/gpu/polybench.sh): "LARGE-like", chosen
 # so that every array is far larger than the GPU's L2 cache where the workload
@@ -1133,6 +1302,8 @@ LARGE = {"fig3_chain": dict(N=64 << 20), "fig3_dead": dict(N=64 << 20), "ll18": 
          "gemm": dict(NI=1024, NJ=1024, NK=1024), "2mm": dict(NI=1024, NJ=1024, NK=1024, NL=1024),
          "jacobi_2d": dict(N=4096, TS=50), "fdtd_2d": dict(NX=4096, NY=4096, TM=50),
          "lu": dict(N=2048), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
+# the SYN-LM rows (bench/gpu/loopmerge.sh), BENCHMARKS.md's sizes: 1M threads, outer 1000
+LARGE.update({name: dict(TH=1 << 20, O=1000) for name in SYN_LM_BENCH})
 
 
 def regenerate():
@@ -1222,6 +1393,16 @@ def regenerate():
             f.write(HEAD[name] + ek)
         with open(os.path.join(RUN, name + ".mlir"), "w") as f:
             f.write(driver(name, rk, **spec))
+    # the SYN-LM benchmark workloads: a driver each (the reduced size of
+    # bench/gpu/loopmerge.sh), no .lfir
+    for name in SYN_LM_BENCH:
+        n = EXAMPLE[name]["TH"]
+        with open(os.path.join(RUN, name + ".mlir"), "w") as f:
+            f.write(driver(name, HEAD[name] + KERNELS[name](**EXAMPLE[name]), arrays=[
+                ("X", [n], "f32", F([5], 1, 7)), ("Y", [n], "f32", None)],
+                scalars=[], call_args=["X", "Y"], prints=["Y"],
+                lead="// Driver for `examples/gen.py %s large` (bench/gpu/loopmerge.sh): the same kernel at\n"
+                     "// small sizes, plus a @main that fills the\n" % name))
 
 
 USAGE = """usage: gen.py                  regenerate examples/*.lfir and examples/run/*.mlir

@@ -180,6 +180,33 @@ def ref_syn_lm():
     return [Y]
 
 
+def syn_lm_bench(fmas, var):
+    """The SYN-LM benchmark drivers (syn_lm_f<FMAS>_var<VAR>): trip counts from
+    gen.py's hash (its own Python copy is the reference for the i32 arithmetic
+    of the driver), four accumulators, acc += w after each inner loop."""
+    sys.path.insert(0, os.path.dirname(HERE))
+    from gen import syn_lm_trips
+    T, O = 64, 8
+    X = fill([T], ([5], 1, 7, 0))
+    Y = []
+    for t in range(T):
+        x, y, z, w, acc = X[t], 0.2, 0.3, 0.4, 0.0
+        for o in range(O):
+            for _ in range(syn_lm_trips(t, o, var) * (fmas // 4)):
+                x = x * 0.5 + y
+                y = y + 0.25
+                z = z * 0.5 + x
+                w = w * 0.25 + z
+            acc += w
+        Y.append(acc)
+    return [Y]
+
+
+for _f in (4, 32):
+    for _v in (0, 5, 10):
+        globals()["ref_syn_lm_f%d_var%d" % (_f, _v)] = (lambda f, v: lambda: syn_lm_bench(f, v))(_f, _v)
+
+
 def ref_rprj3():
     MK, MJ = 10, 6
     r = fill([MK] * 3, ([3, 5, 7], 1, 13, 0))

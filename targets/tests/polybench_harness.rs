@@ -1,7 +1,7 @@
 //! The GPU suite's timing harness (`bench/gpu/harness/`) against the code
 //! lf-translate emits, without a GPU: for every PolyBench workload of
-//! `bench/gpu/polybench.sh` and every seed-000 workload of `bench/gpu/fusion.sh`,
-//! `examples/gen.py` prints the kernel (at the
+//! `bench/gpu/polybench.sh`, every seed-000 workload of `bench/gpu/fusion.sh`
+//! and every SYN-LM workload of `bench/gpu/loopmerge.sh`, `examples/gen.py` prints the kernel (at the
 //! example's size), lf-translate turns it (plus an empty `@main`) into host
 //! code, and the harness built around it with `g++ -O3 -DLFB_CPU` (its CPU
 //! mode, the suite's CPU baseline) runs one call: every output written (the
@@ -17,8 +17,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The suite's workloads (`DEFAULT_WORKLOADS` in `bench/gpu/polybench.sh`,
-/// then the default `WORKLOADS` of `bench/gpu/fusion.sh`).
-const WORKLOADS: [&str; 12] = [
+/// then the default `WORKLOADS` of `bench/gpu/fusion.sh` and of
+/// `bench/gpu/loopmerge.sh`).
+const WORKLOADS: [&str; 18] = [
     "gemm",
     "2mm",
     "jacobi_2d",
@@ -31,6 +32,12 @@ const WORKLOADS: [&str; 12] = [
     "ll18",
     "stencil4_chain",
     "stencil4_dead",
+    "syn_lm_f4_var0",
+    "syn_lm_f4_var5",
+    "syn_lm_f4_var10",
+    "syn_lm_f32_var0",
+    "syn_lm_f32_var5",
+    "syn_lm_f32_var10",
 ];
 
 fn root() -> PathBuf {

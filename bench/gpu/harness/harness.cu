@@ -24,7 +24,11 @@
  *     (default 20) have been spent, at least one.
  * Prints one line:
  *   PB|workload|variant|median_ms|min_ms|kernel_ms|copy_ms|launches|runs|GFLOP/s|checks|status
- * where checks is "NAME=relerr" per --ref and status PASS or FAIL.
+ * where checks is "NAME=relerr" per --ref and status PASS or FAIL (with
+ * LFB_ELEM_TOL, specs.h's per-element tolerance, "NAME=relerr/N" where N
+ * elements differ by more than it: any such element fails the check); on the
+ * GPU a second line splits the kernels' time by launch, in launch order:
+ *   PBL|workload|variant|median_ms,median_ms,...|min_ms,min_ms,...
  * Exit status 1 on a failed check or a CUDA error. */
 #include <math.h>
 #include <stdint.h>
@@ -253,6 +257,16 @@ int main(int argc, char **argv) {
       double rel = den > 0 ? sqrt(num / den) : sqrt(num);
       if (!(rel <= 1e-4)) ok = 0;
       snprintf(buf, sizeof buf, "%s=%.2e", r.first.c_str(), rel);
+#ifdef LFB_ELEM_TOL
+      /* every element within LFB_ELEM_TOL (relative to max(1, |ref|)) of the reference */
+      size_t ndiff = 0;
+      for (size_t i = 0; i < out.size(); i++) {
+        double d = fabs((double)out[i] - (double)ref[i]);
+        if (!(d <= LFB_ELEM_TOL * fmax(1.0, fabs((double)ref[i])))) ndiff++;
+      }
+      if (ndiff) ok = 0;
+      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "/%zu", ndiff);
+#endif
     }
     if (!checks.empty()) checks += ",";
     checks += buf;
@@ -303,6 +317,7 @@ int main(int argc, char **argv) {
     times.push_back(ms);
   }
   std::vector<double> ks, cs;
+  std::vector<std::vector<double>> per_launch; /* [launch index][instrumented call] */
   lfb_instrument = 1;
   for (int r = 0; r < kruns; r++) {
     lfb_restore(s);
@@ -312,11 +327,16 @@ int main(int argc, char **argv) {
     LFB_CHECK(cudaEventRecord(e1, 0));
     LFB_CHECK(cudaEventSynchronize(e1));
     double k = 0, c = 0;
+    size_t li = 0;
     cudaEvent_t prev = e0;
     for (size_t i = 0; i < lfb_nev; i++) {
       float ms = 0;
       LFB_CHECK(cudaEventElapsedTime(&ms, prev, lfb_events[i]));
-      if (lfb_kinds[i] == LFB_K_KERNEL) k += ms;
+      if (lfb_kinds[i] == LFB_K_KERNEL) {
+        k += ms;
+        if (per_launch.size() <= li) per_launch.resize(li + 1);
+        per_launch[li++].push_back(ms);
+      }
       if (lfb_kinds[i] == LFB_K_COPY) c += ms;
       prev = lfb_events[i];
     }
@@ -332,6 +352,19 @@ int main(int argc, char **argv) {
   double gflops = lfb_flops / (med * 1e6);
   printf("PB|%s|%s|%.4f|%.4f|%.4f|%.4f|%ld|%zu|%.2f|%s|%s\n", LFB_NAME, variant, med, mn, kernel_ms, copy_ms,
          launches, times.size(), gflops, checks.c_str(), ok ? "PASS" : "FAIL");
+#ifndef LFB_CPU
+  {
+    std::string meds, mins;
+    for (auto &v : per_launch) {
+      char buf[64];
+      snprintf(buf, sizeof buf, "%s%.4f", meds.empty() ? "" : ",", lfb_median(v));
+      meds += buf;
+      snprintf(buf, sizeof buf, "%s%.4f", mins.empty() ? "" : ",", *std::min_element(v.begin(), v.end()));
+      mins += buf;
+    }
+    printf("PBL|%s|%s|%s|%s\n", LFB_NAME, variant, meds.empty() ? "-" : meds.c_str(), mins.empty() ? "-" : mins.c_str());
+  }
+#endif
   fflush(stdout);
   return ok ? 0 : 1;
 }

@@ -13,6 +13,9 @@
  *   lfb_call(p)            calls the emitted function with the arrays p[i]
  *   lfb_fixup(p)           (optional) makes the inputs valid (LU: pivots)
  *   lfb_flops              floating-point operations of one call (for GFLOP/s)
+ *   LFB_ELEM_TOL           (optional) every compared element must be within this
+ *                          of the reference's (relative to max(1, |ref|)), on top of
+ *                          the relative L2 error
  */
 #pragma once
 #include <stdint.h>
@@ -149,8 +152,47 @@ static const lfb_array lfb_arrays[] = {{"x", 2 * (int64_t)LFB_N, LFB_IN}, {"y", 
 static void lfb_call(float **p) { complex_scale(p[0], p[1]); }
 static const double lfb_flops = 6.0 * LFB_N;
 
+/* the SYN-LM rows (bench/gpu/loopmerge.sh): the trip-count table is a local
+ * allocation, filled by the function's first nest (kernel); X is the input, Y
+ * the output. Every variant runs the same f32 operations per thread in the
+ * same order (loop merging only changes which thread runs what when), so the
+ * results must be bit-identical: one element off fails the check. */
+#elif defined(LFB_SYN_LM_F4_VAR0) || defined(LFB_SYN_LM_F4_VAR5) || defined(LFB_SYN_LM_F4_VAR10) || \
+    defined(LFB_SYN_LM_F32_VAR0) || defined(LFB_SYN_LM_F32_VAR5) || defined(LFB_SYN_LM_F32_VAR10)
+#if defined(LFB_SYN_LM_F4_VAR0)
+#define LFB_NAME "syn_lm_f4_var0"
+#define LFB_SYN_LM_FN syn_lm_f4_var0
+#define LFB_SYN_LM_FMAS 4
+#elif defined(LFB_SYN_LM_F4_VAR5)
+#define LFB_NAME "syn_lm_f4_var5"
+#define LFB_SYN_LM_FN syn_lm_f4_var5
+#define LFB_SYN_LM_FMAS 4
+#elif defined(LFB_SYN_LM_F4_VAR10)
+#define LFB_NAME "syn_lm_f4_var10"
+#define LFB_SYN_LM_FN syn_lm_f4_var10
+#define LFB_SYN_LM_FMAS 4
+#elif defined(LFB_SYN_LM_F32_VAR0)
+#define LFB_NAME "syn_lm_f32_var0"
+#define LFB_SYN_LM_FN syn_lm_f32_var0
+#define LFB_SYN_LM_FMAS 32
+#elif defined(LFB_SYN_LM_F32_VAR5)
+#define LFB_NAME "syn_lm_f32_var5"
+#define LFB_SYN_LM_FN syn_lm_f32_var5
+#define LFB_SYN_LM_FMAS 32
 #else
-#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD, LFB_MATMUL, LFB_MATVEC, LFB_TRANSPOSE, LFB_COMPLEX_SCALE"
+#define LFB_NAME "syn_lm_f32_var10"
+#define LFB_SYN_LM_FN syn_lm_f32_var10
+#define LFB_SYN_LM_FMAS 32
+#endif
+#define LFB_ELEM_TOL 0.0
+static const lfb_array lfb_arrays[] = {{"X", (int64_t)LFB_TH, LFB_IN}, {"Y", (int64_t)LFB_TH, LFB_OUT}};
+static void lfb_call(float **p) { LFB_SYN_LM_FN(p[0], p[1]); }
+/* FMAS FMAs (2 flops each) per inner iteration, 20 inner iterations per outer
+ * one on average (the trip counts' mean; exactly 20 for VAR = 0) */
+static const double lfb_flops = 2.0 * LFB_SYN_LM_FMAS * 20.0 * LFB_O * (double)LFB_TH;
+
+#else
+#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD, LFB_MATMUL, LFB_MATVEC, LFB_TRANSPOSE, LFB_COMPLEX_SCALE, LFB_SYN_LM_F<4|32>_VAR<0|5|10>"
 #endif
 
 #ifndef LFB_HAVE_FIXUP
