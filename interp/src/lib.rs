@@ -355,7 +355,7 @@ fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
                 .map(|(k, &d)| match f.param_types[k] {
                     Some(_) => (
                         m.mem.descs[d as usize].buf,
-                        format!("arg{k}: memref<{}>", kernel::shape_str(&m, d, f.param_kinds[k])),
+                        format!("arg{k} (memref<{}>)", kernel::shape_str(&m, d, f.param_kinds[k])),
                     ),
                     None => (u32::MAX, String::new()),
                 })

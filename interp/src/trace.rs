@@ -59,7 +59,7 @@ impl LaunchTrace {
 pub struct Tracer {
     /// Launches, in order.
     pub launches: Vec<LaunchTrace>,
-    /// Names of buffers ("argument 1 (memref<4x8xf32>)", "a 4xf32 buffer"),
+    /// Names of buffers ("arg1 (memref<4x8xf32>)", "a 4xf32 buffer (allocation 3)"),
     /// with their shapes; filled by [`Tracer::name_buffers`].
     pub names: FxHashMap<u32, (String, Box<[i64]>)>,
 }
@@ -87,7 +87,7 @@ pub enum Mismatch {
 
 impl Tracer {
     /// Names every buffer the traces mention: `args` are the kernel-mode
-    /// argument buffers with their types.
+    /// argument buffers with their names.
     pub fn name_buffers(&mut self, m: &Machine, args: &[(u32, String)]) {
         for l in &self.launches {
             for recs in l.threads.values() {
@@ -95,7 +95,7 @@ impl Tracer {
                     self.names.entry(r.buf).or_insert_with(|| {
                         let b = &m.mem.bufs[r.buf as usize];
                         let name = match args.iter().position(|a| a.0 == r.buf) {
-                            Some(k) => format!("argument {k} ({})", args[k].1),
+                            Some(k) => args[k].1.clone(),
                             None => format!("{} (allocation {})", b.name(), r.buf),
                         };
                         (name, b.shape.clone())
@@ -105,7 +105,7 @@ impl Tracer {
         }
     }
 
-    /// "V to element [i, j] of argument 1 (memref<...>)".
+    /// "V to element [i, j] of arg1 (memref<...>)".
     pub fn describe(&self, r: &StoreRec) -> String {
         let (name, shape) = self.names.get(&r.buf).cloned().unwrap_or_default();
         let idx: Vec<String> = crate::kernel::unflatten(r.pos as usize, &shape)
