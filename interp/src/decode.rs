@@ -656,7 +656,14 @@ impl<'a> FnDecoder<'a> {
     /// by `step`, carrying `iters`. An induction variable narrower than 64
     /// bits wraps at its width when the step is added (MLIR's lowering adds
     /// the step with an `arith.addi` of the variable's type).
-    fn counted_loop(&mut self, op: OpId, region: RegionId, bounds: [Reg; 3], inits: &[Reg], name: &'static str) -> R<()> {
+    fn counted_loop(
+        &mut self,
+        op: OpId,
+        region: RegionId,
+        bounds: [Reg; 3],
+        inits: &[Reg],
+        name: &'static str,
+    ) -> R<()> {
         let [lb, ub, step] = bounds;
         let block = self.entry(region)?;
         let args = self.body.block_args(block).to_vec();
@@ -781,7 +788,9 @@ impl<'a> FnDecoder<'a> {
         let accs: Vec<Reg> = (0..self.body.num_results(op)).map(|i| self.res(op, i)).collect();
         self.par_move(&accs, &inits);
         let prof = self.loop_id(op, ScfParallelOp::def().name);
-        self.nest(&ivs, &lbs, &ubs, &steps, prof, |d| d.decode_region(region, accs.clone()))
+        self.nest(&ivs, &lbs, &ubs, &steps, prof, |d| {
+            d.decode_region(region, accs.clone())
+        })
     }
 
     /// `affine.parallel`: a loop nest; each result starts at its reduction's

@@ -241,10 +241,12 @@ fn on_big_stack(f: impl FnOnce() -> Outcome + Send + 'static) -> Outcome {
 /// Runs the file at `path` with `opts`.
 pub fn run_file(path: &str, opts: &Options) -> Outcome {
     let (path, opts) = (path.to_string(), opts.clone());
-    on_big_stack(move || match load_file(&path, opts.gpu_backend.clone(), opts.instrument()) {
-        Ok(l) => run_loaded(&l, &opts),
-        Err(e) => failure(e),
-    })
+    on_big_stack(
+        move || match load_file(&path, opts.gpu_backend.clone(), opts.instrument()) {
+            Ok(l) => run_loaded(&l, &opts),
+            Err(e) => failure(e),
+        },
+    )
 }
 
 /// Runs a loaded program.
