@@ -51,6 +51,10 @@ struct Level {
 /// (loop, entry, iteration) and the entry number.
 type Instance = (u32, u32, Vec<(u32, u32, u64)>, u32);
 
+/// A row of the report: the source position to sort by (file, line,
+/// column) and the cells.
+type Row = (Option<(String, u32, u32)>, [String; 6]);
+
 /// What one loop added up to.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoopTotals {
@@ -148,7 +152,7 @@ impl Profiler {
     /// The table of the loops that ran in a kernel, by source position:
     /// a title line naming `file`, a header, one row per loop.
     pub fn report(&self, ctx: &Context, prog: &Program, file: &str) -> String {
-        let mut rows: Vec<(Option<(String, u32, u32)>, [String; 6])> = Vec::new();
+        let mut rows: Vec<Row> = Vec::new();
         for (id, t) in self.totals.iter().enumerate() {
             if t.instances == 0 {
                 continue;

@@ -130,6 +130,18 @@ pub fn main() -> ExitCode {
         profile_divergence: a.profile_divergence,
         compare_traces: a.compare_traces,
     };
+    // Open the profile's file first: a path that cannot be written is an
+    // error before anything runs.
+    let mut profile_file = match &a.profile_out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some((path, f)),
+            Err(e) => {
+                eprintln!("lf-run: error: could not write the profile to '{path}': {e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => None,
+    };
     let out = match (&a.compare, &a.input) {
         (Some(files), _) => lf_interp::compare_files(&files[0], &files[1], &opts),
         (None, Some(input)) => lf_interp::run_file(input, &opts),
@@ -139,9 +151,9 @@ pub fn main() -> ExitCode {
     let _ = std::io::stdout().flush();
     eprint!("{}", out.stderr);
     if !out.profile.is_empty() {
-        match &a.profile_out {
-            Some(path) => {
-                if let Err(e) = std::fs::write(path, &out.profile) {
+        match &mut profile_file {
+            Some((path, f)) => {
+                if let Err(e) = f.write_all(out.profile.as_bytes()) {
                     eprintln!("lf-run: error: could not write the profile to '{path}': {e}");
                     return ExitCode::from(1);
                 }
