@@ -621,3 +621,15 @@ impl Program {
         self.funcs.iter().position(|f| f.name == name).map(|i| i as u32)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Inst;
+
+    /// The profiling and tracing instructions are no larger than the others:
+    /// adding them leaves every instruction of an ordinary run its size.
+    #[test]
+    fn instructions_stay_24_bytes() {
+        assert_eq!(std::mem::size_of::<Inst>(), 24);
+    }
+}
