@@ -206,6 +206,7 @@ impl Profiler {
 impl Machine<'_> {
     /// A profiling instruction: loop `id` had event `ev` in the current
     /// kernel thread (nothing outside kernels or without a profiler).
+    #[inline(never)]
     pub(crate) fn loop_event(&mut self, id: u32, ev: LoopEvent) {
         let (Some(p), Some(g)) = (&mut self.profile, &self.gpu) else {
             return;

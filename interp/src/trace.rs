@@ -175,6 +175,7 @@ impl Machine<'_> {
     /// A tracing instruction after a store of `width` registers from `val`
     /// at `idx` of memref `mem`, which succeeded: records it in the current
     /// kernel thread's trace (nothing outside kernels or without a tracer).
+    #[inline(never)]
     pub(crate) fn trace_store(&mut self, at: (u32, u32), mem: u64, idx: &[Reg], regs: &[u64], val: Reg, width: u8) {
         if self.trace.is_none() || self.gpu.is_none() {
             return;
