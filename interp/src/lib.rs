@@ -168,6 +168,12 @@ impl Loaded {
         observe::diagnostic(&self.ctx, &self.prog, f)
     }
 
+    /// The source position of instruction `pc` of function `func`.
+    fn source_pos(&self, (func, pc): (u32, u32)) -> Option<lf_diag::SourcePos> {
+        let f = self.prog.funcs.get(func as usize)?;
+        f.locs.get(pc as usize).copied().unwrap_or(f.loc).source_pos(&self.ctx)
+    }
+
     /// Renders diagnostics with their source snippets.
     pub fn render(&self, diags: &[Diagnostic]) -> String {
         lf_diag::render_all(diags, &self.sources)
@@ -457,16 +463,7 @@ fn trace_mismatch(mm: &trace::Mismatch, a: (&Loaded, &trace::Tracer), b: (&Loade
     for (k, (side, r)) in [(a, sa), (b, sb)].into_iter().enumerate() {
         let (l, t) = side;
         let at = r.map_or(t.launches[launch].at, |r| r.at);
-        let pos = observe::diagnostic(
-            &l.ctx,
-            &l.prog,
-            &Fault {
-                at: Some(at),
-                msg: String::new(),
-                notes: Vec::new(),
-            },
-        )
-        .pos;
+        let pos = l.source_pos(at);
         let d = if k == 0 {
             Diagnostic::error(
                 pos,

@@ -204,3 +204,63 @@ impl Machine<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(pos: u64, val: f32) -> StoreRec {
+        StoreRec {
+            at: (0, 0),
+            buf: 0,
+            pos,
+            val: val.to_bits() as u64,
+            elem: Scalar::F32,
+        }
+    }
+
+    fn tracer(launches: &[&[(u32, Vec<StoreRec>)]]) -> Tracer {
+        Tracer {
+            launches: launches
+                .iter()
+                .map(|ts| LaunchTrace {
+                    threads: ts.iter().cloned().collect(),
+                    ..LaunchTrace::default()
+                })
+                .collect(),
+            names: FxHashMap::default(),
+        }
+    }
+
+    #[test]
+    fn first_mismatch_orders_threads_and_stores() {
+        let a = tracer(&[&[(3, vec![rec(0, 1.0), rec(1, 2.0)]), (1, vec![rec(5, 1.0)])]]);
+        // Thread 3 differs at store 1, thread 1 at store 0: thread 1 comes first.
+        let b = tracer(&[&[(3, vec![rec(0, 1.0), rec(1, 2.5)]), (1, vec![rec(6, 1.0)])]]);
+        match first_mismatch(&a, &b, 0.0, 0.0) {
+            Some(Mismatch::Store {
+                thread: 1, index: 0, ..
+            }) => {}
+            m => panic!("{m:?}"),
+        }
+        // Equal apart from a value within the tolerance of --compare.
+        let c = tracer(&[&[(3, vec![rec(0, 1.0), rec(1, 2.0)]), (1, vec![rec(5, 1.0 + 1e-6)])]]);
+        assert!(first_mismatch(&a, &c, 0.0, 0.0).is_some());
+        assert!(first_mismatch(&a, &c, 0.0, 1e-3).is_none());
+        // A missing store, and a missing launch.
+        let d = tracer(&[&[(3, vec![rec(0, 1.0)]), (1, vec![rec(5, 1.0)])]]);
+        match first_mismatch(&a, &d, 0.0, 0.0) {
+            Some(Mismatch::Store {
+                thread: 3,
+                index: 1,
+                b: None,
+                ..
+            }) => {}
+            m => panic!("{m:?}"),
+        }
+        assert!(matches!(
+            first_mismatch(&a, &tracer(&[]), 0.0, 0.0),
+            Some(Mismatch::Launches(1, 0))
+        ));
+    }
+}
