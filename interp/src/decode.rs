@@ -58,6 +58,12 @@ use std::sync::OnceLock;
 
 /// Decodes the module `op` of `body`.
 pub fn decode_module(ctx: &Context, body: &Body, op: OpId) -> Program {
+    decode_module_with(ctx, body, op, Instrument::default())
+}
+
+/// Decodes the module `op` of `body`, with the instrumentation `instr` asks
+/// for (`--profile-divergence`, `--compare-traces`).
+pub fn decode_module_with(ctx: &Context, body: &Body, op: OpId, instr: Instrument) -> Program {
     let mut prog = Program::default();
     // First the symbols, so that calls can refer to functions defined later.
     let mut items: Vec<(&Body, OpId, String)> = Vec::new();
@@ -109,6 +115,7 @@ pub fn decode_module(ctx: &Context, body: &Body, op: OpId) -> Program {
             lists: Vec::new(),
             yields: Vec::new(),
             loc: b.op_loc(*f),
+            instr,
         };
         let mut func = std::mem::take(&mut d.prog.funcs[i]);
         d.decode_func(*f, b, &mut func);
@@ -332,6 +339,8 @@ struct FnDecoder<'a> {
     /// Where `*.yield` of the innermost region being decoded moves its operands.
     yields: Vec<Vec<Reg>>,
     loc: Location,
+    /// Profiling and tracing instructions to add.
+    instr: Instrument,
 }
 
 type R<T> = Result<T, String>;
@@ -432,6 +441,25 @@ impl<'a> FnDecoder<'a> {
         self.code.push(i);
         self.locs.push(self.loc);
         (self.code.len() - 1) as u32
+    }
+
+    /// With loop profiling, a new entry of [`Program::loops`] for loop `op`.
+    fn loop_id(&mut self, op: OpId, name: &'static str) -> Option<u32> {
+        if !self.instr.loops {
+            return None;
+        }
+        self.prog.loops.push(LoopInfo {
+            loc: self.body.op_loc(op),
+            name,
+        });
+        Some((self.prog.loops.len() - 1) as u32)
+    }
+
+    /// Emits the loop event `mk(id)` when loop `id` is profiled.
+    fn loop_event(&mut self, id: Option<u32>, mk: fn(u32) -> Inst) {
+        if let Some(id) = id {
+            self.emit(mk(id));
+        }
     }
 
     fn pc(&self) -> u32 {
@@ -628,7 +656,15 @@ impl<'a> FnDecoder<'a> {
     /// by `step`, carrying `iters`. An induction variable narrower than 64
     /// bits wraps at its width when the step is added (MLIR's lowering adds
     /// the step with an `arith.addi` of the variable's type).
-    fn counted_loop(&mut self, op: OpId, region: RegionId, lb: Reg, ub: Reg, step: Reg, inits: &[Reg]) -> R<()> {
+    fn counted_loop(
+        &mut self,
+        op: OpId,
+        region: RegionId,
+        bounds: [Reg; 3],
+        inits: &[Reg],
+        name: &'static str,
+    ) -> R<()> {
+        let [lb, ub, step] = bounds;
         let block = self.entry(region)?;
         let args = self.body.block_args(block).to_vec();
         if args.is_empty() {
@@ -643,9 +679,11 @@ impl<'a> FnDecoder<'a> {
                 self.alias_result(op, i, r);
             }
         }
+        let prof = self.loop_id(op, name);
         self.emit(Inst::StepCheck { step });
         self.emit(Inst::Mov { dst: iv, src: lb });
         self.par_move(&iters, inits);
+        self.loop_event(prof, |id| Inst::LoopEnter { id });
         let enter = self.emit(Inst::JumpIfLt {
             a: iv,
             b: ub,
@@ -654,6 +692,7 @@ impl<'a> FnDecoder<'a> {
         let skip = self.emit(Inst::Jump { target: 0 });
         let body = self.pc();
         self.patch(enter, body);
+        self.loop_event(prof, |id| Inst::LoopIter { id });
         self.decode_region(region, iters)?;
         self.emit(if shift == 0 {
             Inst::LoopNext {
@@ -673,6 +712,7 @@ impl<'a> FnDecoder<'a> {
         });
         let end = self.pc();
         self.patch(skip, end);
+        self.loop_event(prof, |id| Inst::LoopExit { id });
         Ok(())
     }
 
@@ -685,8 +725,10 @@ impl<'a> FnDecoder<'a> {
         lbs: &[Reg],
         ubs: &[Reg],
         steps: &[Reg],
+        prof: Option<u32>,
         body: impl FnOnce(&mut Self) -> R<()>,
     ) -> R<()> {
+        self.loop_event(prof, |id| Inst::LoopEnter { id });
         self.emit(Inst::ParBegin);
         let mut heads = Vec::new();
         for d in 0..ivs.len() {
@@ -707,6 +749,7 @@ impl<'a> FnDecoder<'a> {
         }
         let l = self.list(ivs);
         self.emit(Inst::ParIter { ivs: l });
+        self.loop_event(prof, |id| Inst::LoopIter { id });
         body(self)?;
         for d in (0..ivs.len()).rev() {
             let (start, skip) = heads[d];
@@ -720,6 +763,7 @@ impl<'a> FnDecoder<'a> {
             self.patch(skip, end);
         }
         self.emit(Inst::ParEnd);
+        self.loop_event(prof, |id| Inst::LoopExit { id });
         Ok(())
     }
 
@@ -743,7 +787,10 @@ impl<'a> FnDecoder<'a> {
         }
         let accs: Vec<Reg> = (0..self.body.num_results(op)).map(|i| self.res(op, i)).collect();
         self.par_move(&accs, &inits);
-        self.nest(&ivs, &lbs, &ubs, &steps, |d| d.decode_region(region, accs.clone()))
+        let prof = self.loop_id(op, ScfParallelOp::def().name);
+        self.nest(&ivs, &lbs, &ubs, &steps, prof, |d| {
+            d.decode_region(region, accs.clone())
+        })
     }
 
     /// `affine.parallel`: a loop nest; each result starts at its reduction's
@@ -800,7 +847,8 @@ impl<'a> FnDecoder<'a> {
             combine.push((inst, s.shift()));
         }
         let tmps: Vec<Reg> = (0..n).map(|_| self.new_reg()).collect();
-        self.nest(&ivs, &lbs, &ubs, &step_regs, |d| {
+        let prof = self.loop_id(op, name);
+        self.nest(&ivs, &lbs, &ubs, &step_regs, prof, |d| {
             d.decode_region(region, tmps.clone())?;
             for (i, (inst, shift)) in combine.iter().enumerate() {
                 d.emit(inst(accs[i], accs[i], tmps[i], *shift));
@@ -1236,7 +1284,7 @@ impl<'a> FnDecoder<'a> {
         let ub = self.reg(x.upper_bound(&ir));
         let step = self.reg(x.step(&ir));
         let inits = self.operand_regs(&x.init_args(&ir));
-        self.counted_loop(x.op(), x.region(&ir), lb, ub, step, &inits)
+        self.counted_loop(x.op(), x.region(&ir), [lb, ub, step], &inits, ScfForOp::def().name)
     }
 
     fn affine_for(&mut self, x: AffineForOp) -> R<()> {
@@ -1249,7 +1297,7 @@ impl<'a> FnDecoder<'a> {
         let ubs = self.map(x.upper_bound_map(&ir), &ubo)?;
         let ub = self.reduce(ubs, IOp::MinS)?;
         let step = self.konst(x.step(&ir) as u64);
-        self.counted_loop(x.op(), x.region(&ir), lb, ub, step, &inits)
+        self.counted_loop(x.op(), x.region(&ir), [lb, ub, step], &inits, AffineForOp::def().name)
     }
 
     fn scf_if(&mut self, x: ScfIfOp) -> R<()> {
@@ -1355,6 +1403,9 @@ impl<'a> FnDecoder<'a> {
         let val = self.reg(value);
         let (mem, idx) = self.mem_access(memref, indices, map)?;
         self.emit(Inst::Store { val, mem, idx });
+        if self.instr.stores {
+            self.emit(Inst::TraceStore { val, mem, idx });
+        }
         Ok(())
     }
 
@@ -1376,6 +1427,9 @@ impl<'a> FnDecoder<'a> {
         let val = self.reg(value);
         let (mem, idx) = self.mem_access(x.base(&ir), &x.indices(&ir), None)?;
         self.emit(Inst::VStore { val, mem, idx, width });
+        if self.instr.stores {
+            self.emit(Inst::TraceVStore { val, mem, idx, width });
+        }
         Ok(())
     }
 
@@ -1560,6 +1614,8 @@ impl<'a> FnDecoder<'a> {
         let aregs = self.operand_regs(&aargs);
         let inits = self.operand_regs(&x.inits(&ir));
         self.par_move(&bregs, &inits);
+        let prof = self.loop_id(op, ScfWhileOp::def().name);
+        self.loop_event(prof, |id| Inst::LoopEnter { id });
         let head = self.pc();
         let ops: Vec<OpId> = self.body.block_ops(before).collect();
         let (last, rest) = ops
@@ -1582,12 +1638,14 @@ impl<'a> FnDecoder<'a> {
         let cond = self.reg(condition.condition(&ir));
         let fwd = self.operand_regs(&condition.args(&ir));
         let jz = self.emit(Inst::JumpIfZero { cond, target: 0 });
+        self.loop_event(prof, |id| Inst::LoopIter { id });
         self.par_move(&aregs, &fwd);
         self.decode_region(after_region, bregs)?;
         self.emit(Inst::Jump { target: head });
         let exit = self.pc();
         self.patch(jz, exit);
         self.loc = self.body.op_loc(op);
+        self.loop_event(prof, |id| Inst::LoopExit { id });
         let n = self.body.num_results(op);
         let res: Vec<Reg> = (0..n).map(|i| self.res(op, i)).collect();
         self.par_move(&res, &fwd);

@@ -3,6 +3,7 @@
 
 use crate::memory::{Access, BufKind, Desc, Memory, Shadow};
 use crate::print::{fmt_g, print_memref};
+use crate::profile::LoopEvent;
 use crate::program::*;
 use lf_dialects::arith::{CmpFPredicate, CmpIPredicate};
 use lf_dialects::gpu::GpuBarrierOp;
@@ -194,6 +195,12 @@ pub struct Machine<'p> {
     pub steps: u64,
     /// The device that runs `gpu.launch_func` kernels (`None`: the interpreter runs them).
     pub device: Option<Box<dyn crate::device::Device>>,
+    /// The divergence profile (`--profile-divergence`; the program must be
+    /// decoded with loop instrumentation).
+    pub profile: Option<Box<crate::profile::Profiler>>,
+    /// Per-thread store traces (`--compare-traces`; the program must be
+    /// decoded with store instrumentation).
+    pub trace: Option<Box<crate::trace::Tracer>>,
 }
 
 type Res<T> = Result<T, Fault>;
@@ -240,6 +247,8 @@ impl<'p> Machine<'p> {
             par: None,
             par_depth: 0,
             device: None,
+            profile: None,
+            trace: None,
         }
     }
 
@@ -695,6 +704,13 @@ impl<'p> Machine<'p> {
                     }
                 }
                 Inst::Trap { msg } => return Err(fault(fid, here, prog.messages[msg as usize].clone())),
+                Inst::LoopEnter { id } => self.loop_event(id, LoopEvent::Enter),
+                Inst::LoopIter { id } => self.loop_event(id, LoopEvent::Iter),
+                Inst::LoopExit { id } => self.loop_event(id, LoopEvent::Exit),
+                Inst::TraceStore { val, mem, idx } => self.trace_store((fid, here), r!(mem), list!(idx), regs, val, 1),
+                Inst::TraceVStore { val, mem, idx, width } => {
+                    self.trace_store((fid, here), r!(mem), list!(idx), regs, val, width)
+                }
             }
         }
     }
@@ -708,7 +724,7 @@ impl<'p> Machine<'p> {
     }
 
     #[inline]
-    fn address(&self, fid: u32, pc: u32, mem: u64, idx: &[Reg], regs: &[u64]) -> Res<(u32, usize)> {
+    pub(crate) fn address(&self, fid: u32, pc: u32, mem: u64, idx: &[Reg], regs: &[u64]) -> Res<(u32, usize)> {
         let d = self.desc(fid, pc, mem)?;
         if idx.len() != d.sizes.len() {
             return Err(fault(

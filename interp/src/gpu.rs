@@ -58,6 +58,7 @@ impl Machine<'_> {
                 }
             }
         }
+        self.trace_launch((func, pc), [d[0], d[1], d[2]], [d[3], d[4], d[5]]);
         self.gpu = Some(GpuState {
             grid: [d[0], d[1], d[2]],
             block: [d[3], d[4], d[5]],
@@ -179,6 +180,9 @@ impl Machine<'_> {
             threads.push((vec![fr], ThreadState::Running));
         }
         let result = self.phases(&mut threads, b as u32, nt);
+        if let Some(p) = &mut self.profile {
+            p.end_block();
+        }
         for buf in to_free {
             self.mem.free(buf);
         }

@@ -19,12 +19,14 @@ pub mod kernel;
 pub mod memory;
 pub mod observe;
 pub mod print;
+pub mod profile;
 pub mod program;
+pub mod trace;
 
 use exec::{ExecOptions, Fault, Machine};
 use lf_diag::{Diagnostic, SourceMgr};
 use lf_ir::Context;
-use program::Program;
+use program::{Instrument, Program};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -53,6 +55,22 @@ pub struct Options {
     /// Where kernel launches run: `None` in the simulator, with its checks;
     /// else on a device backend (the `lf-devices` crate has them).
     pub gpu_backend: Option<Arc<dyn DeviceBackend>>,
+    /// `--profile-divergence`: measure the SIMT efficiency of every loop
+    /// run in a kernel ([`profile`]); the table is [`Outcome::profile`].
+    pub profile_divergence: bool,
+    /// `--compare-traces`: `--compare` also checks that every GPU thread
+    /// makes the same stores in the same order ([`trace`]).
+    pub compare_traces: bool,
+}
+
+impl Options {
+    /// The instrumentation these options need.
+    fn instrument(&self) -> Instrument {
+        Instrument {
+            loops: self.profile_divergence,
+            stores: self.compare_traces,
+        }
+    }
 }
 
 /// The result of a run.
@@ -66,6 +84,9 @@ pub struct Outcome {
     pub code: i32,
     /// Instructions executed.
     pub steps: u64,
+    /// The divergence profile (`--profile-divergence`, after a run without
+    /// errors; empty otherwise).
+    pub profile: String,
 }
 
 /// A loaded program: its context (for locations), sources and decoded form.
@@ -78,6 +99,10 @@ pub struct Loaded {
     backend: Option<Arc<dyn DeviceBackend>>,
     /// Emitted source of each kernel (by function index), for a device backend.
     kernels: rustc_hash::FxHashMap<u32, device::KernelSource>,
+    /// The name the source was loaded under.
+    name: String,
+    /// The instrumentation it was decoded with.
+    instr: Instrument,
 }
 
 /// Parses, verifies and decodes `text` (named `name`); an error is the
@@ -90,6 +115,17 @@ pub fn load(name: &str, text: &str) -> Result<Loaded, String> {
 /// prepares the module (outlines inline `gpu.launch` ops) and makes the
 /// source of every kernel.
 pub fn load_for(name: &str, text: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> Result<Loaded, String> {
+    load_with(name, text, gpu, Instrument::default())
+}
+
+/// As [`load_for`], decoding with the instrumentation `instr` (profiling
+/// and tracing instructions; none for an ordinary run).
+pub fn load_with(
+    name: &str,
+    text: &str,
+    gpu: Option<Arc<dyn DeviceBackend>>,
+    instr: Instrument,
+) -> Result<Loaded, String> {
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
     let mut sources = SourceMgr::new();
@@ -110,7 +146,7 @@ pub fn load_for(name: &str, text: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> 
             ));
         }
     }
-    let prog = decode::decode_module(&ctx, &owned.body, owned.op);
+    let prog = decode::decode_module_with(&ctx, &owned.body, owned.op, instr);
     let kernels = match &gpu {
         Some(dev) => dev.kernels(&ctx, &owned.body, owned.op, &sources, &|n| prog.find(n)),
         None => Default::default(),
@@ -121,6 +157,8 @@ pub fn load_for(name: &str, text: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> 
         prog,
         backend: gpu,
         kernels,
+        name: name.to_string(),
+        instr,
     })
 }
 
@@ -128,6 +166,12 @@ impl Loaded {
     /// The diagnostic of a fault.
     pub fn diagnostic(&self, f: &Fault) -> Diagnostic {
         observe::diagnostic(&self.ctx, &self.prog, f)
+    }
+
+    /// The source position of instruction `pc` of function `func`.
+    fn source_pos(&self, (func, pc): (u32, u32)) -> Option<lf_diag::SourcePos> {
+        let f = self.prog.funcs.get(func as usize)?;
+        f.locs.get(pc as usize).copied().unwrap_or(f.loc).source_pos(&self.ctx)
     }
 
     /// Renders diagnostics with their source snippets.
@@ -162,14 +206,20 @@ impl Loaded {
                     .map_err(|e| format!("lf-run: error: {e}\n"))?,
             );
         }
+        if self.instr.loops {
+            m.profile = Some(Box::default());
+        }
+        if self.instr.stores {
+            m.trace = Some(Box::default());
+        }
         Ok(m)
     }
 }
 
-fn load_file(path: &str, gpu: Option<Arc<dyn DeviceBackend>>) -> Result<Loaded, String> {
+fn load_file(path: &str, gpu: Option<Arc<dyn DeviceBackend>>, instr: Instrument) -> Result<Loaded, String> {
     let text = std::fs::read(path).map_err(|e| format!("lf-run: error: could not open input file '{path}': {e}\n"))?;
     let text = String::from_utf8(text).map_err(|_| format!("lf-run: error: '{path}' is not valid UTF-8\n"))?;
-    load_for(path, &text, gpu)
+    load_with(path, &text, gpu, instr)
 }
 
 fn failure(stderr: String) -> Outcome {
@@ -197,10 +247,12 @@ fn on_big_stack(f: impl FnOnce() -> Outcome + Send + 'static) -> Outcome {
 /// Runs the file at `path` with `opts`.
 pub fn run_file(path: &str, opts: &Options) -> Outcome {
     let (path, opts) = (path.to_string(), opts.clone());
-    on_big_stack(move || match load_file(&path, opts.gpu_backend.clone()) {
-        Ok(l) => run_loaded(&l, &opts),
-        Err(e) => failure(e),
-    })
+    on_big_stack(
+        move || match load_file(&path, opts.gpu_backend.clone(), opts.instrument()) {
+            Ok(l) => run_loaded(&l, &opts),
+            Err(e) => failure(e),
+        },
+    )
 }
 
 /// Runs a loaded program.
@@ -243,6 +295,9 @@ pub fn run_loaded(l: &Loaded, opts: &Options) -> Outcome {
                 m.out.extend_from_slice(s.as_bytes());
                 m.flush();
             }
+            if let Some(p) = &m.profile {
+                out.profile = p.report(&l.ctx, &l.prog, &l.name);
+            }
         }
         Err(f) => {
             out.stderr = l.render(&[l.diagnostic(&f)]);
@@ -271,14 +326,16 @@ pub fn compare_files(a: &str, b: &str, opts: &Options) -> Outcome {
 
 fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
     let (la, lb) = match (
-        load_file(a, opts.gpu_backend.clone()),
-        load_file(b, opts.gpu_backend.clone()),
+        load_file(a, opts.gpu_backend.clone(), opts.instrument()),
+        load_file(b, opts.gpu_backend.clone(), opts.instrument()),
     ) {
         (Ok(x), Ok(y)) => (x, y),
         (Err(e), _) | (_, Err(e)) => return failure(e),
     };
     let seed = opts.random_inputs.unwrap_or(1);
     let mut results = Vec::new();
+    let mut traces = Vec::new();
+    let mut profile = String::new();
     for (l, path) in [(&la, a), (&lb, b)] {
         let entry = match l.entry(&opts.entry) {
             Ok(e) => e,
@@ -296,6 +353,24 @@ fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
             return failure(l.render(&[l.diagnostic(&f)]));
         }
         let f = &l.prog.funcs[entry as usize];
+        if let Some(p) = &m.profile {
+            profile.push_str(&p.report(&l.ctx, &l.prog, &l.name));
+        }
+        if let Some(mut t) = m.trace.take() {
+            let bufs: Vec<(u32, String)> = args
+                .iter()
+                .enumerate()
+                .map(|(k, &d)| match f.param_types[k] {
+                    Some(_) => (
+                        m.mem.descs[d as usize].buf,
+                        format!("arg{k} (memref<{}>)", kernel::shape_str(&m, d, f.param_kinds[k])),
+                    ),
+                    None => (u32::MAX, String::new()),
+                })
+                .collect();
+            t.name_buffers(&m, &bufs);
+            traces.push(t);
+        }
         let mems: Vec<usize> = (0..args.len()).filter(|&k| f.param_types[k].is_some()).collect();
         let kinds: Vec<_> = mems.iter().map(|&k| f.param_kinds[k]).collect();
         let vals: Vec<(String, Vec<u64>, Vec<i64>)> = mems
@@ -337,13 +412,70 @@ fn compare(a: &str, b: &str, opts: &Options) -> Outcome {
             ));
         }
     }
+    let mut agree = format!(
+        "lf-run: '{a}' and '{b}' agree: @{} on seed {seed}, {} memref arguments, {total} elements",
+        opts.entry,
+        ra.len()
+    );
+    if let [ta, tb] = &traces[..] {
+        if let Some(mm) = trace::first_mismatch(ta, tb, opts.rtol, opts.atol) {
+            return failure(trace_mismatch(&mm, (&la, ta), (&lb, tb)));
+        }
+        let threads: usize = ta.launches.iter().map(|l| l.threads.len()).sum();
+        let stores: usize = ta.launches.iter().flat_map(|l| l.threads.values()).map(Vec::len).sum();
+        agree.push_str(&format!(
+            "; per-thread store traces agree: {} launches, {threads} threads, {stores} stores",
+            ta.launches.len()
+        ));
+    }
     Outcome {
-        stdout: format!(
-            "lf-run: '{a}' and '{b}' agree: @{} on seed {seed}, {} memref arguments, {total} elements\n",
-            opts.entry,
-            ra.len()
-        )
-        .into_bytes(),
+        stdout: (agree + "\n").into_bytes(),
+        profile,
         ..Outcome::default()
     }
+}
+
+/// The report of `--compare-traces` for the first difference `mm` between
+/// the traces of programs `a` and `b`: an error at the store of `a`, a note
+/// at the store of `b` (at the launch for a thread that made fewer stores).
+fn trace_mismatch(mm: &trace::Mismatch, a: (&Loaded, &trace::Tracer), b: (&Loaded, &trace::Tracer)) -> String {
+    let (launch, thread, index, sa, sb) = match *mm {
+        trace::Mismatch::Launches(na, nb) => {
+            return format!(
+                "lf-run: error: per-thread store traces differ: '{}' makes {na} kernel launches, '{}' makes {nb}\n",
+                a.0.name, b.0.name
+            )
+        }
+        trace::Mismatch::Store {
+            launch,
+            thread,
+            index,
+            a,
+            b,
+        } => (launch, thread, index, a, b),
+    };
+    let who = a.1.launches[launch].describe(thread);
+    let what = |(l, t): (&Loaded, &trace::Tracer), r: Option<trace::StoreRec>| match r {
+        Some(r) => format!("'{}' stores {}", l.name, t.describe(&r)),
+        None => format!("'{}' makes only {index} stores in this thread", l.name),
+    };
+    let mut out = String::new();
+    for (k, (side, r)) in [(a, sa), (b, sb)].into_iter().enumerate() {
+        let (l, t) = side;
+        let at = r.map_or(t.launches[launch].at, |r| r.at);
+        let pos = l.source_pos(at);
+        let d = if k == 0 {
+            Diagnostic::error(
+                pos,
+                format!(
+                    "per-thread store traces differ: {who} of launch {launch}, store {index} (from 0): {}",
+                    what(side, r)
+                ),
+            )
+        } else {
+            Diagnostic::note(pos, what(side, r))
+        };
+        out.push_str(&l.render(&[d]));
+    }
+    out
 }

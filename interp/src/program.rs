@@ -500,6 +500,56 @@ pub enum Inst {
     Trap {
         msg: u32,
     },
+    /// `--profile-divergence` only: a thread enters loop `id` of
+    /// [`Program::loops`] (before its first condition).
+    LoopEnter {
+        id: u32,
+    },
+    /// `--profile-divergence` only: an iteration of loop `id` starts (a
+    /// body of a counted or parallel loop, the after region of `scf.while`).
+    LoopIter {
+        id: u32,
+    },
+    /// `--profile-divergence` only: a thread leaves loop `id`.
+    LoopExit {
+        id: u32,
+    },
+    /// `--compare-traces` only: after a [`Inst::Store`] with the same
+    /// operands, records the store in the thread's trace.
+    TraceStore {
+        val: Reg,
+        mem: Reg,
+        idx: List,
+    },
+    /// `--compare-traces` only: after a [`Inst::VStore`] with the same
+    /// operands, records its `width` element stores.
+    TraceVStore {
+        val: Reg,
+        mem: Reg,
+        idx: List,
+        width: u8,
+    },
+}
+
+/// Instrumentation the decoder adds (none by default: a program decoded
+/// without it runs exactly the instructions it always did).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Instrument {
+    /// Loop events for the divergence profile ([`Inst::LoopEnter`],
+    /// [`Inst::LoopIter`], [`Inst::LoopExit`]).
+    pub loops: bool,
+    /// Store records for trace comparison ([`Inst::TraceStore`],
+    /// [`Inst::TraceVStore`]).
+    pub stores: bool,
+}
+
+/// A loop op that carries profiling instructions.
+#[derive(Clone, Debug)]
+pub struct LoopInfo {
+    /// The op's location.
+    pub loc: Location,
+    /// The op's name (`scf.for`, ...).
+    pub name: &'static str,
 }
 
 /// One decoded function.
@@ -561,11 +611,25 @@ pub struct Program {
     pub globals: Vec<Global>,
     /// Messages of `Trap` instructions.
     pub messages: Vec<String>,
+    /// Loops instrumented for the divergence profile (by `LoopEnter` id).
+    pub loops: Vec<LoopInfo>,
 }
 
 impl Program {
     /// The function of this symbol name.
     pub fn find(&self, name: &str) -> Option<u32> {
         self.funcs.iter().position(|f| f.name == name).map(|i| i as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Inst;
+
+    /// The profiling and tracing instructions are no larger than the others:
+    /// adding them leaves every instruction of an ordinary run its size.
+    #[test]
+    fn instructions_stay_24_bytes() {
+        assert_eq!(std::mem::size_of::<Inst>(), 24);
     }
 }

@@ -203,3 +203,39 @@ fn readme_says_what_a_fresh_machine_needs() {
         "README: say how long the first build takes"
     );
 }
+
+/// The example table of lf-run.md's "Divergence profile" is what lf-run
+/// prints for the command shown there.
+#[test]
+fn lf_run_md_divergence_profile_example_is_lf_runs_output() {
+    let doc = section("docs/lf-run.md", "## Divergence profile");
+    let block = doc
+        .split("```")
+        .skip(1)
+        .step_by(2)
+        .find(|b| b.contains("--profile-divergence") && b.contains("efficiency"))
+        .expect("an example with a profile table");
+    let out = run(
+        env!("CARGO_BIN_EXE_lf-run"),
+        &[
+            "--compare",
+            "test/Run/profile-divergence-merge.lfir",
+            "test/Run/Inputs/merged_while.lfir",
+            "--entry=nest",
+            "--compare-traces",
+            "--profile-divergence",
+        ],
+    );
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let table: Vec<&str> = block
+        .lines()
+        .skip_while(|l| !l.starts_with("lf-run: divergence profile"))
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    let printed: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        table, printed,
+        "docs/lf-run.md's example table differs from lf-run's output"
+    );
+}

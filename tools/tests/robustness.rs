@@ -1305,6 +1305,13 @@ fn command_line_errors_exit_1() {
         (lf_run, &["--block-order=sideways"], None),
         (lf_run, &["--max-steps=-1"], None),
         (lf_run, &["--entyr=main"], Some("'--entry'")),
+        (lf_run, &["--compare-traces"], Some("--compare")),
+        (lf_run, &["--profile-out=p.txt"], Some("--profile-divergence")),
+        (
+            lf_run,
+            &["--profile-divergence", "--gpu-backend=cuda"],
+            Some("--gpu-backend=sim"),
+        ),
     ];
     for (tool, args, hint) in cases {
         let mut cmd = Command::new(tool);

@@ -69,6 +69,18 @@ struct Args {
     /// OpenCL C on the first OpenCL device) or cuda (the emitted CUDA, nvcc and the driver API).
     #[arg(long = "gpu-backend", default_value = "sim", value_parser = parse_backend)]
     gpu_backend: GpuBackend,
+    /// Per loop run in a kernel, the SIMT efficiency of warps of 32 lanes (active lanes per
+    /// issued iteration, PDOM reconvergence): a table on standard error (or --profile-out).
+    /// With --compare, both programs are profiled.
+    #[arg(long = "profile-divergence")]
+    profile_divergence: bool,
+    /// Write the --profile-divergence table to PATH instead of standard error.
+    #[arg(long = "profile-out", value_name = "PATH", requires = "profile_divergence")]
+    profile_out: Option<String>,
+    /// With --compare: also check that every GPU thread makes the same stores (buffer,
+    /// element, value) in the same order in A and B; report the first that differs.
+    #[arg(long = "compare-traces", requires = "compare")]
+    compare_traces: bool,
 }
 
 fn parse_backend(s: &str) -> Result<GpuBackend, String> {
@@ -95,6 +107,10 @@ fn parse_order(s: &str) -> Result<BlockOrder, String> {
 
 pub fn main() -> ExitCode {
     let a: Args = lf_tools::cli::parse_or_exit(Args::command(), std::env::args_os().collect(), &[]);
+    if (a.profile_divergence || a.compare_traces) && a.gpu_backend.device().is_some() {
+        eprintln!("lf-run: error: --profile-divergence and --compare-traces need --gpu-backend=sim (the simulator)");
+        return ExitCode::from(1);
+    }
     let opts = Options {
         exec: lf_interp::exec::ExecOptions {
             max_steps: a.max_steps,
@@ -111,6 +127,20 @@ pub fn main() -> ExitCode {
         stats: a.stats,
         stream: true,
         gpu_backend: a.gpu_backend.device(),
+        profile_divergence: a.profile_divergence,
+        compare_traces: a.compare_traces,
+    };
+    // Open the profile's file first: a path that cannot be written is an
+    // error before anything runs.
+    let mut profile_file = match &a.profile_out {
+        Some(path) => match std::fs::File::create(path) {
+            Ok(f) => Some((path, f)),
+            Err(e) => {
+                eprintln!("lf-run: error: could not write the profile to '{path}': {e}");
+                return ExitCode::from(1);
+            }
+        },
+        None => None,
     };
     let out = match (&a.compare, &a.input) {
         (Some(files), _) => lf_interp::compare_files(&files[0], &files[1], &opts),
@@ -120,5 +150,16 @@ pub fn main() -> ExitCode {
     let _ = std::io::stdout().write_all(&out.stdout);
     let _ = std::io::stdout().flush();
     eprint!("{}", out.stderr);
+    if !out.profile.is_empty() {
+        match &mut profile_file {
+            Some((path, f)) => {
+                if let Err(e) = f.write_all(out.profile.as_bytes()) {
+                    eprintln!("lf-run: error: could not write the profile to '{path}': {e}");
+                    return ExitCode::from(1);
+                }
+            }
+            None => eprint!("{}", out.profile),
+        }
+    }
     ExitCode::from(out.code as u8)
 }
