@@ -27,6 +27,7 @@
 //! its condition. The result is itself an `scf.while` whose prologue is the
 //! code before it, so merging with N loops repeats this from the inside out.
 
+use super::prefetch::{self, Prefetch};
 use super::shape::LoopForm;
 use crate::arith::ArithConstantOp;
 use crate::scf::{ScfIfOp, ScfWhileOp};
@@ -43,6 +44,10 @@ pub struct Merged {
     pub trip_if: OpId,
     /// The `scf.if` running the next inner prologue inside the transition.
     pub prologue_if: OpId,
+    /// The `scf.if` loading the prefetched values inside the transition.
+    pub prefetch_if: Option<OpId>,
+    /// How many prologue loads are prefetched.
+    pub prefetched: usize,
 }
 
 /// The pieces of the outer loop's body around the inner loop.
@@ -129,14 +134,30 @@ pub fn check_entry(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<
 }
 
 /// Clones the prologue for the outer arguments `args`; returns the live
-/// values and the inner loop's initial state.
-fn clone_prologue(b: &mut Builder<'_>, s: &Split, inner: LoopForm, args: &[Value]) -> ValueList {
+/// values and the inner loop's initial state. With `prefetched`, the
+/// prefetched loads are not cloned: their values are given.
+fn clone_prologue(
+    b: &mut Builder<'_>,
+    s: &Split,
+    inner: LoopForm,
+    args: &[Value],
+    prefetched: Option<(&Prefetch, &[Value])>,
+) -> ValueList {
     let mut m = ValueMap::default();
     for (a, v) in s.args.iter().zip(args) {
         m.map(*a, *v);
     }
+    let mut skip: &[OpId] = &[];
+    if let Some((pf, values)) = prefetched {
+        for (&l, &v) in pf.loads.iter().zip(values) {
+            m.map(b.body().result(l, 0), v);
+        }
+        skip = &pf.loads;
+    }
     for &op in &s.prologue {
-        b.clone_op(op, &mut m);
+        if !skip.contains(&op) {
+            b.clone_op(op, &mut m);
+        }
     }
     let mut out: ValueList = s.live.iter().map(|&v| m.lookup(v)).collect();
     out.extend(inner.emit_init(b, &m));
@@ -144,9 +165,18 @@ fn clone_prologue(b: &mut Builder<'_>, s: &Split, inner: LoopForm, args: &[Value
 }
 
 /// Merges `inner` with `outer` (whose body holds it directly), replacing
-/// `outer` by the merged `scf.while` at the same place.
-pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Merged, String> {
+/// `outer` by the merged `scf.while` at the same place. With
+/// `with_prefetch`, the prologue's loads that allow it are issued one outer
+/// iteration ahead ([`prefetch`]); the result says how many.
+pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetch: bool) -> Result<Merged, String> {
     let s = split(b, outer, inner)?;
+    let pf = if with_prefetch {
+        s.args.first().and_then(|&iv| prefetch::plan(b, outer, &s.prologue, iv))
+    } else {
+        None
+    };
+    let pf_types = pf.as_ref().map(|p| p.types(b)).unwrap_or_default();
+    let np = pf_types.len();
     let outer_op = outer.op();
     b.set_insertion_point_before(outer_op);
     b.set_loc_of(outer_op);
@@ -167,14 +197,14 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
             }
         }
         let t = ArithConstantOp::int(b, 1, i1);
-        (clone_prologue(b, &s, inner, &f1), t)
+        (clone_prologue(b, &s, inner, &f1, None), t)
     } else {
         let zeros = carried_types.clone();
         let entry = ScfIfOp::build(
             b,
             c1,
             &carried_types,
-            |b| clone_prologue(b, &s, inner, &f1),
+            |b| clone_prologue(b, &s, inner, &f1, None),
             Some(&mut |b: &mut Builder<'_>| {
                 zeros
                     .iter()
@@ -186,12 +216,21 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
     };
     let mut inits: Vec<Value> = f1.clone();
     inits.extend(carried.iter().copied());
+    if let Some(pf) = &pf {
+        // The loads of the second outer iteration.
+        let zeros: Vec<Value> = pf_types
+            .iter()
+            .map(|&t| ArithConstantOp::zero(b, t).expect("plan checks the types"))
+            .collect();
+        inits.extend(prefetch::emit(b, pf, outer, s.args[0], f1[0], &zeros));
+    }
     inits.push(active);
     let mut state_types = arg_types.clone();
     state_types.extend(carried_types.iter().copied());
+    state_types.extend(pf_types.iter().copied());
     state_types.push(i1);
 
-    let (mut trip_if, mut prologue_if) = (None, None);
+    let (mut trip_if, mut prologue_if, mut prefetch_if) = (None, None, None);
     let w = ScfWhileOp::build(
         b,
         &inits,
@@ -200,7 +239,8 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
         |b, args| {
             let (fa, rest) = args.split_at(nf);
             let (la, rest) = rest.split_at(nl);
-            let sa = &rest[..rest.len() - 1];
+            let (sa, rest) = rest.split_at(rest.len() - 1 - np);
+            let pa = &rest[..np];
             let mut m = ValueMap::default();
             for (a, v) in s.args.iter().zip(fa) {
                 m.map(*a, *v);
@@ -227,6 +267,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
                     let t = ArithConstantOp::int(b, 1, i1);
                     let mut out: ValueList = fa.iter().chain(la).copied().collect();
                     out.extend(next);
+                    out.extend(pa.iter().copied());
                     out.push(t);
                     out
                 },
@@ -247,12 +288,18 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
                         b,
                         c1n,
                         &carried_types,
-                        |b| clone_prologue(b, &s, inner, &f1n),
+                        |b| clone_prologue(b, &s, inner, &f1n, pf.as_ref().map(|p| (p, pa))),
                         Some(&mut |_: &mut Builder<'_>| keep.iter().copied().collect()),
                     );
                     prologue_if = Some(pro.op());
                     let mut out: ValueList = f1n.iter().copied().collect();
                     out.extend(b.body().results(pro.op()));
+                    if let Some(pf) = &pf {
+                        // The loads of the outer iteration after the next.
+                        let next = prefetch::emit(b, pf, outer, s.args[0], f1n[0], pa);
+                        prefetch_if = b.body().defining_op(next[0]);
+                        out.extend(next);
+                    }
                     out.push(c1n);
                     out
                 }),
@@ -271,5 +318,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Me
         while_op: w.op(),
         trip_if: trip_if.expect("the trip's if was built"),
         prologue_if: prologue_if.expect("the prologue's if was built"),
+        prefetch_if,
+        prefetched: np,
     })
 }

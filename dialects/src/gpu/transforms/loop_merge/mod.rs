@@ -7,6 +7,7 @@
 pub mod deaffine;
 pub mod legality;
 pub mod merge;
+pub mod prefetch;
 pub mod profit;
 pub mod select;
 pub mod shape;
@@ -71,6 +72,12 @@ zero constant live across the transition when the outer loop may run zero times.
             default: "select",
             help: "select: state updates through arith.select (what ptxas compiles correctly); branch: the textbook form",
         },
+        PassOption {
+            name: "prefetch",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Load the next outer iteration's prologue values one transition ahead when the nest writes no memory",
+        },
     ],
     create: |opts| {
         let depth = opts.int("depth");
@@ -81,6 +88,7 @@ zero constant live across the transition when the outer loop may run zero times.
             depth: depth as usize,
             auto: opts.bool("auto"),
             select_form: opts.str("form") == "select",
+            prefetch: opts.bool("prefetch"),
         }))
     },
 };
@@ -93,6 +101,8 @@ pub struct LoopMerge {
     pub auto: bool,
     /// Write the merged loop in the select form.
     pub select_form: bool,
+    /// Issue the prologue's loads one outer iteration ahead.
+    pub prefetch: bool,
 }
 
 /// A loop to merge and with how many enclosing loops.
@@ -253,6 +263,7 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
         }
         let mut cur = inner;
         let mut merged_levels = 0;
+        let mut prefetched = 0;
         let mut last = None;
         for (k, &l) in chain.iter().enumerate() {
             let outer = LoopForm::of(b, l).ok_or("not a loop")?;
@@ -265,9 +276,13 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                     break;
                 }
             }
-            let m = merge::merge(b, outer, cur)?;
+            let m = merge::merge(b, outer, cur, self.prefetch)?;
+            prefetched += m.prefetched;
             if self.select_form {
                 if let Some(p) = ScfIfOp::cast(b, m.prologue_if) {
+                    select::to_select_form(b, p, select::any_op, select::any_op);
+                }
+                if let Some(p) = m.prefetch_if.and_then(|p| ScfIfOp::cast(b, p)) {
                     select::to_select_form(b, p, select::any_op, select::any_op);
                 }
                 if let Some(t) = ScfIfOp::cast(b, m.trip_if) {
@@ -282,8 +297,9 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
             b.remark(
                 w,
                 format!(
-                    "merged the loop{at_inner} with {merged_levels} enclosing loop(s) into one scf.while ({} form); {estimate}",
-                    if self.select_form { "select" } else { "branch" }
+                    "merged the loop{at_inner} with {merged_levels} enclosing loop(s) into one scf.while ({} form{}); {estimate}",
+                    if self.select_form { "select" } else { "branch" },
+                    if prefetched > 0 { format!(", {prefetched} prologue load(s) prefetched") } else { String::new() }
                 ),
             );
         }

@@ -1,0 +1,165 @@
+//! The next outer iteration's prologue loads, issued one transition ahead.
+//!
+//! In a merged loop the lanes of a warp take their transitions at different
+//! trips, so a load in the inner prologue (typically the next inner trip
+//! count) stalls the warp once per lane instead of once per outer
+//! iteration. When the nest writes no memory, the loads of the prologue
+//! whose addresses depend only on the outer induction variable and values
+//! from outside the nest are loaded for iteration `o + 1` while iteration
+//! `o` runs (carried in the merged loop's state), under the guard `o + step
+//! < ub`, so no load goes past the last iteration (what the hand-written
+//! SYN-LM kernels do; DIGEST §004.7 for the same idea in seed 004).
+
+use super::shape::LoopForm;
+use crate::affine::AffineLoadOp;
+use crate::memref::MemrefLoadOp;
+use crate::scf::ScfIfOp;
+use lf_ir::builder::Builder;
+use lf_ir::clone::ValueMap;
+use lf_ir::interfaces::{memory_effects, Effect};
+use lf_ir::view::{OpView, ValueList};
+use lf_ir::walk::{walk, WalkControl, WalkOrder};
+use lf_ir::{OpId, Type, Value};
+
+/// The prologue loads to prefetch and the pure ops their addresses need.
+pub struct Prefetch {
+    /// The loads, in order.
+    pub loads: Vec<OpId>,
+    /// The address ops, in order.
+    pub slice: Vec<OpId>,
+}
+
+impl Prefetch {
+    /// The loaded types.
+    pub fn types(&self, b: &Builder<'_>) -> Vec<Type> {
+        self.loads
+            .iter()
+            .map(|&l| b.body().value_type(b.body().result(l, 0)))
+            .collect()
+    }
+}
+
+/// The prologue loads of `outer`'s body (`prologue`, whose first body
+/// argument is the induction variable `iv`) that can be issued one
+/// iteration ahead, if any: `outer` is a `for` loop, the nest writes no
+/// memory and has no op of unknown effects, and the load's address is
+/// computed by pure ops of the prologue from `iv` and values from outside.
+pub fn plan(b: &Builder<'_>, outer: LoopForm, prologue: &[OpId], iv: Value) -> Option<Prefetch> {
+    if matches!(outer, LoopForm::While(_)) || !writes_nothing(b, outer.op()) {
+        return None;
+    }
+    let (ctx, body) = (b.ctx(), b.body());
+    let mut slice: Vec<OpId> = Vec::new();
+    let mut loads = Vec::new();
+    for &op in prologue {
+        let is_load = MemrefLoadOp::isa(b, op) || AffineLoadOp::isa(b, op);
+        if !is_load {
+            continue;
+        }
+        let mut needed = Vec::new();
+        let mut uses_iv = false;
+        let mut ok = true;
+        let mut work: Vec<Value> = body.operands(op).collect();
+        while let Some(v) = work.pop() {
+            if v == iv {
+                uses_iv = true;
+                continue;
+            }
+            if !body.is_defined_inside(v, outer.op()) {
+                continue;
+            }
+            match body.defining_op(v) {
+                Some(d) if prologue.contains(&d) => {
+                    let pure = body.num_regions(d) == 0 && memory_effects(ctx, body, d).is_some_and(|e| e.is_empty());
+                    if !pure {
+                        ok = false;
+                        break;
+                    }
+                    if !needed.contains(&d) {
+                        needed.push(d);
+                        work.extend(body.operands(d));
+                    }
+                }
+                _ => {
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok && uses_iv {
+            loads.push(op);
+            for d in needed {
+                if !slice.contains(&d) {
+                    slice.push(d);
+                }
+            }
+        }
+    }
+    if loads.is_empty() {
+        return None;
+    }
+    let slice = prologue.iter().copied().filter(|o| slice.contains(o)).collect();
+    let zeroable = loads.iter().all(|&l| {
+        let d = ctx.type_data(body.value_type(body.result(l, 0)));
+        d.is_float() || d.is_integer() || d.is_index()
+    });
+    zeroable.then_some(Prefetch { loads, slice })
+}
+
+/// Whether nothing in `op` writes or frees memory (and every op's effects
+/// are known).
+fn writes_nothing(b: &Builder<'_>, op: OpId) -> bool {
+    let mut ok = true;
+    walk(b.body(), op, WalkOrder::PreOrder, &mut |body, o| {
+        if o == op || body.num_regions(o) > 0 {
+            return WalkControl::Advance;
+        }
+        match memory_effects(b.ctx(), body, o) {
+            Some(es) if es.iter().all(|e| matches!(e.effect, Effect::Read | Effect::Alloc)) => WalkControl::Advance,
+            _ => {
+                ok = false;
+                WalkControl::Interrupt
+            }
+        }
+    });
+    ok
+}
+
+/// Emits at the insertion point the loads of `pf` for the outer iteration
+/// after the one at induction variable `iv` (of loop `outer`, whose body's
+/// induction variable is `body_iv`), under `next < ub`; `fallback` is what
+/// the guard yields when there is no next iteration. Returns the values.
+pub fn emit(
+    b: &mut Builder<'_>,
+    pf: &Prefetch,
+    outer: LoopForm,
+    body_iv: Value,
+    iv: Value,
+    fallback: &[Value],
+) -> ValueList {
+    let next = outer.emit_next(b, &[iv], &[], &ValueMap::default())[0];
+    let (guard, _) = outer.emit_cond(b, &[next], &mut ValueMap::default());
+    let types = pf.types(b);
+    let fallback = fallback.to_vec();
+    let guarded = ScfIfOp::build(
+        b,
+        guard,
+        &types,
+        |b| {
+            let mut m = ValueMap::default();
+            m.map(body_iv, next);
+            for &op in &pf.slice {
+                b.clone_op(op, &mut m);
+            }
+            pf.loads
+                .iter()
+                .map(|&l| {
+                    let c = b.clone_op(l, &mut m);
+                    b.body().result(c, 0)
+                })
+                .collect()
+        },
+        Some(&mut |_: &mut Builder<'_>| fallback.iter().copied().collect()),
+    );
+    b.body().results(guarded.op()).collect()
+}
