@@ -9,6 +9,7 @@ pub mod legality;
 pub mod merge;
 pub mod prefetch;
 pub mod profit;
+pub mod prune;
 pub mod select;
 pub mod shape;
 
@@ -68,14 +69,14 @@ zero constant live across the transition when the outer loop may run zero times.
         },
         PassOption {
             name: "form",
-            kind: OptionKind::Enum(&["select", "branch"]),
+            kind: OptionKind::Enum(&["select", "branch", "speculate"]),
             default: "select",
-            help: "select: state updates through arith.select (what ptxas compiles correctly); branch: the textbook form",
+            help: "select: integer state through arith.select (what ptxas compiles correctly); speculate: also the inner body on every trip; branch: the textbook form",
         },
         PassOption {
             name: "prefetch",
             kind: OptionKind::Bool,
-            default: "true",
+            default: "false",
             help: "Load the next outer iteration's prologue values one transition ahead when the nest writes no memory",
         },
     ],
@@ -87,7 +88,8 @@ zero constant live across the transition when the outer loop may run zero times.
         Ok(Box::new(LoopMerge {
             depth: depth as usize,
             auto: opts.bool("auto"),
-            select_form: opts.str("form") == "select",
+            select_form: opts.str("form") != "branch",
+            speculate_body: opts.str("form") == "speculate",
             prefetch: opts.bool("prefetch"),
         }))
     },
@@ -101,6 +103,9 @@ pub struct LoopMerge {
     pub auto: bool,
     /// Write the merged loop in the select form.
     pub select_form: bool,
+    /// Compute the inner body's pure ops on every trip too (no branch
+    /// around the body).
+    pub speculate_body: bool,
     /// Issue the prologue's loads one outer iteration ahead.
     pub prefetch: bool,
 }
@@ -280,25 +285,37 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
             prefetched += m.prefetched;
             if self.select_form {
                 if let Some(p) = ScfIfOp::cast(b, m.prologue_if) {
-                    select::to_select_form(b, p, select::any_op, select::any_op);
+                    select::to_select_form(b, p, select::any_op, select::any_op, select::any_type);
                 }
                 if let Some(p) = m.prefetch_if.and_then(|p| ScfIfOp::cast(b, p)) {
-                    select::to_select_form(b, p, select::any_op, select::any_op);
+                    select::to_select_form(b, p, select::any_op, select::any_op, select::any_type);
                 }
                 if let Some(t) = ScfIfOp::cast(b, m.trip_if) {
-                    select::to_select_form(b, t, select::integer_only, select::any_op);
+                    if self.speculate_body {
+                        select::to_select_form(b, t, select::any_op, select::any_op, select::any_type);
+                    } else {
+                        select::to_select_form(b, t, select::integer_only, select::integer_only, select::is_integer);
+                    }
                 }
             }
-            cur = LoopForm::While(crate::scf::ScfWhileOp::cast(b, m.while_op).ok_or("merged loop")?);
+            let w = crate::scf::ScfWhileOp::cast(b, m.while_op).ok_or("merged loop")?;
+            let (w, _) = prune::prune_dead_state(b, w);
+            cur = LoopForm::While(w);
             merged_levels += 1;
-            last = Some(m.while_op);
+            last = Some(w.op());
         }
         if let Some(w) = last {
             b.remark(
                 w,
                 format!(
                     "merged the loop{at_inner} with {merged_levels} enclosing loop(s) into one scf.while ({} form{}); {estimate}",
-                    if self.select_form { "select" } else { "branch" },
+                    if self.speculate_body {
+                        "speculate"
+                    } else if self.select_form {
+                        "select"
+                    } else {
+                        "branch"
+                    },
                     if prefetched > 0 { format!(", {prefetched} prologue load(s) prefetched") } else { String::new() }
                 ),
             );

@@ -29,20 +29,39 @@ pub fn any_op(_: &Builder<'_>, _: OpId) -> bool {
 /// Speculatable ops whose results are integers, indices or `i1`: counter
 /// and address arithmetic, not the loop body's floating-point work.
 pub fn integer_only(b: &Builder<'_>, op: OpId) -> bool {
-    let ctx = b.ctx();
-    b.body().results(op).all(|r| {
-        let d = ctx.type_data(b.body().value_type(r));
-        d.is_integer() || d.is_index()
-    })
+    b.body().results(op).all(|r| is_integer(b, b.body().value_type(r)))
+}
+
+/// Which results of an `scf.if` may become `arith.select`s.
+pub type ResultPolicy = fn(&Builder<'_>, Type) -> bool;
+
+/// Every result.
+pub fn any_type(_: &Builder<'_>, _: Type) -> bool {
+    true
+}
+
+/// Integers, indices and `i1` (the values ptxas's uniform datapath holds,
+/// where the miscompiled counter lived); floating-point state stays
+/// assigned in the branches, which costs no instructions.
+pub fn is_integer(b: &Builder<'_>, ty: Type) -> bool {
+    let d = b.ctx().type_data(ty);
+    d.is_integer() || d.is_index()
 }
 
 /// Rewrites `if_op` into its select form (see the module documentation):
 /// the ops of its `then` and `else` blocks that `then_policy` and
 /// `else_policy` allow and that are speculatable, have no regions and read
-/// only values from above the `if`, move above it; results that both
-/// branches then yield from above become `arith.select`s. The `if` is
+/// only values from above the `if`, move above it; results of the types
+/// `results_policy` allows that both branches then yield from above become
+/// `arith.select`s. The `if` is
 /// rebuilt with the other results, or erased when nothing is left in it.
-pub fn to_select_form(b: &mut Builder<'_>, if_op: ScfIfOp, then_policy: HoistPolicy, else_policy: HoistPolicy) {
+pub fn to_select_form(
+    b: &mut Builder<'_>,
+    if_op: ScfIfOp,
+    then_policy: HoistPolicy,
+    else_policy: HoistPolicy,
+    results_policy: ResultPolicy,
+) {
     let then_block = if_op.then_region_block(b);
     let Some(else_block) = if_op.else_region_block(b) else {
         return;
@@ -57,7 +76,7 @@ pub fn to_select_form(b: &mut Builder<'_>, if_op: ScfIfOp, then_policy: HoistPol
     b.set_loc_of(if_op.op());
     for (k, r) in results.iter().enumerate() {
         let outside = |v: Value| !b.body().is_defined_inside(v, if_op.op());
-        if outside(tv[k]) && outside(ev[k]) {
+        if outside(tv[k]) && outside(ev[k]) && results_policy(b, b.body().value_type(*r)) {
             let v = if tv[k] == ev[k] {
                 tv[k]
             } else {
@@ -107,8 +126,8 @@ fn yielded(b: &Builder<'_>, block: BlockId) -> Vec<Value> {
 }
 
 /// Replaces `if_op` by an `scf.if` with only the results `kept` (its ops
-/// moved over).
-fn rebuild(b: &mut Builder<'_>, if_op: ScfIfOp, kept: &[usize]) {
+/// moved over; the other results must be unused once the old if is gone).
+pub fn rebuild(b: &mut Builder<'_>, if_op: ScfIfOp, kept: &[usize]) {
     let cond = if_op.condition(b);
     let results: Vec<Value> = b.body().results(if_op.op()).collect();
     let types: Vec<Type> = kept.iter().map(|&k| b.body().value_type(results[k])).collect();
