@@ -48,29 +48,31 @@ pub struct Merged {
     pub prefetch_if: Option<OpId>,
     /// How many prologue loads are prefetched.
     pub prefetched: usize,
+    /// The `scf.if` running one inner iteration (rotated form).
+    pub body_if: Option<OpId>,
 }
 
 /// The pieces of the outer loop's body around the inner loop.
-struct Split {
+pub(super) struct Split {
     /// The outer body's arguments (what its condition forwards).
-    args: Vec<Value>,
+    pub(super) args: Vec<Value>,
     /// The ops before the inner loop.
-    prologue: Vec<OpId>,
+    pub(super) prologue: Vec<OpId>,
     /// The ops after it, before the terminator.
-    epilogue: Vec<OpId>,
+    pub(super) epilogue: Vec<OpId>,
     /// The outer body's terminator.
-    terminator: OpId,
+    pub(super) terminator: OpId,
     /// The values of the prologue used after it.
-    live: Vec<Value>,
+    pub(super) live: Vec<Value>,
 }
 
 /// The types of a value list.
-fn types(b: &Builder<'_>, vs: &[Value]) -> Vec<Type> {
+pub(super) fn types(b: &Builder<'_>, vs: &[Value]) -> Vec<Type> {
     vs.iter().map(|&v| b.body().value_type(v)).collect()
 }
 
 /// Splits the body of `outer` around `inner`.
-fn split(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Split, String> {
+pub(super) fn split(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Split, String> {
     let body = b.body();
     let block = outer
         .body_block(b)
@@ -143,6 +145,18 @@ fn clone_prologue(
     args: &[Value],
     prefetched: Option<(&Prefetch, &[Value])>,
 ) -> ValueList {
+    clone_prologue_map(b, s, inner, args, prefetched).0
+}
+
+/// [`clone_prologue`], also returning the map of the clone (the prologue's
+/// values to their copies).
+pub(super) fn clone_prologue_map(
+    b: &mut Builder<'_>,
+    s: &Split,
+    inner: LoopForm,
+    args: &[Value],
+    prefetched: Option<(&Prefetch, &[Value])>,
+) -> (ValueList, ValueMap) {
     let mut m = ValueMap::default();
     for (a, v) in s.args.iter().zip(args) {
         m.map(*a, *v);
@@ -161,7 +175,7 @@ fn clone_prologue(
     }
     let mut out: ValueList = s.live.iter().map(|&v| m.lookup(v)).collect();
     out.extend(inner.emit_init(b, &m));
-    out
+    (out, m)
 }
 
 /// Merges `inner` with `outer` (whose body holds it directly), replacing
@@ -320,5 +334,6 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
         prologue_if: prologue_if.expect("the prologue's if was built"),
         prefetch_if,
         prefetched: np,
+        body_if: None,
     })
 }

@@ -10,6 +10,7 @@ pub mod merge;
 pub mod prefetch;
 pub mod profit;
 pub mod prune;
+pub mod rotated;
 pub mod select;
 pub mod shape;
 
@@ -48,7 +49,7 @@ loads, stores and the inner body's floating-point work stay under a branch. ptxa
 the textbook form (`form=branch`), keeping the per-thread outer counter in a warp-uniform register.\n\n\
 With `auto=true` a static check declines (with a remark giving the estimate) when the inner trip count is \
 provably the same for every lane of a warp (DIGEST §001.5 factor 1) or when the transition's weighted size is \
-more than 0.5 times the inner body's (factor 3). Declined with a remark, the program unchanged: a `gpu.barrier` \
+more than `max-ratio` (0.1) times the inner body's (factor 3; calibrated on an H200, `docs/design/loop-merge.md`). Declined with a remark, the program unchanged: a `gpu.barrier` \
 in the nest, a call (the callee may synchronize), unstructured regions or terminators that leave the loops, a \
 loop not directly in its enclosing loop's body, an affine op other than a load or store reading a merged \
 induction variable as a dimension or symbol (loads and stores become `memref` accesses), and a value without a \
@@ -69,9 +70,15 @@ zero constant live across the transition when the outer loop may run zero times.
         },
         PassOption {
             name: "form",
-            kind: OptionKind::Enum(&["select", "branch", "speculate"]),
+            kind: OptionKind::Enum(&["select", "branch", "speculate", "rotated"]),
             default: "select",
-            help: "select: integer state through arith.select (what ptxas compiles correctly); speculate: also the inner body on every trip; branch: the textbook form",
+            help: "select: integer state through arith.select (what ptxas compiles correctly); speculate: also the inner body on every trip; rotated: an inner iteration then the transition in one trip, integer state through selects; branch: the textbook form",
+        },
+        PassOption {
+            name: "max-ratio",
+            kind: OptionKind::String,
+            default: profit::MAX_RATIO,
+            help: "auto=true declines when the transition's weighted size exceeds this fraction of the inner body's",
         },
         PassOption {
             name: "prefetch",
@@ -85,11 +92,19 @@ zero constant live across the transition when the outer loop may run zero times.
         if !(0..=64).contains(&depth) {
             return Err(format!("depth: between 0 and 64, got {depth}"));
         }
+        let max_ratio: f64 = opts
+            .str("max-ratio")
+            .parse()
+            .ok()
+            .filter(|r: &f64| r.is_finite() && *r >= 0.0)
+            .ok_or_else(|| format!("max-ratio: a non-negative number, got '{}'", opts.str("max-ratio")))?;
         Ok(Box::new(LoopMerge {
+            max_ratio,
             depth: depth as usize,
             auto: opts.bool("auto"),
             select_form: opts.str("form") != "branch",
             speculate_body: opts.str("form") == "speculate",
+            rotated: opts.str("form") == "rotated",
             prefetch: opts.bool("prefetch"),
         }))
     },
@@ -101,11 +116,15 @@ pub struct LoopMerge {
     pub depth: usize,
     /// Run the profitability check.
     pub auto: bool,
+    /// The largest transition-to-body size ratio `auto` merges at.
+    pub max_ratio: f64,
     /// Write the merged loop in the select form.
     pub select_form: bool,
     /// Compute the inner body's pure ops on every trip too (no branch
     /// around the body).
     pub speculate_body: bool,
+    /// Build the rotated form ([`rotated`]).
+    pub rotated: bool,
     /// Issue the prologue's loads one outer iteration ahead.
     pub prefetch: bool,
 }
@@ -248,10 +267,10 @@ impl LoopMerge {
 costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 ));
             }
-            if est.ratio() > profit::MAX_RATIO {
+            if est.ratio() > self.max_ratio {
                 return Err(format!(
-                    "the transition is too large next to the inner body: {estimate} > {} (DIGEST §001.5, factor 3)",
-                    profit::MAX_RATIO
+                    "the transition is too large next to the inner body: {estimate} > max-ratio={} (DIGEST §001.5, factor 3)",
+                    self.max_ratio
                 ));
             }
         }
@@ -281,7 +300,11 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                     break;
                 }
             }
-            let m = merge::merge(b, outer, cur, self.prefetch)?;
+            let m = if self.rotated {
+                rotated::merge_rotated(b, outer, cur)?
+            } else {
+                merge::merge(b, outer, cur, self.prefetch)?
+            };
             prefetched += m.prefetched;
             if self.select_form {
                 if let Some(p) = ScfIfOp::cast(b, m.prologue_if) {
@@ -289,6 +312,9 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 }
                 if let Some(p) = m.prefetch_if.and_then(|p| ScfIfOp::cast(b, p)) {
                     select::to_select_form(b, p, select::any_op, select::any_op, select::any_type);
+                }
+                if let Some(i) = m.body_if.and_then(|i| ScfIfOp::cast(b, i)) {
+                    select::to_select_form(b, i, select::integer_only, select::integer_only, select::is_integer);
                 }
                 if let Some(t) = ScfIfOp::cast(b, m.trip_if) {
                     if self.speculate_body {
@@ -309,7 +335,9 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 w,
                 format!(
                     "merged the loop{at_inner} with {merged_levels} enclosing loop(s) into one scf.while ({} form{}); {estimate}",
-                    if self.speculate_body {
+                    if self.rotated {
+                        "rotated"
+                    } else if self.speculate_body {
                         "speculate"
                     } else if self.select_form {
                         "select"

@@ -16,11 +16,13 @@ use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{OpId, Value};
 use rustc_hash::FxHashMap;
 
-/// The largest transition-to-body size ratio `auto=true` merges at: the
-/// seed's winning applications have ratios of 0.04 (MCX) to 0.33
-/// (MUMmerGPU, MC-GPU); SYN-LM's 4-FMA body (ratio about 1.5) loses on an
-/// H200 in every hand-written merged form (`docs/design/loop-merge.md`).
-pub const MAX_RATIO: f64 = 0.5;
+/// The default largest transition-to-body size ratio `auto=true` merges
+/// at (option `max-ratio`): on an H200, SYN-LM's nests with ratios 0.17 to
+/// 0.28 (32-FMA bodies) lose 0-30% in every merged form lf writes, those
+/// with 1.25 (4-FMA bodies) 50-65%; the seed's applications that gain the
+/// most have ratios of 0.04 (MCX) and 0.07 (GPU-MCML)
+/// (`docs/design/loop-merge.md`, `bench/gpu/RESULTS.md`).
+pub const MAX_RATIO: &str = "0.1";
 
 /// The size estimate of a merge.
 pub struct Estimate {

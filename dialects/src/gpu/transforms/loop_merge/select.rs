@@ -76,8 +76,9 @@ pub fn to_select_form(
     b.set_loc_of(if_op.op());
     for (k, r) in results.iter().enumerate() {
         let outside = |v: Value| !b.body().is_defined_inside(v, if_op.op());
-        if outside(tv[k]) && outside(ev[k]) && results_policy(b, b.body().value_type(*r)) {
-            let v = if tv[k] == ev[k] {
+        let same = tv[k] == ev[k];
+        if outside(tv[k]) && outside(ev[k]) && (same || results_policy(b, b.body().value_type(*r))) {
+            let v = if same {
                 tv[k]
             } else {
                 ArithSelectOp::build(b, cond, tv[k], ev[k]).result(b)
