@@ -21,7 +21,13 @@ use lf_ir::{Body, Context, Location, OpDef, OpId, Traits, Type};
 /// Introduction of the op reference.
 pub const INTRO: &str = "The `scf` dialect: structured control flow. Loops (`scf.for`, \
 `scf.while`) and conditionals (`scf.if`) hold single-block regions ended by `scf.yield` \
-(or `scf.condition`), which may be left out of the custom form when it yields nothing.";
+(or `scf.condition`), which may be left out of the custom form when it yields nothing.\n\n\
+**`lf.merge_loop = N`** (lf's discardable attribute, on an `scf.for`, `scf.while` or `affine.for` inside \
+a GPU kernel; written after the loop's region, `} {lf.merge_loop = 1 : i64}` or `} attributes \
+{lf.merge_loop = 2 : i64}` for `scf.while`): the `.lfir` form of seed 001's `#pragma merge loop(N)`. \
+`loop-merge` merges the loop with its N enclosing loops (an integer from 1 to 64; any other value is an \
+error) into one `scf.while` and drops the attribute; other passes keep it as it is \
+(`docs/design/loop-merge.md`).";
 
 /// Every op of the dialect.
 pub static OPS: &[&OpDef] = &[
