@@ -91,6 +91,11 @@ fn parts(b: &Builder<'_>, w: ScfWhileOp) -> Option<(BlockId, BlockId, OpId, OpId
     forwards.then_some((before, after, cond, yield_op))
 }
 
+/// What removing a dead component takes: the pure ops of the `after` block
+/// that only compute it, and the `scf.if` results (if, position) it passes
+/// through.
+type DeadComponent = (Vec<OpId>, Vec<(OpId, usize)>);
+
 /// The pure ops that only compute component `k`'s next value from its own
 /// value, when component `k` is dead (its result unused, its `before`
 /// argument only forwarded).
@@ -102,7 +107,7 @@ fn dead_component(
     cond: OpId,
     yield_op: OpId,
     k: usize,
-) -> Option<(Vec<OpId>, Vec<(OpId, usize)>)> {
+) -> Option<DeadComponent> {
     let body = b.body();
     if body.has_uses(body.result(w.op(), k)) {
         return None;
