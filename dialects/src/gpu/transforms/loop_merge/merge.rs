@@ -178,6 +178,83 @@ pub(super) fn clone_prologue_map(
     (out, m)
 }
 
+/// The merged loop's entry: the outer condition on its initial state and,
+/// when it holds, `enter` (the first prologue) on the forwarded values;
+/// zeros of `entered_types` when the outer loop may not run and does not.
+/// Returns the forwarded values, what `enter` gave, and the initial
+/// `active` flag.
+pub(super) fn enter_outer(
+    b: &mut Builder<'_>,
+    outer: LoopForm,
+    entered_types: &[Type],
+    enter: &dyn Fn(&mut Builder<'_>, &[Value]) -> ValueList,
+) -> (Vec<Value>, ValueList, Value) {
+    let i1 = b.ctx().common().i1;
+    let init1 = outer.emit_init(b, &ValueMap::default());
+    let (c1, f1) = outer.emit_cond(b, &init1, &mut ValueMap::default());
+    if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
+        // The outer loop runs: its entry test is not needed.
+        if !b.body().has_uses(c1) {
+            if let Some(test) = b.body().defining_op(c1) {
+                b.erase_op(test);
+            }
+        }
+        let t = ArithConstantOp::int(b, 1, i1);
+        let entered = enter(b, &f1);
+        return (f1, entered, t);
+    }
+    let entry = ScfIfOp::build(
+        b,
+        c1,
+        entered_types,
+        |b| enter(b, &f1),
+        Some(&mut |b: &mut Builder<'_>| {
+            entered_types
+                .iter()
+                .map(|&t| ArithConstantOp::zero(b, t).expect("checked by check_entry"))
+                .collect()
+        }),
+    );
+    let entered = b.body().results(entry.op()).collect();
+    (f1, entered, c1)
+}
+
+/// The head of a transition: the inner loop's results are `results0`, the
+/// epilogue runs (reading through `m`), the outer loop steps from `fa`;
+/// returns the outer condition and forwarded values of the next iteration.
+pub(super) fn step_outer(
+    b: &mut Builder<'_>,
+    s: &Split,
+    outer: LoopForm,
+    inner: LoopForm,
+    m: &ValueMap,
+    fa: &[Value],
+    results0: &[Value],
+) -> (Value, Vec<Value>) {
+    let mut mt = m.clone();
+    let results: Vec<Value> = b.body().results(inner.op()).collect();
+    for (r, v) in results.into_iter().zip(results0) {
+        mt.map(r, *v);
+    }
+    for &op in &s.epilogue {
+        b.clone_op(op, &mut mt);
+    }
+    let yielded: Vec<Value> = b.body().operands(s.terminator).map(|v| mt.lookup(v)).collect();
+    let next1 = outer.emit_next(b, fa, &yielded, &mt);
+    outer.emit_cond(b, &next1, &mut mt)
+}
+
+/// Replaces the outer loop's results by the forwarded values among the
+/// first `nf` results of the merged loop `w`, and erases the outer loop.
+pub(super) fn replace_outer(b: &mut Builder<'_>, outer: LoopForm, w: OpId, nf: usize) {
+    let results: Vec<Value> = b.body().results(w).take(nf).collect();
+    let outer_results: Vec<Value> = b.body().results(outer.op()).collect();
+    for (r, v) in outer_results.into_iter().zip(outer.results_of(&results)) {
+        b.replace_all_uses_with(r, v);
+    }
+    b.erase_op(outer.op());
+}
+
 /// Merges `inner` with `outer` (whose body holds it directly), replacing
 /// `outer` by the merged `scf.while` at the same place. With
 /// `with_prefetch`, the prologue's loads that allow it are issued one outer
@@ -201,33 +278,9 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
     let (nf, nl) = (s.args.len(), s.live.len());
 
     // Entry: the outer condition on its initial state, the first prologue.
-    let init1 = outer.emit_init(b, &ValueMap::default());
-    let (c1, f1) = outer.emit_cond(b, &init1, &mut ValueMap::default());
-    let (carried, active) = if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
-        // The outer loop runs: its entry test is not needed.
-        if !b.body().has_uses(c1) {
-            if let Some(test) = b.body().defining_op(c1) {
-                b.erase_op(test);
-            }
-        }
-        let t = ArithConstantOp::int(b, 1, i1);
-        (clone_prologue(b, &s, inner, &f1, None), t)
-    } else {
-        let zeros = carried_types.clone();
-        let entry = ScfIfOp::build(
-            b,
-            c1,
-            &carried_types,
-            |b| clone_prologue(b, &s, inner, &f1, None),
-            Some(&mut |b: &mut Builder<'_>| {
-                zeros
-                    .iter()
-                    .map(|&t| ArithConstantOp::zero(b, t).expect("checked by check_entry"))
-                    .collect()
-            }),
-        );
-        (b.body().results(entry.op()).collect(), c1)
-    };
+    let (f1, carried, active) = enter_outer(b, outer, &carried_types, &|b, f1| {
+        clone_prologue(b, &s, inner, f1, None)
+    });
     let mut inits: Vec<Value> = f1.clone();
     inits.extend(carried.iter().copied());
     if let Some(pf) = &pf {
@@ -286,17 +339,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
                     out
                 },
                 Some(&mut |b: &mut Builder<'_>| {
-                    let mut mt = m.clone();
-                    let results: Vec<Value> = b.body().results(inner.op()).collect();
-                    for (r, v) in results.into_iter().zip(inner.results_of(&f0)) {
-                        mt.map(r, v);
-                    }
-                    for &op in &s.epilogue {
-                        b.clone_op(op, &mut mt);
-                    }
-                    let yielded: Vec<Value> = b.body().operands(s.terminator).map(|v| mt.lookup(v)).collect();
-                    let next1 = outer.emit_next(b, fa, &yielded, &mt);
-                    let (c1n, f1n) = outer.emit_cond(b, &next1, &mut mt);
+                    let (c1n, f1n) = step_outer(b, &s, outer, inner, &m, fa, &inner.results_of(&f0));
                     let keep: Vec<Value> = la.iter().chain(sa).copied().collect();
                     let pro = ScfIfOp::build(
                         b,
@@ -322,12 +365,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
             b.body().results(trip.op()).collect()
         },
     );
-    let results: Vec<Value> = b.body().results(w.op()).take(nf).collect();
-    let outer_results: Vec<Value> = b.body().results(outer_op).collect();
-    for (r, v) in outer_results.into_iter().zip(outer.results_of(&results)) {
-        b.replace_all_uses_with(r, v);
-    }
-    b.erase_op(outer_op);
+    replace_outer(b, outer, w.op(), nf);
     Ok(Merged {
         while_op: w.op(),
         trip_if: trip_if.expect("the trip's if was built"),

@@ -19,7 +19,7 @@
 //! }
 //! ```
 
-use super::merge::{clone_prologue_map, split, types, Merged, Split};
+use super::merge::{clone_prologue_map, enter_outer, replace_outer, split, step_outer, types, Merged, Split};
 use super::shape::LoopForm;
 use crate::arith::{ArithConstantOp, ArithXoriOp};
 use crate::scf::{ScfIfOp, ScfWhileOp};
@@ -66,32 +66,7 @@ pub fn merge_rotated(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> R
     entered_types.push(i1);
     entered_types.extend(fwd_types.iter().copied());
 
-    let init1 = outer.emit_init(b, &ValueMap::default());
-    let (c1, f1) = outer.emit_cond(b, &init1, &mut ValueMap::default());
-    let (entered, active) = if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
-        if !b.body().has_uses(c1) {
-            if let Some(test) = b.body().defining_op(c1) {
-                b.erase_op(test);
-            }
-        }
-        let t = ArithConstantOp::int(b, 1, i1);
-        (enter(b, &s, inner, &f1), t)
-    } else {
-        let zeros = entered_types.clone();
-        let entry = ScfIfOp::build(
-            b,
-            c1,
-            &entered_types,
-            |b| enter(b, &s, inner, &f1),
-            Some(&mut |b: &mut Builder<'_>| {
-                zeros
-                    .iter()
-                    .map(|&t| ArithConstantOp::zero(b, t).expect("checked by check_entry"))
-                    .collect()
-            }),
-        );
-        (b.body().results(entry.op()).collect(), c1)
-    };
+    let (f1, entered, active) = enter_outer(b, outer, &entered_types, &|b, f1| enter(b, &s, inner, f1));
     let mut inits: Vec<Value> = f1.clone();
     inits.extend(entered.iter().copied());
     inits.push(active);
@@ -166,18 +141,8 @@ pub fn merge_rotated(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> R
                 ended,
                 &state_types,
                 |b| {
-                    let mut mt = m.clone();
                     let f0: Vec<Value> = if is_while { w1.to_vec() } else { s1.to_vec() };
-                    let results: Vec<Value> = b.body().results(inner.op()).collect();
-                    for (r, v) in results.into_iter().zip(inner.results_of(&f0)) {
-                        mt.map(r, v);
-                    }
-                    for &op in &s.epilogue {
-                        b.clone_op(op, &mut mt);
-                    }
-                    let yielded: Vec<Value> = b.body().operands(s.terminator).map(|v| mt.lookup(v)).collect();
-                    let next1 = outer.emit_next(b, fa, &yielded, &mt);
-                    let (c1n, f1n) = outer.emit_cond(b, &next1, &mut mt);
+                    let (c1n, f1n) = step_outer(b, &s, outer, inner, &m, fa, &inner.results_of(&f0));
                     let mut keep: Vec<Value> = la.to_vec();
                     keep.extend(s1.iter().copied());
                     keep.push(c0);
@@ -208,12 +173,7 @@ pub fn merge_rotated(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> R
             b.body().results(trans.op()).collect()
         },
     );
-    let results: Vec<Value> = b.body().results(w.op()).take(nf).collect();
-    let outer_results: Vec<Value> = b.body().results(outer_op).collect();
-    for (r, v) in outer_results.into_iter().zip(outer.results_of(&results)) {
-        b.replace_all_uses_with(r, v);
-    }
-    b.erase_op(outer_op);
+    replace_outer(b, outer, w.op(), nf);
     Ok(Merged {
         while_op: w.op(),
         trip_if: trip_if.expect("the transition's if was built"),
