@@ -43,10 +43,16 @@ thread runs in the same order as before.\n\n\
 Which loops: with `depth=N`, every innermost loop of a kernel with at least N enclosing loops in it; loops \
 carrying `lf.merge_loop = N` (the seed's `#pragma merge loop(N)`) use their own N, and are the only ones merged \
 without `depth`. Of two loops of the same nest, the first is merged and the second declined (with a remark).\n\n\
-The merged loop is written in the *select form* by default (`form=select`): the transition's and the loop \
-control's speculatable ops are computed on every trip and the state is updated through `arith.select`, only \
-loads, stores and the inner body's floating-point work stay under a branch. ptxas (nvcc 13.0, 13.5) miscompiles \
-the textbook form (`form=branch`), keeping the per-thread outer counter in a warp-uniform register.\n\n\
+The merged loop is written in the *select form* by default (`form=select`): every integer value of its state \
+(counters, trip counts, the active flag) is updated through `arith.select` on the per-thread condition, with \
+the speculatable integer ops of both branches computed on every trip; loads, stores and floating-point work stay \
+under the branches. ptxas (nvcc 13.0, 13.5) miscompiles the hand-written textbook merged loop, keeping the \
+per-thread outer counter in a warp-uniform register; `form=branch` writes the textbook form (every value \
+assigned in the branches), `form=speculate` also computes the inner body's pure ops on every trip, and \
+`form=rotated` runs an inner iteration and then, in the same trip, the transition when the inner loop has ended. \
+Carried values that only feed themselves (the outer loop's copies of the inner loop's values) are removed. \
+`prefetch=true` loads the next outer iteration's prologue values one transition ahead when the nest writes no \
+memory.\n\n\
 With `auto=true` a static check declines (with a remark giving the estimate) when the inner trip count is \
 provably the same for every lane of a warp (DIGEST §001.5 factor 1) or when the transition's weighted size is \
 more than `max-ratio` (0.1) times the inner body's (factor 3; calibrated on an H200, `docs/design/loop-merge.md`). Declined with a remark, the program unchanged: a `gpu.barrier` \
