@@ -158,6 +158,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::partition_camping::INFO);
     r.register(&gpu::transforms::prefetch::INFO);
     r.register(&gpu::transforms::loop_merge::INFO);
+    r.register(&gpu::transforms::gpu_launch_sink_index_computations::INFO);
     r.register(&gpu::transforms::vectorize_access::INFO);
     r.register_pipeline(&affine::transforms::ihop_pre::IHOP_PRE);
     r.register_pipeline(&gpu::transforms::ihop_gpu::IHOP_GPU);

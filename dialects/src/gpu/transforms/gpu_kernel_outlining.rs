@@ -171,21 +171,7 @@ fn plan(
     if blocks.len() != 1 {
         return Err(err("launches whose body has several blocks are not supported"));
     }
-    // Values defined above and used inside, in the order MLIR's
-    // getUsedValuesDefinedAbove finds them: ops in post-order (an op's
-    // regions before its own operands).
-    let mut used: Vec<Value> = Vec::new();
-    let mut seen: FxHashSet<Value> = FxHashSet::default();
-    walk_regions(body, &[launch.body(&ir)], WalkOrder::PostOrder, &mut |b, x| {
-        if std::ptr::eq(b, body) {
-            for v in b.operands(x) {
-                if !b.is_defined_inside(v, launch.op()) && seen.insert(v) {
-                    used.push(v);
-                }
-            }
-        }
-        WalkControl::Advance
-    });
+    let used = crate::gpu::utils::launch_inputs::used_values_defined_above(ctx, body, launch);
     let types = |vals: &[Value]| -> Vec<Type> { vals.iter().map(|v| body.value_type(*v)).collect() };
     let name = |s: Option<&str>| s.map_or_else(|| format!("{func_name}_kernel"), str::to_string);
     let module_base = name(launch.module(&ir));

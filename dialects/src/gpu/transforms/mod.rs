@@ -7,6 +7,7 @@ pub mod fusion_with_halo;
 pub mod gpu_coalescing_analysis;
 pub mod gpu_host_data_placement;
 pub mod gpu_kernel_outlining;
+pub mod gpu_launch_sink_index_computations;
 pub mod gpu_map_loops;
 pub mod gpu_optimize_kernels;
 pub mod gpu_verify_transfers;

@@ -1,4 +1,5 @@
 //! Helpers shared by the gpu dialect's passes.
 
 pub mod kernel_writes;
+pub mod launch_inputs;
 pub mod phase_barriers;
