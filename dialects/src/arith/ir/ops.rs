@@ -93,17 +93,24 @@ impl ArithConstantOp {
         c.result(b)
     }
 
+    /// Whether [`ArithConstantOp::zero`] can make a zero of `ty` (an
+    /// integer, index or float type).
+    pub fn has_zero(ctx: &Context, ty: Type) -> bool {
+        let data = ctx.type_data(ty);
+        data.is_float() || data.is_integer() || data.is_index()
+    }
+
     /// `arith.constant 0 : ty` for an integer, index or float type;
     /// returns its result, or `None` for any other type.
     pub fn zero(b: &mut Builder<'_>, ty: Type) -> Option<Value> {
         let ctx = b.ctx();
-        let data = ctx.type_data(ty);
-        let attr = if data.is_float() {
-            ctx.get_attr(lf_ir::AttrData::Float { bits: 0, ty })
-        } else if data.is_integer() || data.is_index() {
-            ctx.integer_attr(0, ty)
-        } else {
+        if !Self::has_zero(ctx, ty) {
             return None;
+        }
+        let attr = if ctx.type_data(ty).is_float() {
+            ctx.get_attr(lf_ir::AttrData::Float { bits: 0, ty })
+        } else {
+            ctx.integer_attr(0, ty)
         };
         Some(ArithConstantOp::of(b, attr).result(b))
     }

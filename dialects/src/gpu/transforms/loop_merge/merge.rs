@@ -123,8 +123,7 @@ pub fn check_entry(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<
     tys.extend(inner.state_types(b));
     let ctx = b.ctx();
     for t in tys {
-        let d = ctx.type_data(t);
-        if !(d.is_float() || d.is_integer() || d.is_index()) {
+        if !ArithConstantOp::has_zero(ctx, t) {
             return Err(format!(
                 "a value of type {} lives across the transition and the enclosing loop may run zero times \
 (no zero constant of that type for the entry)",

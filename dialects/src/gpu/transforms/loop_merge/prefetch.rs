@@ -99,10 +99,9 @@ pub fn plan(b: &Builder<'_>, outer: LoopForm, prologue: &[OpId], iv: Value) -> O
         return None;
     }
     let slice = prologue.iter().copied().filter(|o| slice.contains(o)).collect();
-    let zeroable = loads.iter().all(|&l| {
-        let d = ctx.type_data(body.value_type(body.result(l, 0)));
-        d.is_float() || d.is_integer() || d.is_index()
-    });
+    let zeroable = loads
+        .iter()
+        .all(|&l| crate::arith::ArithConstantOp::has_zero(ctx, body.value_type(body.result(l, 0))));
     zeroable.then_some(Prefetch { loads, slice })
 }
 

@@ -197,7 +197,7 @@ with the prefetched ones > register-limit={}",
         let may_skip = f.constant_trip_count(b).is_none_or(|t| t < 1);
         for l in &seg.loads {
             let ty = body.value_type(body.result(l.load, 0));
-            if (may_skip || l.guard.is_some()) && !transform::zeroable(b, ty) {
+            if (may_skip || l.guard.is_some()) && !crate::arith::ArithConstantOp::has_zero(b.ctx(), ty) {
                 return Err("a loaded type has no zero constant for a loop that may run zero times".into());
             }
         }

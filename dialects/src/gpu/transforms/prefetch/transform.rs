@@ -9,28 +9,16 @@ use crate::affine::utils::loop_unroll_jam::with_additional_yields;
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp};
 use crate::arith::ArithConstantOp;
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
-use lf_ir::attrs::AttrData;
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
 use lf_ir::view::OpView;
 use lf_ir::{OpId, Type, Value};
 
-/// Whether a zero constant of `ty` can be made (for the else branch of the
-/// guard before a loop that may run zero times).
-pub fn zeroable(b: &Builder<'_>, ty: Type) -> bool {
-    let data = b.ctx().type_data(ty);
-    data.is_float() || data.is_integer() || data.is_index()
-}
-
-/// A zero constant of `ty` ([`zeroable`] must hold).
+/// A zero constant of `ty` (the pass checks [`ArithConstantOp::has_zero`]
+/// first: the else branch of the guard before a loop that may run zero
+/// times yields it).
 fn zero(b: &mut Builder<'_>, ty: Type) -> Value {
-    let ctx = b.ctx();
-    let attr = if ctx.type_data(ty).is_float() {
-        ctx.get_attr(AttrData::Float { bits: 0, ty })
-    } else {
-        ctx.integer_attr(0, ty)
-    };
-    ArithConstantOp::of(b, attr).result(b)
+    ArithConstantOp::zero(b, ty).expect("checked: the type has a zero constant")
 }
 
 /// Clones the address chains and the loads of `seg` at the insertion

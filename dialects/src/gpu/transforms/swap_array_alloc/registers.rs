@@ -103,27 +103,6 @@ fn find(b: &Builder<'_>, launch: GpuLaunchOp, info: &PhaseAccesses) -> Vec<Forwa
     out
 }
 
-/// A zero constant of `ty` (an integer, index or float type).
-fn zero(b: &mut Builder<'_>, ty: Type) -> Option<Value> {
-    let ctx = b.ctx();
-    let data = ctx.type_data(ty);
-    let attr = if data.is_float() {
-        ctx.get_attr(AttrData::Float { bits: 0, ty })
-    } else if data.is_integer() || data.is_index() {
-        ctx.integer_attr(0, ty)
-    } else {
-        return None;
-    };
-    Some(ArithConstantOp::of(b, attr).result(b))
-}
-
-/// Whether every forwarded value has a type a zero constant exists for.
-fn zeroable(b: &Builder<'_>, ty: Type) -> bool {
-    let ctx = b.ctx();
-    let data = ctx.type_data(ty);
-    data.is_float() || data.is_integer() || data.is_index()
-}
-
 /// Gives `producer` one result per value of `values` (its then block
 /// yields them, a new else block yields zeros); returns the new op's results.
 fn add_results(b: &mut Builder<'_>, producer: AffineIfOp, values: &[Value]) -> ValueList {
@@ -145,7 +124,7 @@ fn add_results(b: &mut Builder<'_>, producer: AffineIfOp, values: &[Value]) -> V
     AffineYieldOp::build(b, values);
     let else_block = b.create_block(new_if.else_region(b), &[]);
     b.set_insertion_point_to_end(else_block);
-    let zeros: ValueList = types.iter().filter_map(|&t| zero(b, t)).collect();
+    let zeros: ValueList = types.iter().filter_map(|&t| ArithConstantOp::zero(b, t)).collect();
     AffineYieldOp::build(b, &zeros);
     b.erase_op(producer.op());
     new_if.results(b)
@@ -156,7 +135,7 @@ fn add_results(b: &mut Builder<'_>, producer: AffineIfOp, values: &[Value]) -> V
 pub fn forward_zero_distance(b: &mut Builder<'_>, launch: GpuLaunchOp, info: &PhaseAccesses) -> usize {
     let forwards: Vec<Forward> = find(b, launch, info)
         .into_iter()
-        .filter(|f| zeroable(b, b.body().value_type(f.store.value(b))))
+        .filter(|f| ArithConstantOp::has_zero(b.ctx(), b.body().value_type(f.store.value(b))))
         .collect();
     let mut by_producer: Vec<(AffineIfOp, Vec<&Forward>)> = Vec::new();
     for f in &forwards {
