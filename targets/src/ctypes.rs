@@ -13,17 +13,25 @@ pub enum Flavor {
     OclDevice,
     /// C host code against the OpenCL API.
     OclHost,
+    /// Brook+ kernels (C89 with Brook+'s types: no 64-bit integers, no
+    /// pointers; see `docs/design/brook.md`).
+    BrookKernel,
+    /// C++ host code against the Brook+ runtime (`brook::Stream<T>`).
+    BrookHost,
 }
 
 impl Flavor {
     /// Whether this is device code.
     pub fn is_device(self) -> bool {
-        matches!(self, Flavor::CudaDevice | Flavor::OclDevice)
+        matches!(self, Flavor::CudaDevice | Flavor::OclDevice | Flavor::BrookKernel)
     }
 }
 
 /// The C spelling of a scalar type, or `None` if the target has none.
 pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
+    if flavor == Flavor::BrookKernel {
+        return brook_scalar(ctx, t);
+    }
     let ocl = flavor == Flavor::OclDevice;
     Some(match ctx.type_data(t) {
         TypeData::Index => {
@@ -54,6 +62,21 @@ pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
         TypeData::Float(FloatKind::F32) => "float",
         TypeData::Float(FloatKind::F64) => "double",
         TypeData::Vector { .. } if flavor.is_device() => return vector(ctx, t),
+        _ => return None,
+    })
+}
+
+/// Brook+'s spelling of a scalar or vector type: `index`, `i1` and `i32`
+/// are `int`; there are no 64-bit integers.
+fn brook_scalar(ctx: &Context, t: Type) -> Option<&'static str> {
+    Some(match ctx.type_data(t) {
+        TypeData::Index => "int",
+        TypeData::Integer { width: 1 | 32, .. } => "int",
+        TypeData::Integer { width: 16, .. } => "short",
+        TypeData::Integer { width: 8, .. } => "char",
+        TypeData::Float(FloatKind::F32) => "float",
+        TypeData::Float(FloatKind::F64) => "double",
+        TypeData::Vector { .. } => return vector(ctx, t),
         _ => return None,
     })
 }
@@ -91,7 +114,9 @@ pub fn component(k: usize) -> &'static str {
 /// unchanged; a stored `i1` is 0 or 1.
 pub fn element(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
     match ctx.type_data(t) {
-        TypeData::Integer { width: 1, .. } if flavor == Flavor::OclDevice => Some("uchar"),
+        TypeData::Integer { width: 1, .. } if matches!(flavor, Flavor::OclDevice | Flavor::BrookKernel) => {
+            Some("uchar")
+        }
         TypeData::Integer { width: 1, .. } => Some("uint8_t"),
         _ => scalar(ctx, t, flavor),
     }
@@ -99,6 +124,14 @@ pub fn element(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
 
 /// The unsigned spelling of an integer type (for unsigned compares, divisions, shifts).
 pub fn unsigned(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
+    if flavor == Flavor::BrookKernel {
+        return Some(match ctx.type_data(t) {
+            TypeData::Index | TypeData::Integer { width: 1 | 32, .. } => "uint",
+            TypeData::Integer { width: 16, .. } => "ushort",
+            TypeData::Integer { width: 8, .. } => "uchar",
+            _ => return None,
+        });
+    }
     let ocl = flavor == Flavor::OclDevice;
     Some(match ctx.type_data(t) {
         TypeData::Index if flavor.is_device() => "unsigned int",

@@ -114,6 +114,12 @@ pub struct Emitter<'a> {
     /// While true, errors are reported at the function op (its signature is
     /// being processed) instead of at an op of its body.
     pub at_func: bool,
+    /// C89 mode (Brook+ kernels): the declarations of the function's locals,
+    /// collected here to be written before its first statement; every
+    /// definition in the body is an assignment.
+    pub c89_decls: Option<Vec<String>>,
+    /// Brook+ kernels: the launch sizes and the output stream each store writes.
+    pub brook: Option<crate::brook::map_style::KernelContext>,
 }
 
 /// Whether a memref type's memory space is `#gpu.address_space<space>`.
@@ -141,6 +147,8 @@ impl<'a> Emitter<'a> {
             program: None,
             func: (parent, op),
             at_func: false,
+            c89_decls: None,
+            brook: None,
         }
     }
 
@@ -172,7 +180,12 @@ impl<'a> Emitter<'a> {
             Some(s) => s,
             None => {
                 let ts = lf_ir::printer::type_to_string(self.ctx, t);
-                self.err(op, format!("type '{ts}' is not supported by the emitter"));
+                let msg = if self.flavor == Flavor::BrookKernel {
+                    format!("[types] type '{ts}' is not supported by the Brook+ emitter (Brook+ has char, short, int, float, double and their vectors; no 64-bit integers)")
+                } else {
+                    format!("type '{ts}' is not supported by the emitter")
+                };
+                self.err(op, msg);
                 "int"
             }
         }
@@ -269,6 +282,11 @@ impl<'a> Emitter<'a> {
 
     /// `ptr[linear index]` for memref `m` at `indices`.
     pub fn element(&self, m: &MemView, indices: &[String]) -> String {
+        if self.flavor == Flavor::BrookKernel && m.space == Space::Global {
+            // A gather array, indexed C-style.
+            let subs: String = indices.iter().map(|i| format!("[{i}]")).collect();
+            return format!("{}{subs}", m.ptr);
+        }
         if indices.is_empty() {
             return format!("{}[0]", m.ptr);
         }
@@ -335,8 +353,53 @@ impl<'a> Emitter<'a> {
         if !self.body.has_uses(v) {
             return;
         }
-        self.line(&format!("{t} {name} = {rhs};"));
+        self.declare(t, &name, Some(&rhs));
         self.vals.insert(v, Val::Expr(name));
+    }
+
+    /// Declares the local `name` of C type `t`, initialised to `init` when
+    /// given: `T name = init;` in place, or in C89 mode `T name;` at the top
+    /// of the function (once per name) and `name = init;` in place.
+    pub fn declare(&mut self, t: &str, name: &str, init: Option<&str>) {
+        let Some(decls) = &mut self.c89_decls else {
+            match init {
+                Some(i) => self.line(&format!("{t} {name} = {i};")),
+                None => self.line(&format!("{t} {name};")),
+            }
+            return;
+        };
+        let d = format!("{t} {name};");
+        if !decls.contains(&d) {
+            decls.push(d);
+        }
+        if let Some(i) = init {
+            self.line(&format!("{name} = {i};"));
+        }
+    }
+
+    /// The head of a counted C loop over `iv` of C type `t` from `lb`
+    /// while `cond`, advancing by `step` (`for (T iv = lb; ...)`, or in C89
+    /// mode with `iv` declared at the top and `iv = iv + step`).
+    fn for_head(&mut self, t: &str, iv: &str, lb: &str, cond: &str, step: &str) -> String {
+        if self.c89_decls.is_some() {
+            self.declare(t, iv, None);
+            return format!("for ({iv} = {lb}; {cond}; {iv} = {iv} + {}) {{", paren(step));
+        }
+        let inc = if step == "1" {
+            format!("{iv}++")
+        } else {
+            format!("{iv} += {step}")
+        };
+        format!("for ({t} {iv} = {lb}; {cond}; {inc}) {{")
+    }
+
+    /// How affine divisions are written in this flavor.
+    fn div_style(&self) -> expr::DivStyle {
+        match self.flavor {
+            Flavor::BrookKernel => expr::DivStyle::Inline,
+            f if f.is_device() => expr::DivStyle::Helpers,
+            _ => expr::DivStyle::Helpers64,
+        }
     }
 
     fn inline(&mut self, v: Value, e: String) {
@@ -346,6 +409,13 @@ impl<'a> Emitter<'a> {
     fn math_fn(&self, base: &str, ty: Type) -> String {
         match self.flavor {
             Flavor::OclDevice => base.to_string(),
+            Flavor::BrookKernel => match base {
+                "fabs" => "abs",
+                "fmax" => "max",
+                "fmin" => "min",
+                _ => base,
+            }
+            .to_string(),
             _ if ctypes::is_f64(self.ctx, ty) => base.to_string(),
             _ => format!("{base}f"),
         }
@@ -374,6 +444,7 @@ impl<'a> Emitter<'a> {
         let vector_result = res.is_some_and(|r| self.is_vector(r));
         if let Some(c) = ArithConstantOp::cast(&ir, op) {
             self.constant(c);
+        } else if self.flavor == Flavor::BrookKernel && !self.brook_op_supported(op) {
         } else if self.vector_op(op) {
         } else if vector_result && self.flavor == Flavor::CudaDevice && !any(CUDA_VECTOR_OPS) {
             // CUDA's float2/float4 have no operators or math functions.
@@ -425,6 +496,19 @@ impl<'a> Emitter<'a> {
             self.compare_int(c);
         } else if let Some(c) = ArithCmpfOp::cast(&ir, op) {
             self.compare_float(c);
+        } else if ArithSelectOp::isa(&ir, op)
+            && self.flavor == Flavor::BrookKernel
+            && res.is_some_and(|r| ctypes::is_f64(self.ctx, self.body.value_type(r)))
+        {
+            // `?:` on doubles breaks brcc's code generation.
+            let r = res.unwrap();
+            if self.body.has_uses(r) {
+                let name = self.names.get(r);
+                self.declare("double", &name, None);
+                let (c, a, b) = (paren(&e(self, 0)), e(self, 1), e(self, 2));
+                self.line(&format!("if {c} {name} = {a}; else {name} = {b};"));
+                self.vals.insert(r, Val::Expr(name));
+            }
         } else if ArithSelectOp::isa(&ir, op) {
             let s = format!(
                 "{} ? {} : {}",
@@ -472,7 +556,7 @@ impl<'a> Emitter<'a> {
         } else if MathRsqrtOp::isa(&ir, op) {
             let ty = self.body.value_type(ops[0]);
             let s = match self.flavor {
-                Flavor::OclDevice => format!("rsqrt({})", e(self, 0)),
+                Flavor::OclDevice | Flavor::BrookKernel => format!("rsqrt({})", e(self, 0)),
                 Flavor::CudaDevice if !ctypes::is_f64(self.ctx, ty) => format!("rsqrtf({})", e(self, 0)),
                 _ => {
                     let one = expr::float_literal(1.0, !ctypes::is_f64(self.ctx, ty));
@@ -490,6 +574,8 @@ impl<'a> Emitter<'a> {
                 let s = self.element(&m, &idx);
                 self.define(op, load.result(&ir), s);
             }
+        } else if (MemrefStoreOp::isa(&ir, op) || AffineStoreOp::isa(&ir, op)) && self.flavor == Flavor::BrookKernel {
+            self.brook_store(op);
         } else if let Some(store) = MemrefStoreOp::cast(&ir, op) {
             if let Some(m) = self.mem(op, store.memref(&ir)) {
                 self.check_access(op, &m);
@@ -568,6 +654,10 @@ impl<'a> Emitter<'a> {
             self.gpu_id(op, id, dim);
         } else if GpuBarrierOp::isa(&ir, op) {
             match self.flavor {
+                Flavor::BrookKernel => self.err(
+                    op,
+                    "[workgroup-memory] Brook+ has no barrier outside the RV770 LDS form (syncGroup with a scatter output); the emitter writes map-style kernels only",
+                ),
                 Flavor::CudaDevice => self.line("__syncthreads();"),
                 // gpu.barrier makes every memory access of the work-group visible (MLIR),
                 // global ones too.
@@ -581,6 +671,8 @@ impl<'a> Emitter<'a> {
                 let s = format!("return {};", e(self, 0));
                 self.line(&s);
             }
+        } else if MemrefAllocaOp::isa(&ir, op) && self.flavor == Flavor::BrookKernel {
+            self.err(op, "per-thread arrays are not supported by the Brook+ emitter");
         } else if let Some(alloca) = MemrefAllocaOp::cast(&ir, op).filter(|_| self.flavor.is_device()) {
             let r = alloca.memref(&ir);
             let name = self.names.get(r);
@@ -635,11 +727,58 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// Whether the Brook+ emitter writes `op`; reports it otherwise (ops
+    /// that need helper functions, bit reinterpretation or vector memory
+    /// accesses, which Brook+ kernels cannot express).
+    fn brook_op_supported(&mut self, op: OpId) -> bool {
+        let def = self.ctx.op_def(self.body.op_name(op));
+        let why = if one_of(
+            def,
+            &[MathExp2Op::def, MathLog2Op::def, MathTanhOp::def, MathFmaOp::def],
+        ) {
+            "it is not a Brook+ built-in function"
+        } else if one_of(def, &[ArithFloordivsiOp::def, ArithCeildivsiOp::def]) {
+            "Brook+ kernels cannot call helper functions (affine floordiv/ceildiv by constants are written inline)"
+        } else if one_of(def, &[VectorLoadOp::def, VectorStoreOp::def]) {
+            "vector memory accesses are not map-style Brook+ (emit before vectorize-access: thread-granularity's vector lanes become double2/float4 output streams)"
+        } else {
+            return true;
+        };
+        let name = op_label(self.ctx, self.body, op);
+        self.err(op, format!("'{name}' is not supported by the Brook+ emitter: {why}"));
+        false
+    }
+
+    /// A store in a Brook+ kernel: an assignment to the output stream (or
+    /// its lane) that the map-style plan gave it.
+    fn brook_store(&mut self, op: OpId) {
+        let ir = self.ir();
+        let value = if let Some(s) = AffineStoreOp::cast(&ir, op) {
+            s.value(&ir)
+        } else if let Some(s) = MemrefStoreOp::cast(&ir, op) {
+            s.value(&ir)
+        } else {
+            return;
+        };
+        let target = self.brook.as_ref().and_then(|b| b.stores.get(&op).cloned());
+        match target {
+            Some(lvalue) => {
+                let v = self.expr(value);
+                self.line(&format!("{lvalue} = {v};"));
+            }
+            None => self.err(
+                op,
+                "[map-style] this store has no output stream (not a top-level store of the kernel)",
+            ),
+        }
+    }
+
     /// Hook for the target's host ops; set by the target before emitting.
     fn host_op(&mut self, op: OpId) {
         match self.flavor {
             Flavor::CudaHost => crate::cuda::host_op(self, op),
             Flavor::OclHost => crate::opencl::host_op(self, op),
+            Flavor::BrookHost => crate::brook::host::host_op(self, op),
             _ => {}
         }
     }
@@ -749,6 +888,7 @@ impl<'a> Emitter<'a> {
         let parts: Vec<String> = (0..n).map(lane).collect();
         match self.flavor {
             Flavor::OclDevice => format!("({t})({})", parts.join(", ")),
+            Flavor::BrookKernel => format!("{t}({})", parts.join(", ")),
             _ => format!("make_{t}({})", parts.join(", ")),
         }
     }
@@ -905,11 +1045,12 @@ impl<'a> Emitter<'a> {
                 self.define(op, out, format!("{f}({x})"));
             }
             Flavor::OclDevice => self.define(op, out, format!("as_{tt}({x})")),
+            Flavor::BrookKernel => self.bad_bitcast(c, "Brook+ cannot reinterpret bits"),
             Flavor::OclHost => {
                 let s = format!("((union {{ {ft} from; {tt} to; }}){{{x}}}).to");
                 self.define(op, out, s);
             }
-            Flavor::CudaHost => {
+            Flavor::CudaHost | Flavor::BrookHost => {
                 if !self.body.has_uses(out) {
                     return;
                 }
@@ -950,7 +1091,7 @@ impl<'a> Emitter<'a> {
 
     fn map_result(&self, map: &AffineMap, i: usize, args: &[String]) -> String {
         let nd = map.num_dims() as usize;
-        expr::affine(map.result(i), &args[..nd], &args[nd..], !self.flavor.is_device())
+        expr::affine(map.result(i), &args[..nd], &args[nd..], self.div_style())
     }
 
     fn fold_minmax(&self, map: &AffineMap, args: &[String], cmp: &str) -> String {
@@ -989,6 +1130,13 @@ impl<'a> Emitter<'a> {
             (Flavor::OclDevice, GpuId::BlockDim) => format!("(int)get_local_size({d})"),
             (Flavor::OclDevice, GpuId::GridDim) => format!("(int)get_num_groups({d})"),
             (Flavor::OclDevice, GpuId::Global) => format!("(int)get_global_id({d})"),
+            (Flavor::BrookKernel, _) => match self.brook.as_ref().map(|b| b.id_expr(id, d)) {
+                Some(s) => s,
+                None => {
+                    self.err(op, "a Brook+ kernel without launch sizes");
+                    return;
+                }
+            },
             _ => {
                 let name = op_label(self.ctx, self.body, op);
                 self.err(op, format!("'{name}' outside a kernel"));
@@ -1000,7 +1148,11 @@ impl<'a> Emitter<'a> {
         if !self.body.has_uses(r) {
             return;
         }
-        self.line(&format!("const int {n} = {s};"));
+        if self.c89_decls.is_some() {
+            self.declare("int", &n, Some(&s));
+        } else {
+            self.line(&format!("const int {n} = {s};"));
+        }
         self.vals.insert(r, Val::Expr(n));
     }
 
@@ -1011,13 +1163,8 @@ impl<'a> Emitter<'a> {
         for (i, r) in results.into_iter().enumerate() {
             let t = self.cty(op, self.body.value_type(r));
             let n = self.names.get(r);
-            match inits {
-                Some(init) => {
-                    let e = self.expr(init[i]);
-                    self.line(&format!("{t} {n} = {e};"));
-                }
-                None => self.line(&format!("{t} {n};")),
-            }
+            let init = inits.map(|init| self.expr(init[i]));
+            self.declare(t, &n, init.as_deref());
             self.vals.insert(r, Val::Expr(n.clone()));
             names.push(n);
         }
@@ -1031,7 +1178,7 @@ impl<'a> Emitter<'a> {
         for (a, c) in iter_args.iter().zip(carried) {
             let t = self.cty_value(*a);
             let n = self.names.get(*a);
-            self.line(&format!("{t} {n} = {c};"));
+            self.declare(t, &n, Some(c));
             self.vals.insert(*a, Val::Expr(n));
         }
         self.block(block, true);
@@ -1096,16 +1243,12 @@ impl<'a> Emitter<'a> {
         let iv = self.names.get(lp.iv);
         let t = self.cty_value(lp.iv);
         self.vals.insert(lp.iv, Val::Expr(iv.clone()));
-        let inc = if step == "1" {
-            format!("{iv}++")
-        } else {
-            format!("{iv} += {step}")
-        };
         let cond = match unsigned {
             Some(u) => format!("({u}){iv} < ({u}){}", paren(ub)),
             None => format!("{iv} < {ub}"),
         };
-        self.line(&format!("for ({t} {iv} = {lb}; {cond}; {inc}) {{"));
+        let head = self.for_head(t, &iv, lb, &cond, step);
+        self.line(&head);
         self.loop_body(lp.block, &lp.iter_args, carried);
         self.line("}");
     }
@@ -1118,17 +1261,13 @@ impl<'a> Emitter<'a> {
             let name = self.names.get(*iv);
             let t = self.cty_value(*iv);
             self.vals.insert(*iv, Val::Expr(name.clone()));
-            let inc = if step == "1" {
-                format!("{name}++")
-            } else {
-                format!("{name} += {step}")
-            };
             let ub = if expr::is_atom(ub) {
                 ub.clone()
             } else {
                 format!("({ub})")
             };
-            self.line(&format!("for ({t} {name} = {lb}; {name} < {ub}; {inc}) {{"));
+            let head = self.for_head(t, &name, lb, &format!("{name} < {ub}"), step);
+            self.line(&head);
             self.indent += 1;
         }
         self.block(block, true);
@@ -1177,7 +1316,7 @@ impl<'a> Emitter<'a> {
             let t = self.cty_value(*a);
             let n = format!("lf_{}", self.names.get(*a));
             let e = self.expr(*init);
-            self.line(&format!("{t} {n} = {e};"));
+            self.declare(t, &n, Some(&e));
             carried.push(n);
         }
         let results = self.declare_results(w.op(), None);
@@ -1190,7 +1329,7 @@ impl<'a> Emitter<'a> {
         for (a, c) in before_args.iter().zip(&carried) {
             let t = self.cty_value(*a);
             let n = self.names.get(*a);
-            self.line(&format!("{t} {n} = {c};"));
+            self.declare(t, &n, Some(c));
             self.vals.insert(*a, Val::Expr(n));
         }
         self.block(before, true);
@@ -1213,7 +1352,7 @@ impl<'a> Emitter<'a> {
         for (a, r) in self.body.block_args(after).to_vec().into_iter().zip(&results) {
             let t = self.cty_value(a);
             let n = self.names.get(a);
-            self.line(&format!("{t} {n} = {r};"));
+            self.declare(t, &n, Some(r));
             self.vals.insert(a, Val::Expr(n));
         }
         self.block(after, true);
@@ -1237,10 +1376,10 @@ impl<'a> Emitter<'a> {
         let set = i.condition(&ir);
         let args = self.exprs(&i.operands(&ir));
         let nd = set.num_dims() as usize;
-        let host = !self.flavor.is_device();
+        let style = self.div_style();
         let conds: Vec<String> = (0..set.num_constraints())
             .map(|k| {
-                let e = expr::affine(set.constraint(k), &args[..nd], &args[nd..], host);
+                let e = expr::affine(set.constraint(k), &args[..nd], &args[nd..], style);
                 let op = if set.is_eq(k) { "==" } else { ">=" };
                 format!("{} {op} 0", paren(&e))
             })
@@ -1297,7 +1436,7 @@ fn is_i1(ctx: &Context, t: Type) -> bool {
 
 /// Which id a `gpu` id op reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum GpuId {
+pub(crate) enum GpuId {
     /// `gpu.thread_id`.
     Thread,
     /// `gpu.block_id`.

@@ -51,14 +51,41 @@ pub fn is_atom(e: &str) -> bool {
     depth == 0
 }
 
-/// An affine expression in C; `dims` and `syms` are the C expressions of its
-/// operands. Floor division and modulo of possibly negative values go
-/// through the `lf_floordiv`/`lf_ceildiv`/`lf_mod` helpers.
-pub fn affine(e: &AffineExpr, dims: &[String], syms: &[String], host: bool) -> String {
-    affine_prec(e, dims, syms, host).0
+/// How an affine expression writes floor division, ceiling division and
+/// modulo (whose C operators round toward zero).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DivStyle {
+    /// Calls of the `lf_floordiv`/`lf_ceildiv`/`lf_mod` helpers on `int`.
+    Helpers,
+    /// Calls of the `int64_t` helpers (`lf_floordiv64`, ...), for host code.
+    Helpers64,
+    /// Inline conditional expressions on `int`, for languages without
+    /// helper functions (Brook+ kernels). The divisor must be a positive
+    /// constant, as in every affine map; a symbolic divisor falls back to
+    /// the helpers (which the caller then reports).
+    Inline,
 }
 
-fn affine_prec(e: &AffineExpr, dims: &[String], syms: &[String], host: bool) -> (String, u8) {
+/// An affine expression in C; `dims` and `syms` are the C expressions of its
+/// operands. Floor division and modulo of possibly negative values are
+/// written as `style` says.
+pub fn affine(e: &AffineExpr, dims: &[String], syms: &[String], style: DivStyle) -> String {
+    affine_prec(e, dims, syms, style).0
+}
+
+/// `floordiv`, `ceildiv` or `mod` of `a` by the positive constant `c` in
+/// plain C (`/` and `%` round toward zero): `a` is repeated, so it must be
+/// free of side effects.
+fn inline_division(op: BinaryOp, a: &str, c: i64) -> String {
+    let a = paren(a);
+    match op {
+        BinaryOp::FloorDiv => format!("({a} >= 0 ? {a} / {c} : ({a} - {}) / {c})", c - 1),
+        BinaryOp::CeilDiv => format!("({a} > 0 ? ({a} + {}) / {c} : {a} / {c})", c - 1),
+        _ => format!("({a} % {c} + {c}) % {c}"),
+    }
+}
+
+fn affine_prec(e: &AffineExpr, dims: &[String], syms: &[String], style: DivStyle) -> (String, u8) {
     match e.view() {
         ExprView::Dim(i) => operand(&dims[i as usize]),
         ExprView::Symbol(i) => operand(&syms[i as usize]),
@@ -70,7 +97,7 @@ fn affine_prec(e: &AffineExpr, dims: &[String], syms: &[String], host: bool) -> 
             }
         }
         ExprView::Binary(BinaryOp::Add, l, r) => {
-            let (ls, _) = affine_prec(l, dims, syms, host);
+            let (ls, _) = affine_prec(l, dims, syms, style);
             // a + (-c) -> a - c;  a + x * (-c) -> a - x * c
             if let Some(c) = r.as_constant() {
                 if c < 0 {
@@ -80,20 +107,20 @@ fn affine_prec(e: &AffineExpr, dims: &[String], syms: &[String], host: bool) -> 
             if let Some((BinaryOp::Mul, x, k)) = r.as_binary() {
                 if let Some(c) = k.as_constant() {
                     if c < 0 {
-                        let (xs, xp) = affine_prec(x, dims, syms, host);
+                        let (xs, xp) = affine_prec(x, dims, syms, style);
                         let xs = if xp < MUL { format!("({xs})") } else { xs };
                         let term = if c == -1 { xs } else { format!("{xs} * {}", -c) };
                         return (format!("{ls} - {term}"), ADD);
                     }
                 }
             }
-            let (rs, rp) = affine_prec(r, dims, syms, host);
+            let (rs, rp) = affine_prec(r, dims, syms, style);
             let rs = if rp <= ADD { format!("({rs})") } else { rs };
             (format!("{ls} + {rs}"), ADD)
         }
         ExprView::Binary(BinaryOp::Mul, l, r) => {
-            let (ls, lp) = affine_prec(l, dims, syms, host);
-            let (rs, rp) = affine_prec(r, dims, syms, host);
+            let (ls, lp) = affine_prec(l, dims, syms, style);
+            let (rs, rp) = affine_prec(r, dims, syms, style);
             if r.as_constant() == Some(-1) {
                 let ls = if lp < ATOM { format!("({ls})") } else { ls };
                 return (format!("-{ls}"), MUL);
@@ -103,14 +130,19 @@ fn affine_prec(e: &AffineExpr, dims: &[String], syms: &[String], host: bool) -> 
             (format!("{ls} * {rs}"), MUL)
         }
         ExprView::Binary(op, l, r) => {
-            let (ls, _) = affine_prec(l, dims, syms, host);
-            let (rs, _) = affine_prec(r, dims, syms, host);
+            let (ls, _) = affine_prec(l, dims, syms, style);
+            let (rs, _) = affine_prec(r, dims, syms, style);
             let f = match op {
                 BinaryOp::Mod => "lf_mod",
                 BinaryOp::FloorDiv => "lf_floordiv",
                 _ => "lf_ceildiv",
             };
-            let sfx = if host { "64" } else { "" };
+            if style == DivStyle::Inline {
+                if let Some(c) = r.as_constant().filter(|c| *c > 0) {
+                    return (inline_division(op, &ls, c), ATOM);
+                }
+            }
+            let sfx = if style == DivStyle::Helpers64 { "64" } else { "" };
             (format!("{f}{sfx}({ls}, {rs})"), ATOM)
         }
     }
@@ -186,22 +218,44 @@ mod tests {
         let dims = names(&["by", "tx"]);
         let syms = names(&["n"]);
         let e = d0.mul_const(16).add(&d1).sub(&s0);
-        assert_eq!(affine(&e, &dims, &syms, false), "by * 16 + tx - n");
+        assert_eq!(affine(&e, &dims, &syms, DivStyle::Helpers), "by * 16 + tx - n");
         let e = d0.add(&d1).modulo_const(4);
-        assert_eq!(affine(&e, &dims, &syms, false), "lf_mod(by + tx, 4)");
-        assert_eq!(affine(&e, &dims, &syms, true), "lf_mod64(by + tx, 4)");
+        assert_eq!(affine(&e, &dims, &syms, DivStyle::Helpers), "lf_mod(by + tx, 4)");
+        assert_eq!(affine(&e, &dims, &syms, DivStyle::Helpers64), "lf_mod64(by + tx, 4)");
         let e = d0.add(&d1).mul_const(8);
-        assert_eq!(affine(&e, &dims, &syms, false), "(by + tx) * 8");
+        assert_eq!(affine(&e, &dims, &syms, DivStyle::Helpers), "(by + tx) * 8");
         let e = d1.add_const(-1);
-        assert_eq!(affine(&e, &dims, &syms, false), "tx - 1");
+        assert_eq!(affine(&e, &dims, &syms, DivStyle::Helpers), "tx - 1");
         let e = d0.floor_div_const(2).add(&d1.ceil_div_const(3));
         assert_eq!(
-            affine(&e, &dims, &syms, false),
+            affine(&e, &dims, &syms, DivStyle::Helpers),
             "lf_floordiv(by, 2) + lf_ceildiv(tx, 3)"
         );
         // Operands that are expressions themselves are parenthesized.
         let dims = names(&["a + b", "c"]);
-        assert_eq!(affine(&d0.mul(&d1), &dims, &syms, false), "(a + b) * c");
+        assert_eq!(affine(&d0.mul(&d1), &dims, &syms, DivStyle::Helpers), "(a + b) * c");
+    }
+
+    #[test]
+    fn inline_divisions_round_toward_minus_infinity() {
+        let x = AffineExpr::dim(0);
+        let dims = names(&["x"]);
+        assert_eq!(
+            affine(&x.floor_div_const(4), &dims, &[], DivStyle::Inline),
+            "(x >= 0 ? x / 4 : (x - 3) / 4)"
+        );
+        assert_eq!(
+            affine(&x.modulo_const(4), &dims, &[], DivStyle::Inline),
+            "(x % 4 + 4) % 4"
+        );
+        // The C expressions agree with the mathematical definitions.
+        for a in -9i64..=9 {
+            let floor = if a >= 0 { a / 4 } else { (a - 3) / 4 };
+            let ceil = if a > 0 { (a + 3) / 4 } else { a / 4 };
+            assert_eq!(floor, a.div_euclid(4));
+            assert_eq!(ceil, -((-a).div_euclid(4)));
+            assert_eq!((a % 4 + 4) % 4, a.rem_euclid(4));
+        }
     }
 
     #[test]

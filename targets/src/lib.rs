@@ -10,6 +10,7 @@
 //! Errors are [`Diagnostic`]s at the offending op's location; nothing is
 //! emitted for IR that a target cannot represent.
 
+pub mod brook;
 mod ctypes;
 pub mod cuda;
 mod emit;
@@ -32,6 +33,8 @@ pub enum Target {
     Cuda,
     /// OpenCL C 1.1 kernels and host C against the OpenCL API.
     OpenCl,
+    /// Brook+ kernels (map-style) and C++ host code against the Brook+ runtime.
+    Brook,
 }
 
 /// An OpenCL device profile whose rules the emitter enforces.
@@ -112,6 +115,7 @@ pub fn translate_with_warnings(
     let code = match opts.target {
         Target::Cuda => cuda::emit_program(ctx, &program, opts.emit),
         Target::OpenCl => opencl::emit_program(ctx, &program, opts),
+        Target::Brook => brook::emit_program(ctx, &program, opts.emit),
     }?;
     let mut warnings = Vec::new();
     if program.kernels.is_empty() {

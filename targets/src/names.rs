@@ -128,6 +128,9 @@ const RESERVED_SYMBOLS: &[&str] = &[
     "half_sin", "half_sqrt", "half_tan", "native_cos", "native_divide", "native_exp", "native_exp2", "native_exp10",
     "native_log", "native_log2", "native_log10", "native_powr", "native_recip", "native_rsqrt", "native_sin",
     "native_sqrt", "native_tan", "popcount", "printf",
+    // Brook+ (keywords, reserved names and built-ins)
+    "out", "reduce", "iter", "stream", "line", "transpose", "instance", "indexof", "instanceInGroup",
+    "syncGroup", "shared", "Attribute", "GroupSize", "brook", "frac", "lerp",
     // math.h (and the functions CUDA and OpenCL C add); `f`/`l` variants in is_reserved
     "acos", "asin", "atan", "atan2", "cos", "sin", "tan", "acosh", "asinh", "atanh", "cosh", "sinh", "tanh", "exp",
     "exp2", "exp10", "expm1", "log", "log10", "log1p", "log2", "logb", "ilogb", "frexp", "ldexp", "modf", "scalbn",

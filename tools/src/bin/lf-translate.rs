@@ -1,4 +1,4 @@
-//! `lf-translate`: emit CUDA or OpenCL C from gpu-dialect IR.
+//! `lf-translate`: emit CUDA, OpenCL C or Brook+ from gpu-dialect IR.
 
 use clap::{CommandFactory, Parser, ValueEnum};
 use lf_diag::{Diagnostic, SourceMgr};
@@ -12,6 +12,8 @@ enum TargetArg {
     Cuda,
     /// OpenCL C 1.1 kernels and host C (OpenCL API).
     Opencl,
+    /// One .br file: Brook+ kernels (map-style) and host C++ (Brook+ runtime).
+    Brook,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -35,11 +37,13 @@ enum EmitArg {
 #[command(
     name = "lf-translate",
     version,
-    about = "Translate gpu-dialect IR (kernels + host functions) to CUDA or OpenCL C.",
+    about = "Translate gpu-dialect IR (kernels + host functions) to CUDA, OpenCL C or Brook+.",
     long_about = "lf-translate reads gpu-dialect IR (inline gpu.launch ops are outlined first, as \
 lf-opt's gpu-kernel-outlining does; or gpu.module with gpu.func kernels and host func.func with \
 gpu.launch_func) and writes CUDA (--target=cuda: one .cu file) or OpenCL \
-(--target=opencl: host C with the OpenCL C 1.1 kernels embedded; --emit=kernels for the .cl alone). \
+(--target=opencl: host C with the OpenCL C 1.1 kernels embedded; --emit=kernels for the .cl alone) \
+or Brook+ (--target=brook: one .br file with the map-style kernels and the C++ host code; \
+--emit=kernels for the kernels alone; see docs/design/brook.md). \
 On any error the exit status is 1, diagnostics carry file:line:col, and no output file is written.\n\n\
 Example: lf-translate test/gpu-programs/matmul_tiled.lfir --target=cuda -o matmul.cu"
 )]
@@ -116,6 +120,7 @@ fn run(args: Args) -> i32 {
         target: match args.target {
             TargetArg::Cuda => Target::Cuda,
             TargetArg::Opencl => Target::OpenCl,
+            TargetArg::Brook => Target::Brook,
         },
         profile: match args.opencl_profile {
             ProfileArg::Rv770 => OpenClProfile::Rv770,
