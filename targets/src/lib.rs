@@ -10,6 +10,7 @@
 //! Errors are [`Diagnostic`]s at the offending op's location; nothing is
 //! emitted for IR that a target cannot represent.
 
+pub mod brook;
 mod ctypes;
 pub mod cuda;
 mod emit;
