@@ -177,6 +177,19 @@ mod tests {
         assert_eq!(unit.items.iter().filter(|i| matches!(i, Item::Kernel(_))).count(), 1);
         let (_, d) = parse("kernel void a(out float b<>) { b++; }", "t.br");
         assert!(d[0].message.contains("'i += 1'"), "{}", d[0].message);
+        let deep = format!(
+            "kernel void k(out float b<>) {{ b = {}1.0f{}; }}",
+            "(".repeat(5000),
+            ")".repeat(5000)
+        );
+        let (_, d) = parse(&deep, "t.br");
+        assert!(d[0].message.contains("nested more than"), "{}", d[0].message);
+        let deep = format!("kernel void k(out float b<>) {{ b = {}1.0f; }}", "- ".repeat(5000));
+        assert!(parse(&deep, "t.br").1[0].message.contains("nested more than"));
+        let deep = format!("kernel void k(out float b<>) {{ b = 1.0f{}; }}", " + 1.0f".repeat(5000));
+        assert!(parse(&deep, "t.br").1[0].message.contains("nested more than"));
+        let deep = format!("kernel void k(out float b<>) {{ {} }}", "if (1) ".repeat(5000));
+        assert!(parse(&deep, "t.br").1[0].message.contains("nested more than"));
         let (_, d) = parse("x /* y", "t.br");
         assert_eq!(d[0].to_string(), "t.br:1:3: error: [syntax] unterminated /* comment");
     }

@@ -50,7 +50,14 @@ pub fn parse_tokens(src: &str, toks: &[Token]) -> (Unit, Vec<ParseError>) {
                     end: t.span.start,
                 }));
             }
-            let mut p = Parser { src, toks, pos: i, end };
+            let mut p = Parser {
+                src,
+                toks,
+                pos: i,
+                end,
+                depth: 0,
+                in_expr: false,
+            };
             match p.kernel() {
                 Ok(k) => items.push(Item::Kernel(k)),
                 Err(e) => errors.push(e),
@@ -121,7 +128,43 @@ struct Parser<'a> {
     pos: usize,
     /// One past the kernel's last token: tokens from here on read as the end.
     end: usize,
+    /// The current nesting of statements and expressions.
+    depth: u32,
+    /// True while an expression is being parsed.
+    in_expr: bool,
 }
+
+/// The height of an expression tree (computed without recursion: left-deep
+/// operator chains inside parentheses can make trees deeper than the
+/// parser's nesting).
+fn height(e: &Expr) -> usize {
+    let mut max = 0;
+    let mut stack = vec![(e, 1usize)];
+    while let Some((e, h)) = stack.pop() {
+        max = max.max(h);
+        match &e.kind {
+            ExprKind::Int { .. } | ExprKind::Float { .. } | ExprKind::Name(_) => {}
+            ExprKind::Unary(_, a) | ExprKind::Cast(_, a) | ExprKind::Member(a, _) | ExprKind::Arrow(a, _) => {
+                stack.push((a, h + 1))
+            }
+            ExprKind::Binary(_, _, a, b) | ExprKind::Index(a, b) => {
+                stack.push((a, h + 1));
+                stack.push((b, h + 1));
+            }
+            ExprKind::Cond(_, c, a, b) => {
+                stack.extend([(&**c, h + 1), (&**a, h + 1), (&**b, h + 1)]);
+            }
+            ExprKind::Call(_, args) | ExprKind::Construct(_, args) => stack.extend(args.iter().map(|a| (a, h + 1))),
+        }
+    }
+    max
+}
+
+/// The tallest expression tree the parser accepts.
+const MAX_HEIGHT: usize = 200;
+
+/// The deepest nesting of statements and expressions the parser accepts.
+const MAX_DEPTH: u32 = 100;
 
 /// Binary operators by precedence level (lowest first).
 const LEVELS: &[&[(&str, BinOp)]] = &[
@@ -165,12 +208,29 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The token `k` places ahead (the end, past the kernel).
     fn peek(&self, k: usize) -> Token {
         if self.pos + k < self.end {
             self.toks[self.pos + k]
         } else {
-            self.toks[self.end.min(self.toks.len() - 1)]
+            let at = self.toks[self.end - 1].span.end as usize;
+            Token {
+                kind: TokKind::Eof,
+                span: Span::new(at, at),
+            }
         }
+    }
+
+    /// Enters one level of statement or expression nesting; deep nesting is
+    /// an error, not a stack overflow.
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return self.error(format!(
+                "[syntax] statements or expressions nested more than {MAX_DEPTH} deep"
+            ));
+        }
+        Ok(())
     }
 
     fn text(&self) -> &'a str {
@@ -416,6 +476,13 @@ impl<'a> Parser<'a> {
     }
 
     fn stmt(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let s = self.stmt_inner();
+        self.depth -= 1;
+        s
+    }
+
+    fn stmt_inner(&mut self) -> PResult<Stmt> {
         let start = self.tok().span;
         let word = if self.tok().kind == TokKind::Ident {
             self.text()
@@ -573,7 +640,27 @@ impl<'a> Parser<'a> {
     }
 
     /// An expression (no assignments: they are statements).
-    pub fn expr(&mut self) -> PResult<Expr> {
+    fn expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let outermost = !self.in_expr;
+        self.in_expr = true;
+        let e = self.expr_inner();
+        self.depth -= 1;
+        if outermost {
+            self.in_expr = false;
+            if let Ok(e) = &e {
+                if height(e) > MAX_HEIGHT {
+                    return Err(ParseError {
+                        span: e.span,
+                        message: format!("[syntax] expression nested more than {MAX_HEIGHT} deep"),
+                    });
+                }
+            }
+        }
+        e
+    }
+
+    fn expr_inner(&mut self) -> PResult<Expr> {
         let c = self.binary(0)?;
         if let Some(q) = self.eat("?") {
             let a = self.expr()?;
@@ -587,27 +674,37 @@ impl<'a> Parser<'a> {
         Ok(c)
     }
 
-    fn binary(&mut self, level: usize) -> PResult<Expr> {
-        if level == LEVELS.len() {
-            return self.unary();
+    /// The binary operator at the current token and its precedence level.
+    fn binop(&self) -> Option<(usize, BinOp)> {
+        let t = self.tok();
+        if t.kind != TokKind::Punct {
+            return None;
         }
-        let mut lhs = self.binary(level + 1)?;
-        loop {
-            let t = self.tok();
-            let text = t.span.text(self.src);
-            let Some(&(_, op)) = LEVELS[level]
-                .iter()
-                .find(|(s, _)| t.kind == TokKind::Punct && *s == text)
-            else {
-                return Ok(lhs);
-            };
-            self.bump();
+        let text = t.span.text(self.src);
+        LEVELS
+            .iter()
+            .enumerate()
+            .find_map(|(level, ops)| ops.iter().find(|(s, _)| *s == text).map(|&(_, op)| (level, op)))
+    }
+
+    /// Operators of level `min_level` and above (precedence climbing; all
+    /// are left-associative).
+    fn binary(&mut self, min_level: usize) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        // Each operator of a chain nests the tree one level deeper.
+        let mut chain = 0;
+        while let Some((level, op)) = self.binop().filter(|&(l, _)| l >= min_level) {
+            self.enter()?;
+            chain += 1;
+            let op_span = self.bump().span;
             let rhs = self.binary(level + 1)?;
             lhs = Expr {
                 span: lhs.span.to(rhs.span),
-                kind: ExprKind::Binary(op, t.span, Box::new(lhs), Box::new(rhs)),
+                kind: ExprKind::Binary(op, op_span, Box::new(lhs), Box::new(rhs)),
             };
         }
+        self.depth -= chain;
+        Ok(lhs)
     }
 
     fn unary(&mut self) -> PResult<Expr> {
@@ -623,7 +720,10 @@ impl<'a> Parser<'a> {
         };
         if let Some(op) = op {
             self.bump();
-            let e = self.unary()?;
+            self.enter()?;
+            let e = self.unary();
+            self.depth -= 1;
+            let e = e?;
             return Ok(Expr {
                 span: t.span.to(e.span),
                 kind: ExprKind::Unary(op, Box::new(e)),
@@ -639,7 +739,10 @@ impl<'a> Parser<'a> {
                 self.bump();
                 self.bump();
                 self.bump();
-                let e = self.unary()?;
+                self.enter()?;
+                let e = self.unary();
+                self.depth -= 1;
+                let e = e?;
                 return Ok(Expr {
                     span: t.span.to(e.span),
                     kind: ExprKind::Cast(TypeName { ty, span: t1.span }, Box::new(e)),
