@@ -150,6 +150,15 @@ fn typing_cases() {
     assert_eq!(k("o = f % 2.0f;"), ["2:7 [type]"]);
     // Assignments of components; several components at once are refused.
     assert_eq!(k("float4 t; t.x = 1.0f; t.xy = t.zw;"), ["2:25 [type]"]);
+    // Integer types mix as scalars; vectors keep their element type.
+    assert!(k("uint x; int4 s; x = u + i; x = i; s = w * i + w * 2; s = (int4)v;").is_empty());
+    assert_eq!(k("uint4 x; x = w;"), ["2:14 [type]"]);
+    assert_eq!(k("int4 s; s = w * u;"), ["2:15 [type]"]);
+    assert_eq!(k("o = i > 0 ? v : f;"), ["2:11 [type]"]);
+    assert_eq!(
+        k("int j; j = 2147483648; j = 2147483647; j = 4294967295u;"),
+        ["2:12 [type]"]
+    );
     // Names.
     assert_eq!(k("float t; float t;"), ["2:16 [redefinition]"]);
     assert_eq!(k("o = instance;"), ["2:5 [type]"]);
@@ -157,6 +166,18 @@ fn typing_cases() {
     // Declarations at the start of nested blocks are C89.
     assert!(k("if (i > 0) { float t; t = 1.0f; o = t; }").is_empty());
     assert_eq!(k("o = 1.0f; { o = 2.0f; float t; }"), ["2:23 [c89-declarations]"]);
+}
+
+#[test]
+fn kernels_are_defined_once() {
+    let d = check(
+        "kernel void k(out float b<>) { b = 1.0f; }\nkernel void k(out float b<>) { b = 2.0f; }",
+        "t.br",
+    );
+    assert_eq!(
+        d[0].to_string(),
+        "t.br:2:13: error: [redefinition] kernel 'k' is defined twice\nt.br:1:13: note: first defined here"
+    );
 }
 
 #[test]
@@ -376,30 +397,45 @@ fn out_of_bounds_gather_aborts() {
     );
 }
 
+/// The rule samples without expected diagnostics (`valid*.br`) build as C++.
 #[test]
-fn valid_sample_compiles() {
-    let Some(gx) = gxx("valid_sample_compiles") else { return };
-    let rel = "test/Target/brook/rules/valid.br";
-    let code = cpp::to_cpp(&read(rel), rel).unwrap();
+fn valid_samples_compile() {
+    let Some(gx) = gxx("valid_samples_compile") else { return };
     let dir = tempfile::tempdir().unwrap();
     cpp::write_runtime(dir.path()).unwrap();
-    let src = dir.path().join("valid.cpp");
-    std::fs::write(&src, &code).unwrap();
-    let out = Command::new(gx)
-        .args([
-            "-std=c++11",
-            "-O1",
-            "-ffp-contract=off",
-            "-Wall",
-            "-Werror",
-            "-fsyntax-only",
-            "-I",
-        ])
-        .arg(dir.path())
-        .arg(&src)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}\n{code}", String::from_utf8_lossy(&out.stderr));
+    let mut n = 0;
+    for e in std::fs::read_dir(root().join("test/Target/brook/rules")).unwrap() {
+        let path = e.unwrap().path();
+        let src = std::fs::read_to_string(&path).unwrap();
+        if path.extension().is_none_or(|e| e != "br") || src.contains("\n//! ") {
+            continue;
+        }
+        n += 1;
+        let code = cpp::to_cpp(&src, "t.br").unwrap();
+        let cpp_file = dir.path().join("t.cpp");
+        std::fs::write(&cpp_file, &code).unwrap();
+        let out = Command::new(&gx)
+            .args([
+                "-std=c++11",
+                "-O1",
+                "-ffp-contract=off",
+                "-Wall",
+                "-Werror",
+                "-fsyntax-only",
+                "-I",
+            ])
+            .arg(dir.path())
+            .arg(&cpp_file)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}: {}\n{code}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(n >= 2, "valid samples missing");
 }
 
 #[test]

@@ -55,6 +55,26 @@ pub fn check(source: &str, file: &str) -> Vec<Diagnostic> {
             }
         }
     }
+    let kernels: Vec<&Kernel> = unit
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Kernel(k) => Some(k),
+            Item::Host(_) => None,
+        })
+        .collect();
+    for (i, k) in kernels.iter().enumerate() {
+        if let Some(first) = kernels[..i].iter().find(|f| f.name.name == k.name.name) {
+            let at = map.pos(first.name.span.start);
+            diags.push(
+                map.error(
+                    k.name.span,
+                    format!("[redefinition] kernel '{}' is defined twice", k.name.name),
+                )
+                .with_note(at, "first defined here"),
+            );
+        }
+    }
     for item in &unit.items {
         if let Item::Kernel(k) = item {
             let mut c = Checker {

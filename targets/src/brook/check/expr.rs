@@ -88,15 +88,16 @@ impl Checker<'_> {
     pub(super) fn expr(&mut self, e: &Expr) -> Option<Ty> {
         match &e.kind {
             ExprKind::Int { value, unsigned } => {
-                let limit = if *unsigned {
-                    u32::MAX as u64
-                } else {
-                    i32::MAX as u64 + 1
-                };
+                let limit = if *unsigned { u32::MAX as u64 } else { i32::MAX as u64 };
                 if *value > limit {
                     let msg = format!(
-                        "[type] integer literal '{}' does not fit in 32 bits",
-                        e.span.text(self.src)
+                        "[type] integer literal '{}' does not fit in {}",
+                        e.span.text(self.src),
+                        if *unsigned {
+                            "32 bits (uint)"
+                        } else {
+                            "int; write a 'u' suffix for uint"
+                        }
                     );
                     self.err(e.span, msg);
                     return None;
@@ -132,7 +133,17 @@ impl Checker<'_> {
                 self.condition(c);
                 let ta = self.expr(a);
                 let tb = self.expr(b);
-                let t = self.unify("?:", *q, (ta?, a), (tb?, b))?;
+                let (ta, tb) = (ta?, tb?);
+                if ta.ty.width != tb.ty.width {
+                    let msg = format!(
+                        "[type] '?:' chooses between a {} and a {}: both must have the same number of components",
+                        ta.ty.name(),
+                        tb.ty.name()
+                    );
+                    self.err(*q, msg);
+                    return None;
+                }
+                let t = self.unify("?:", *q, (ta, a), (tb, b))?;
                 if t.ty.scalar == Scalar::Double {
                     self.err(
                         *q,
@@ -273,6 +284,15 @@ impl Checker<'_> {
             let s = match (a.lit, b.lit) {
                 (Lit::Int, _) => sb,
                 (_, Lit::Int) => sa,
+                _ if width > 1 => {
+                    let msg = format!(
+                        "[type] '{what}' of a {} and a {}: a vector combines with values of its own element type only; write a cast",
+                        a.ty.name(),
+                        b.ty.name()
+                    );
+                    self.err(op_span, msg);
+                    return None;
+                }
                 _ if sa == Scalar::UInt || sb == Scalar::UInt => Scalar::UInt,
                 _ => Scalar::Int,
             };
@@ -337,7 +357,18 @@ impl Checker<'_> {
             return;
         }
         let (want, have) = (target.scalar, t.ty.scalar);
-        if want == have || (!want.is_float() && !have.is_float()) {
+        let integers = !want.is_float() && !have.is_float();
+        if want == have || (integers && target.width == 1) {
+            return;
+        }
+        if integers {
+            let msg = format!(
+                "[type] a {} value where a {} is expected: vectors convert only through a cast ({})",
+                t.ty.name(),
+                target.name(),
+                target.name()
+            );
+            self.err(e.span, msg);
             return;
         }
         let msg = self.literal_mismatch(t, e, want).unwrap_or_else(|| {
