@@ -24,7 +24,9 @@ pub(super) enum Lit {
 /// The type of an expression.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Ty {
+    /// The type.
     pub ty: Type,
+    /// Whether (and which) literal the expression is.
     pub lit: Lit,
 }
 
