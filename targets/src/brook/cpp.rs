@@ -149,7 +149,7 @@ pub fn to_cpp(source: &str, file: &str) -> Result<String, Vec<Diagnostic>> {
     for item in &unit.items {
         match item {
             Item::Host(span) => out.push_str(&host(span.text(source))),
-            Item::Kernel(k) => Kernel2Cpp { out: &mut out }.kernel(k),
+            Item::Kernel(k) => KernelWriter { out: &mut out }.kernel(k),
         }
     }
     Ok(out)
@@ -194,11 +194,11 @@ fn signature(k: &Kernel) -> String {
 }
 
 /// Writes one kernel's C++ function.
-struct Kernel2Cpp<'o> {
+struct KernelWriter<'o> {
     out: &'o mut String,
 }
 
-impl Kernel2Cpp<'_> {
+impl KernelWriter<'_> {
     fn line(&mut self, depth: usize, text: &str) {
         for _ in 0..depth {
             self.out.push_str("    ");
