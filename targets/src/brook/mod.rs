@@ -1,13 +1,22 @@
-//! Brook+ (AMD Stream SDK 1.x): the emitter of map-style kernels and their
-//! host code, see `docs/design/brook.md`.
+//! Brook+ (AMD Stream SDK 1.x, brcc 1.4): lf's emitter of map-style kernels
+//! and their host code, the syntax of lf's Brook+ subset, its rule checker,
+//! and its translation to C++ against lf's emulation of the Brook+ runtime
+//! (docs/design/brook.md).
 //!
-//! - [`map_style`]: whether a kernel is map-style, and its plan (domain,
-//!   gathers, output streams);
-//! - `kernel`: the `.br` kernels; `host`: the C++ host code.
+//! - [`emit_program`]: gpu-dialect IR to one `.br` file; [`map_style`]:
+//!   whether a kernel is map-style, and its plan (domain, gathers, output
+//!   streams); `kernel`: the `.br` kernels; `host`: the C++ host code.
+//! - [`syntax::parse`]: a `.br` file to kernels and host code.
+//! - [`check::check`]: the Brook+ rules, as diagnostics naming the rule.
+//! - [`cpp::to_cpp`]: a `.br` file to C++ that g++ builds against
+//!   [`cpp::RUNTIME_HEADER`] (`brook/Stream.h`).
 
+pub mod check;
+pub mod cpp;
 pub(crate) mod host;
 mod kernel;
 pub mod map_style;
+pub mod syntax;
 
 use crate::ctypes::Flavor;
 use crate::module::Program;

@@ -55,8 +55,8 @@ struct Args {
     #[arg(short = 'o', default_value = "-")]
     output: String,
     /// The language to emit.
-    #[arg(long, value_enum)]
-    target: TargetArg,
+    #[arg(long, value_enum, required_unless_present_any = ["check_brook", "brook_to_cpp"])]
+    target: Option<TargetArg>,
     /// The OpenCL device profile whose rules are enforced.
     #[arg(long = "opencl-profile", value_enum, default_value = "rv770")]
     opencl_profile: ProfileArg,
@@ -69,6 +69,12 @@ struct Args {
     /// Accept ops, attributes and types of dialects lf does not know.
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
+    /// Check a Brook+ file against Brook+'s rules (docs/design/brook.md); exit 1 on any violation.
+    #[arg(long = "check-brook", value_name = "FILE.br", conflicts_with_all = ["brook_to_cpp", "target"])]
+    check_brook: Option<String>,
+    /// Translate a Brook+ file to C++ against lf's Brook+ runtime emulation (brook/Stream.h), to -o.
+    #[arg(long = "brook-to-cpp", value_name = "FILE.br", conflicts_with = "target")]
+    brook_to_cpp: Option<String>,
 }
 
 fn main() {
@@ -77,6 +83,9 @@ fn main() {
 }
 
 fn run(args: Args) -> i32 {
+    if args.check_brook.is_some() || args.brook_to_cpp.is_some() {
+        return run_brook(&args);
+    }
     let ctx = Context::new();
     lf_dialects::register_all(&ctx);
     ctx.set_allow_unregistered_dialects(args.allow_unregistered_dialect);
@@ -118,9 +127,10 @@ fn run(args: Args) -> i32 {
     }
     let opts = Options {
         target: match args.target {
-            TargetArg::Cuda => Target::Cuda,
-            TargetArg::Opencl => Target::OpenCl,
-            TargetArg::Brook => Target::Brook,
+            Some(TargetArg::Cuda) => Target::Cuda,
+            Some(TargetArg::Opencl) => Target::OpenCl,
+            Some(TargetArg::Brook) => Target::Brook,
+            None => unreachable!("clap requires --target without --check-brook/--brook-to-cpp"),
         },
         profile: match args.opencl_profile {
             ProfileArg::Rv770 => OpenClProfile::Rv770,
@@ -158,6 +168,58 @@ fn run(args: Args) -> i32 {
     // place: no partial file on failure.
     let written = lf_tools::output::write_file(std::path::Path::new(&args.output), code.as_bytes());
     match written {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!(
+                "lf-translate: error: could not write output file '{}': {e}",
+                args.output
+            );
+            1
+        }
+    }
+}
+
+/// `--check-brook FILE.br` (diagnostics, exit 1 on any) and `--brook-to-cpp
+/// FILE.br -o OUT.cpp` (nothing written on error).
+fn run_brook(args: &Args) -> i32 {
+    let path = args
+        .check_brook
+        .as_ref()
+        .or(args.brook_to_cpp.as_ref())
+        .expect("a Brook+ flag");
+    let text = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("lf-translate: error: could not open input file '{path}': {e}");
+            return 1;
+        }
+    };
+    let report = |diags: &[Diagnostic]| {
+        let mut sm = SourceMgr::new();
+        sm.add(path.as_str(), text.as_str());
+        let _ = lf_diag::emit_to_stderr(diags, &sm);
+    };
+    if args.check_brook.is_some() {
+        let diags = lf_targets::brook::check::check(&text, path);
+        if diags.is_empty() {
+            eprintln!("{path}: ok");
+            return 0;
+        }
+        report(&diags);
+        return 1;
+    }
+    let code = match lf_targets::brook::cpp::to_cpp(&text, path) {
+        Ok(c) => c,
+        Err(diags) => {
+            report(&diags);
+            return 1;
+        }
+    };
+    if args.output == "-" {
+        let mut out = std::io::stdout().lock();
+        return i32::from(out.write_all(code.as_bytes()).and_then(|_| out.flush()).is_err());
+    }
+    match lf_tools::output::write_file(std::path::Path::new(&args.output), code.as_bytes()) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!(
