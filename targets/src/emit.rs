@@ -444,8 +444,8 @@ impl<'a> Emitter<'a> {
         let vector_result = res.is_some_and(|r| self.is_vector(r));
         if let Some(c) = ArithConstantOp::cast(&ir, op) {
             self.constant(c);
-        } else if self.flavor == Flavor::BrookKernel && !self.brook_op_supported(op) {
-        } else if self.vector_op(op) {
+        } else if (self.flavor == Flavor::BrookKernel && !self.brook_op_supported(op)) || self.vector_op(op) {
+            // Reported by brook_op_supported, or written by vector_op.
         } else if vector_result && self.flavor == Flavor::CudaDevice && !any(CUDA_VECTOR_OPS) {
             // CUDA's float2/float4 have no operators or math functions.
             self.err(op, "this op on vectors is not supported by the CUDA emitter");
