@@ -69,6 +69,10 @@ struct Args {
     /// Accept ops, attributes and types of dialects lf does not know.
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
+    /// CUDA and OpenCL: the host code times every kernel launch and prints
+    /// `lf-profile: launch KERNEL ms=T` to stderr (CUDA events; OpenCL: clFinish and CLOCK_MONOTONIC).
+    #[arg(long = "profile-launches")]
+    profile_launches: bool,
 }
 
 fn main() {
@@ -131,6 +135,7 @@ fn run(args: Args) -> i32 {
             EmitArg::All => Emit::All,
             EmitArg::Kernels => Emit::Kernels,
         },
+        profile_launches: args.profile_launches,
     };
     let code = match lf_targets::translate_with_warnings(&ctx, &owned.body, owned.op, &opts) {
         Ok(t) => {
