@@ -102,7 +102,10 @@ fn profiled_opencl_program_prints_one_line_per_launch_on_pocl() {
     }
     // Same results (base addresses aside); the profiled run names each launch with its time.
     let normalize = lf_tools::tune::reference::normalize;
-    assert_eq!(normalize(&text(&outputs[0].stdout)), normalize(&text(&outputs[1].stdout)));
+    assert_eq!(
+        normalize(&text(&outputs[0].stdout)),
+        normalize(&text(&outputs[1].stdout))
+    );
     assert!(text(&outputs[0].stdout).contains("[9,  9,"));
     assert!(!text(&outputs[0].stderr).contains("lf-profile"));
     let lines: Vec<String> = text(&outputs[1].stderr).lines().map(str::to_string).collect();
