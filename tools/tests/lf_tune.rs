@@ -347,3 +347,61 @@ fn bad_grids_and_pipelines_fail_with_status_1() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn printed_numbers_may_differ_within_the_tolerance() {
+    let test = "printed_numbers_may_differ_within_the_tolerance";
+    if !opencl_available(test) {
+        return;
+    }
+    // lf-run's output with one number moved by 1e-4 relative.
+    let lf_run = Command::new(env!("CARGO_BIN_EXE_lf-run"))
+        .current_dir(root())
+        .arg(JACOBI)
+        .output()
+        .unwrap();
+    assert!(lf_run.status.success());
+    let expected = text(&lf_run.stdout);
+    assert!(expected.contains(" 1.252, "), "{expected}");
+    let dir = tempfile::tempdir().unwrap();
+    let reference = dir.path().join("expected.txt");
+    std::fs::write(&reference, expected.replacen(" 1.252, ", " 1.2521, ", 1)).unwrap();
+    let tune = |tol: &[&str]| {
+        let mut args = vec![
+            JACOBI,
+            "--backend",
+            "opencl",
+            "--cc",
+            "gcc",
+            "--runs",
+            "1",
+            "--reference-file",
+            reference.to_str().unwrap(),
+            "--pipeline",
+            MAP_B,
+            "--grid",
+            "B=8,8",
+        ];
+        args.extend(tol);
+        lf_tune(&args)
+    };
+    let exact = tune(&[]);
+    assert_eq!(exact.status.code(), Some(1));
+    assert!(
+        text(&exact.stdout).contains(" | WRONG: line 3: "),
+        "{}",
+        text(&exact.stdout)
+    );
+    let close = tune(&["--rtol", "1e-3"]);
+    assert!(close.status.success(), "{}", text(&close.stdout));
+    assert!(table_rows(&text(&close.stdout))[0].ends_with(" | ok |"));
+    let far = tune(&["--atol", "1e-5"]);
+    assert_eq!(far.status.code(), Some(1));
+    let bad = tune(&["--rtol=-1"]);
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(
+        text(&bad.stderr).contains("is not a tolerance"),
+        "{}",
+        text(&bad.stderr)
+    );
+}

@@ -5,7 +5,7 @@
 use clap::{CommandFactory, Parser, ValueEnum};
 use lf_targets::OpenClProfile;
 use lf_tools::tune::build::TranslateOptions;
-use lf_tools::tune::reference::Reference;
+use lf_tools::tune::reference::{Reference, Tolerance};
 use lf_tools::tune::toolchain::Backend;
 use lf_tools::tune::{report, tune, Config};
 use std::path::PathBuf;
@@ -76,6 +76,12 @@ struct Args {
     /// Compare every variant's output with this file instead (overrides --reference).
     #[arg(long = "reference-file", value_name = "PATH")]
     reference_file: Option<PathBuf>,
+    /// Relative tolerance for printed numbers (default 0: the output must be the same text).
+    #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = tolerance)]
+    rtol: f64,
+    /// Absolute tolerance for printed numbers (default 0).
+    #[arg(long, value_name = "X", default_value_t = 0.0, value_parser = tolerance)]
+    atol: f64,
     /// Keep the variants' sources (variant-N.c/.cu), executables and outputs in DIR.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
@@ -97,6 +103,14 @@ struct Args {
     run_timeout: u64,
 }
 
+/// A tolerance: a finite number, 0 or more.
+fn tolerance(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("'{s}' is not a tolerance (a finite number, 0 or more)")),
+    }
+}
+
 fn main() {
     let a: Args = lf_tools::cli::parse_or_exit(Args::command(), std::env::args_os().collect(), &[]);
     let cfg = Config {
@@ -112,6 +126,10 @@ fn main() {
             (Some(p), _) => Reference::File(p),
             (None, ReferenceArg::LfRun) => Reference::Interpreter,
             (None, ReferenceArg::First) => Reference::First,
+        },
+        tolerance: Tolerance {
+            rtol: a.rtol,
+            atol: a.atol,
         },
         keep: a.keep,
         cc: a.cc,

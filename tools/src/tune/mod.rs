@@ -36,6 +36,8 @@ pub struct Config {
     pub runs: usize,
     /// What every variant must print.
     pub reference: Reference,
+    /// How far printed numbers may be from the reference's.
+    pub tolerance: reference::Tolerance,
     /// Keep the sources and executables in this directory (else a
     /// temporary one, removed at the end).
     pub keep: Option<PathBuf>,
@@ -190,7 +192,7 @@ fn run_variant(
         times.push(run.kernel_ms);
         let reference = expected.get_or_insert_with(|| run.stdout.clone());
         if wrong.is_none() {
-            wrong = reference::difference(reference, &run.stdout);
+            wrong = reference::difference(reference, &run.stdout, cfg.tolerance);
         }
     }
     let status = match wrong {
