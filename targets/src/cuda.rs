@@ -216,7 +216,7 @@ fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) {
         em.stmt("LF_CUDA_CHECK(cudaPeekAtLastError());");
         return;
     }
-    // Locals named lf_*: no value or kernel of the program is (crate::names).
+    // lf_prof_*: no value is named lf_*, no kernel lf_prof_* (crate::names).
     em.stmt("{");
     em.stmt("  cudaEvent_t lf_prof_ev[2];");
     em.stmt("  float lf_prof_ms = 0.0f;");

@@ -343,7 +343,7 @@ fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) {
         "  LF_CL_CHECK(clEnqueueNDRangeKernel(lf_cl_queue, {k}, 3, NULL, {k}_global, {k}_local, 0, NULL, NULL));"
     );
     if em.profile_launches {
-        // Locals named lf_*: no value or kernel of the program is (crate::names).
+        // lf_prof_*: no value is named lf_*, no kernel lf_prof_* (crate::names).
         em.stmt("  struct timespec lf_prof_t[2];");
         em.stmt("  LF_CL_CHECK(clFinish(lf_cl_queue));");
         em.stmt("  clock_gettime(CLOCK_MONOTONIC, &lf_prof_t[0]);");
