@@ -120,6 +120,8 @@ pub struct Emitter<'a> {
     pub c89_decls: Option<Vec<String>>,
     /// Brook+ kernels: the launch sizes and the output stream each store writes.
     pub brook: Option<crate::brook::map_style::KernelContext>,
+    /// Host code: time every kernel launch (`Options::profile_launches`).
+    pub profile_launches: bool,
 }
 
 /// Whether a memref type's memory space is `#gpu.address_space<space>`.
@@ -149,6 +151,7 @@ impl<'a> Emitter<'a> {
             at_func: false,
             c89_decls: None,
             brook: None,
+            profile_launches: false,
         }
     }
 
