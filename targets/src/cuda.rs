@@ -107,20 +107,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
     if let Some(call) = FuncCallOp::cast(&ir, op) {
         host::call_op(em, call);
     } else if let Some(alloc) = GpuAllocOp::cast(&ir, op) {
-        if !alloc.dynamic_sizes(&ir).is_empty() {
-            em.error(
-                op,
-                format!(
-                    "{} with dynamic sizes is not supported by the emitter",
-                    GpuAllocOp::def().name
-                ),
-            );
-            return;
-        }
-        let r = alloc.memref(&ir);
-        let n = em.names.get(r);
-        let ty = em.body.value_type(r);
-        if let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) {
+        if let Some((r, n, m)) = host::device_alloc(em, alloc) {
             let t = em.elem_cty(op, m.elem);
             em.stmt(&format!("{t}* {n} = NULL;"));
             em.stmt(&format!(

@@ -8,7 +8,7 @@ use crate::module::{op_error, FuncRef, Program};
 use crate::runtime;
 use lf_diag::Diagnostic;
 use lf_dialects::func::{FuncCallOp, FuncFuncOp};
-use lf_dialects::gpu::GpuLaunchFuncOp;
+use lf_dialects::gpu::{GpuAllocOp, GpuLaunchFuncOp};
 use lf_ir::view::{IrRef, OpView};
 use lf_ir::{AttrData, Context, TypeData};
 
@@ -261,6 +261,28 @@ pub fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) -> Option<Launch> {
         shared: launch.dynamic_shared_memory_size(&ir).map(|v| em.expr(v)),
         args: launch.kernel_operands(&ir).to_vec(),
     })
+}
+
+/// The result of a `gpu.alloc` (static sizes only, else an error at it),
+/// its C name and its view as device memory; the caller declares it.
+pub fn device_alloc(em: &mut Emitter<'_>, alloc: GpuAllocOp) -> Option<(lf_ir::Value, String, MemView)> {
+    let ir = IrRef::new(em.ctx, em.body);
+    let op = alloc.op();
+    if !alloc.dynamic_sizes(&ir).is_empty() {
+        em.error(
+            op,
+            format!(
+                "{} with dynamic sizes is not supported by the emitter",
+                GpuAllocOp::def().name
+            ),
+        );
+        return None;
+    }
+    let r = alloc.memref(&ir);
+    let n = em.names.get(r);
+    let ty = em.body.value_type(r);
+    let m = em.view_of_type(op, ty, n.clone(), Space::Device)?;
+    Some((r, n, m))
 }
 
 /// The byte size of a memref as a C expression.
