@@ -104,7 +104,10 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, g: &Granularity) -> Resul
         return Err("the launch's grid or block sizes are not constants".into());
     };
     let (old_block, old_grid) = (sizes[dim], sizes[3 + dim]);
-    let old_threads = sizes.iter().try_fold(1i64, |acc, s| acc.checked_mul(*s)).unwrap_or(i64::MAX);
+    let old_threads = sizes
+        .iter()
+        .try_fold(1i64, |acc, s| acc.checked_mul(*s))
+        .unwrap_or(i64::MAX);
     let extent = old_block.saturating_mul(old_grid);
     if extent < g.factor {
         return Err(format!(
@@ -114,7 +117,9 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, g: &Granularity) -> Resul
         ));
     }
     if !launch.workgroup_attributions(ir).is_empty() || !launch.private_attributions(ir).is_empty() {
-        return Err("the kernel has workgroup or private attributions (a thread's points come from different blocks)".into());
+        return Err(
+            "the kernel has workgroup or private attributions (a thread's points come from different blocks)".into(),
+        );
     }
     let mut why = None;
     let mut loads_before = 0usize;
@@ -150,14 +155,14 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, g: &Granularity) -> Resul
         let scalar = b.num_regions(op) == 0 && b.num_results(op) == 1 && effects::is_effect_free(ctx, b, op);
         if !scalar {
             let what = if used == ids.thread[dim] {
-                "thread id"
+                "the thread id"
             } else if used == ids.block[dim] {
-                "block id"
+                "the block id"
             } else {
                 "a value computed from the thread or block id"
             };
             err = Some(format!(
-                "the {what} along {} is used other than through the global id block_id*{old_block} + thread_id (by '{}')",
+                "{what} along {} is used other than through the global id block_id*{old_block} + thread_id (by '{}')",
                 g.axis(),
                 ctx.op_name_str(b.op_name(op))
             ));

@@ -35,7 +35,8 @@ use options::Granularity;
 /// The registration record of `thread-granularity`.
 pub static INFO: PassInfo = PassInfo {
     name: "thread-granularity",
-    summary: "Make each thread of a gpu.launch compute vector-width x output-streams points along one dimension (seed 002)",
+    summary:
+        "Make each thread of a gpu.launch compute vector-width x output-streams points along one dimension (seed 002)",
     description: "Seed 002's thread-granularity tuning (Brook+ `double2` lanes times output streams). For every \
 inline `gpu.launch` with constant sizes, let E be its thread count along `dim` and F = v*m the factor \
 (`factor` alone: v = 1, m = F; with `vector-width`: m = F / v; at most 8 output streams, the Brook+ limit). \
@@ -82,7 +83,12 @@ pub fn apply(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Plan) -> String {
     let copy_of = rewrite::rewrite(b, launch, plan);
     share::share_points(b, launch, &copy_of);
     let ids = LaunchIds::of(b, launch);
-    let threads: i64 = ids.block_size.iter().chain(ids.grid_size.iter()).map(|s| s.unwrap_or(1)).product();
+    let threads: i64 = ids
+        .block_size
+        .iter()
+        .chain(ids.grid_size.iter())
+        .map(|s| s.unwrap_or(1))
+        .product();
     let g = plan.granularity;
     format!(
         "thread granularity {} ({} lanes x {} streams) along {}: {} threads -> {} threads; loads {} -> {} (shared between points); register estimate {} -> {}",

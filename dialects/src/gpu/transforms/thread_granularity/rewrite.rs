@@ -209,7 +209,12 @@ pub fn rewrite(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Plan) -> CopyOf 
         }
         // p = v*G' + off < E  <=>  E - 1 - off - v*G' >= 0
         let bound = mapping.extent - 1 - mapping.offset(j, l);
-        let set = IntegerSet::new(1, 0, vec![AffineExpr::dim(0).mul_const(-mapping.lanes).add_const(bound)], vec![false]);
+        let set = IntegerSet::new(
+            1,
+            0,
+            vec![AffineExpr::dim(0).mul_const(-mapping.lanes).add_const(bound)],
+            vec![false],
+        );
         let map = &mut maps[c];
         b.guarded(|b| {
             b.set_insertion_point_before(terminator);
