@@ -1,7 +1,8 @@
 //! Whether a launch can be coarsened, decided before anything changes.
 //!
 //! Declined (the reason becomes the remark): launch sizes that are not
-//! constants; fewer threads along the dimension than the factor;
+//! constants; fewer threads along the dimension than the factor; a kernel
+//! body of several blocks;
 //! workgroup or private attributions and barriers (a thread's points come
 //! from different blocks and different threads of a block); atomics and
 //! ops with unknown memory effects; the thread or block id along the
@@ -115,6 +116,9 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, g: &Granularity) -> Resul
             g.axis(),
             g.factor
         ));
+    }
+    if body.region_blocks(launch.body(ir)).nth(1).is_some() {
+        return Err("the kernel body has more than one block (unstructured control flow)".into());
     }
     if !launch.workgroup_attributions(ir).is_empty() || !launch.private_attributions(ir).is_empty() {
         return Err(
