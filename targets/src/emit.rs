@@ -763,6 +763,10 @@ impl<'a> Emitter<'a> {
         } else {
             return;
         };
+        if self.brook.as_ref().is_some_and(|b| b.never.contains(&op)) {
+            self.line("/* a store whose bound checks admit no position: it never runs */");
+            return;
+        }
         let target = self.brook.as_ref().and_then(|b| b.stores.get(&op).cloned());
         match target {
             Some(lvalue) => {

@@ -268,3 +268,42 @@ fn map_style_examples_at_full_size_pass_the_checker_and_build() {
         );
     }
 }
+
+/// thread-granularity's variants of seed 002 (DIGEST §002.3): 2N (`double2`),
+/// 4N (`double2` x 2 streams), 8N (`double2` x 4 streams).
+const GRANULARITIES: [&str; 3] = [
+    "factor=2 vector-width=2",
+    "factor=4 vector-width=2 output-streams=2",
+    "factor=8 vector-width=2 output-streams=4",
+];
+
+#[test]
+fn mgrid_drivers_at_every_granularity_run_as_brook_like_mlir_runner() {
+    if gxx().is_none() {
+        return skip("brook_programs (granularity)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut ran = 0;
+    for name in ["rprj3", "interp"] {
+        let input = root().join(format!("examples/run/{name}.mlir"));
+        for (k, g) in GRANULARITIES.iter().enumerate() {
+            let pipeline = format!(
+                "builtin.module(func.func(gpu-map-loops,thread-granularity{{{g}}},gpu-host-data-placement),gpu-kernel-outlining)"
+            );
+            let tag = format!("{name}_g{k}");
+            match brook_run(&input, &pipeline, dir.path(), &tag) {
+                Outcome::Ran(out) => {
+                    assert_eq!(normalize(&out), expected(name), "{tag}: differs from mlir-runner");
+                    ran += 1;
+                }
+                // Interp writes eight fine points per coarse point: at 4N and
+                // more a thread needs more than Brook+'s 8 output streams.
+                Outcome::Refused(diags) => assert!(
+                    name == "interp" && diags.contains("[out-streams]"),
+                    "{tag}: refused:\n{diags}"
+                ),
+            }
+        }
+    }
+    assert!(ran >= 4, "only {ran} granularity variants ran");
+}

@@ -275,8 +275,17 @@ fn unpack(em: &mut Emitter<'_>, k: &str, home: &MemView, outs: &[&OutStream], di
             } else {
                 lin.join(" + ")
             };
+            // A lane assigned under bound checks lands only where they hold.
+            let guard = s.lane_boxes[lane].map(|bx| {
+                let conds: Vec<String> = (0..dims.len())
+                    .filter(|&d| bx[d] != (0, dims[d]))
+                    .map(|d| format!("{a} >= {} && {a} < {}", bx[d].0, bx[d].1, a = axes[d]))
+                    .collect();
+                format!("if ({}) ", conds.join(" && "))
+            });
             em.stmt(&format!(
-                "{indent}  lf_home[{lin}] = lf_vals[lf_q * {} + {lane}];",
+                "{indent}  {}lf_home[{lin}] = lf_vals[lf_q * {} + {lane}];",
+                guard.unwrap_or_default(),
                 s.lanes
             ));
         }

@@ -44,6 +44,7 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, cname: &str, plan: &KernelPlan
     let args = rb.block_args(entry).to_vec();
     let mut params = Vec::new();
     let mut finals = Vec::new();
+    let mut inits = Vec::new();
     for (i, &a) in args.iter().enumerate().take(g.num_inputs(&ir)) {
         let n = em.names.get(a);
         let t = rb.value_type(a);
@@ -67,13 +68,22 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, cname: &str, plan: &KernelPlan
             let st = stream_type(ct, s.lanes);
             params.push(format!("out {st} {}<>", s.name));
             if s.lanes > 1 {
-                em.declare(&st, &format!("lf_{}", s.name), None);
-                finals.push(format!("{} = lf_{};", s.name, s.name));
+                let local = format!("lf_{}", s.name);
+                em.declare(&st, &local, None);
+                if s.lane_boxes.iter().any(Option::is_some) {
+                    // Lanes under bound checks may stay unassigned: start from zeros.
+                    let zeros = vec![crate::expr::float_literal(0.0, ct == "float"); s.lanes].join(", ");
+                    inits.push(format!("{local} = {st}({zeros});"));
+                }
+                finals.push(format!("{} = {local};", s.name));
             }
         }
         em.vals.insert(a, Val::Mem(m));
     }
     em.at_func = false;
+    for l in &inits {
+        em.stmt(l);
+    }
     em.declare("int4", "lf_pos", Some("instance()"));
     for (d, c) in ["x", "y", "z"].iter().enumerate() {
         let o = plan.context.origin[d];

@@ -35,6 +35,9 @@ pub struct KernelContext {
     /// The C lvalue each store assigns (an output stream or a lane of a
     /// vector local that is copied to its stream at the end).
     pub stores: FxHashMap<OpId, String>,
+    /// Stores whose bound checks admit no position: they never run (the
+    /// points of thread-granularity's last chunks past a small domain).
+    pub never: Vec<OpId>,
 }
 
 impl KernelContext {
@@ -83,6 +86,9 @@ pub struct OutStream {
     /// Where lane `l` of the element at position `g` lands in the memref:
     /// one subscript per memref dimension, per lane.
     pub lane_subscripts: Vec<Vec<Subscript>>,
+    /// Per lane, the box of domain positions at which the kernel assigns
+    /// it (its bound checks), or `None` for the whole domain.
+    pub lane_boxes: Vec<Option<Box3>>,
     /// Written straight into the buffer's stream through `domain(start,
     /// end)`: the start, in memref dimension order.
     pub direct_start: Option<Vec<i64>>,
@@ -302,7 +308,12 @@ struct StoreInfo {
     op: OpId,
     arg: usize,
     subs: Vec<Subscript>,
+    /// The positions `[lo, hi)` per launch dimension at which it runs.
+    bx: Box3,
 }
+
+/// A box of positions: `[lo, hi)` per launch dimension.
+pub type Box3 = [(i64, i64); 3];
 
 /// Plans the Brook+ form of the kernel `f`, or the reasons it is not
 /// map-style (each a diagnostic naming the rule).
@@ -344,27 +355,7 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
     let mut errors = Vec::new();
     let mut args = vec![ArgUse::default(); nargs];
     let mut stores: Vec<StoreInfo> = Vec::new();
-    let top: Vec<OpId> = body.block_ops(entry).collect();
-    // A guard `affine.if` around the stores (gpu-map-loops' bound check)
-    // shrinks the domain to its box.
-    let guard = top.iter().find_map(|&op| {
-        let i = AffineIfOp::cast(&ir, op)?;
-        (body.num_results(op) == 0 && i.else_region_block(&ir).is_none()).then_some(i)
-    });
-    let mut origin = [0i64; 3];
-    let mut extent = extent;
-    let mut guarded = Vec::new();
-    if let Some(gi) = guard {
-        match guard_box(&lin, gi, &extent) {
-            Ok((lo, hi)) => {
-                origin = lo;
-                extent = [0, 1, 2].map(|d| hi[d] - lo[d]);
-                guarded = body.block_ops(gi.then_region_block(&ir)).collect();
-            }
-            Err(why) => errors.push(err(gi.op(), body, format!("[map-style] {why}"))),
-        }
-    }
-    let rank = (0..3).rev().find(|&d| extent[d] > 1).map_or(1, |d| d + 1);
+    let mut never = Vec::new();
     let mut all = Vec::new();
     lf_ir::walk::walk(f.body, f.op, lf_ir::walk::WalkOrder::PreOrder, &mut |b, op| {
         if std::ptr::eq(b, body) {
@@ -395,15 +386,19 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
             args[arg].gather = true;
             continue;
         };
-        if !top.contains(&op) && !guarded.contains(&op) {
-            errors.push(err(
-                op,
-                body,
-                "[map-style] a store under control flow: a Brook+ kernel assigns each output element exactly once"
-                    .into(),
-            ));
-            continue;
-        }
+        // Only bound checks may enclose a store: it writes the box of
+        // positions they admit.
+        let bx = match store_box(&lin, entry, op, &extent) {
+            Ok(Some(bx)) => bx,
+            Ok(None) => {
+                never.push(op);
+                continue;
+            }
+            Err(why) => {
+                errors.push(err(op, body, format!("[map-style] {why}")));
+                continue;
+            }
+        };
         let linear: Vec<Result<IdLinear, String>> = match &access {
             Access::Direct(indices) => indices.iter().map(|&v| lin.value(v, 0)).collect(),
             Access::Affine(map, operands) => (0..map.num_results())
@@ -418,25 +413,37 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
                     .map_err(|why| format!("subscript {r} is not an affine function of the thread's position: {why}"))
             })
             .collect();
-        // In instance coordinates: position = instance + origin.
-        let subs = subs.map(|v| {
-            v.into_iter()
-                .map(|mut x| {
-                    if let Some(d) = x.dim {
-                        x.offset += x.coef * origin[d];
-                    }
-                    x
-                })
-                .collect()
-        });
         match subs {
-            Ok(subs) => stores.push(StoreInfo { op, arg, subs }),
+            Ok(subs) => stores.push(StoreInfo { op, arg, subs, bx }),
             Err(why) => errors.push(err(op, body, format!("[map-style] {why}"))),
         }
     }
     if !errors.is_empty() {
         return Err(errors);
     }
+    // The domain: the hull of the stores' boxes; positions count from its
+    // low corner (`origin`), and each store keeps its box relative to it.
+    let mut origin = [0i64; 3];
+    let mut extent = extent;
+    if !stores.is_empty() {
+        for d in 0..3 {
+            let lo = stores.iter().map(|s| s.bx[d].0).min().unwrap_or(0);
+            let hi = stores.iter().map(|s| s.bx[d].1).max().unwrap_or(extent[d]);
+            origin[d] = lo;
+            extent[d] = hi - lo;
+        }
+    }
+    for st in &mut stores {
+        for x in &mut st.subs {
+            if let Some(d) = x.dim {
+                x.offset += x.coef * origin[d];
+            }
+        }
+        for d in 0..3 {
+            st.bx[d] = (st.bx[d].0 - origin[d], st.bx[d].1 - origin[d]);
+        }
+    }
+    let rank = (0..3).rev().find(|&d| extent[d] > 1).map_or(1, |d| d + 1);
     let mut outputs = Vec::new();
     let mut targets = FxHashMap::default();
     for arg in 0..nargs {
@@ -467,7 +474,9 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
                 targets.insert(s.op, lvalue);
             }
             let lane_subscripts: Vec<Vec<Subscript>> = group.iter().map(|s| s.subs.clone()).collect();
-            let direct = (lanes == 1 && mrank == rank && mine.len() == 1)
+            let full = |b: &Box3| (0..3).all(|d| b[d] == (0, extent[d]));
+            let lane_boxes: Vec<Option<Box3>> = group.iter().map(|s| (!full(&s.bx)).then_some(s.bx)).collect();
+            let direct = (lanes == 1 && mrank == rank && mine.len() == 1 && lane_boxes[0].is_none())
                 .then(|| {
                     let s = &lane_subscripts[0];
                     (0..mrank)
@@ -481,6 +490,7 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
                 elem,
                 lanes,
                 lane_subscripts,
+                lane_boxes,
                 direct_start: direct,
             });
             args[arg].outputs.push(k);
@@ -506,12 +516,48 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
             grid,
             origin,
             stores: targets,
+            never,
         },
         extent,
         rank,
         args,
         outputs,
     })
+}
+
+/// The box of positions (within `[0, extent)`) at which `store` runs
+/// (`None` when there is none): the
+/// ops enclosing it up to the kernel's `entry` block must be `affine.if`s
+/// without `else` whose constraints each bound one launch dimension.
+fn store_box(
+    lin: &Linearizer<'_>,
+    entry: lf_ir::BlockId,
+    store: OpId,
+    extent: &[i64; 3],
+) -> Result<Option<Box3>, String> {
+    let body = lin.ir.body;
+    let mut bx: Box3 = [0, 1, 2].map(|d| (0, extent[d]));
+    let mut op = store;
+    while body.op_block(op) != Some(entry) {
+        let parent = body
+            .parent_op(op)
+            .ok_or_else(|| "a store outside the kernel body".to_string())?;
+        let guard = AffineIfOp::cast(&lin.ir, parent).filter(|g| g.else_region_block(&lin.ir).is_none());
+        let Some(guard) = guard else {
+            return Err(
+                "a store under a loop or a branch: a Brook+ kernel assigns each output element once, \
+                        unconditionally or under bound checks"
+                    .into(),
+            );
+        };
+        let (lo, hi) = guard_box(lin, guard, extent)?;
+        for d in 0..3 {
+            bx[d] = (bx[d].0.max(lo[d]), bx[d].1.min(hi[d]));
+        }
+        op = parent;
+    }
+    // `None`: the store never runs.
+    Ok((0..3).all(|d| bx[d].0 < bx[d].1).then_some(bx))
 }
 
 /// The box `[lo, hi)` of positions (within `[0, extent)`) that the guard
@@ -556,9 +602,6 @@ fn guard_box(lin: &Linearizer<'_>, g: AffineIfOp, extent: &[i64; 3]) -> Result<(
         if let Some(u) = upper {
             hi[d] = hi[d].min(u + 1);
         }
-    }
-    if (0..3).any(|d| hi[d] <= lo[d]) {
-        return Err("the guard admits no position".into());
     }
     Ok((lo, hi))
 }
@@ -662,7 +705,8 @@ fn group_lanes<'s>(ctx: &Context, mine: &[&'s StoreInfo], elem: Type, mrank: usi
             for l in 1..lanes as i64 {
                 let mut want = base.clone();
                 want[r] += l;
-                match (0..sorted.len()).find(|&j| !used[j] && !group.contains(&j) && key(sorted[j]) == want) {
+                let same = |j: usize| key(sorted[j]) == want && sorted[j].bx == sorted[i].bx;
+                match (0..sorted.len()).find(|&j| !used[j] && !group.contains(&j) && same(j)) {
                     Some(j) => group.push(j),
                     None => break,
                 }
