@@ -439,8 +439,8 @@ pub fn plan(ctx: &Context, f: FuncRef<'_>) -> Result<KernelPlan, Vec<Diagnostic>
                 x.offset += x.coef * origin[d];
             }
         }
-        for d in 0..3 {
-            st.bx[d] = (st.bx[d].0 - origin[d], st.bx[d].1 - origin[d]);
+        for (b, o) in st.bx.iter_mut().zip(origin) {
+            *b = (b.0 - o, b.1 - o);
         }
     }
     let rank = (0..3).rev().find(|&d| extent[d] > 1).map_or(1, |d| d + 1);
