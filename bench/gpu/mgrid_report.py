@@ -2,7 +2,7 @@
 """The report of bench/gpu/mgrid.sh (issue 32, item 6): a markdown section for
 bench/gpu/RESULTS.md (stdout) and a chart (PNG, with matplotlib).
 
-usage: mgrid_report.py LOG [--env=ENV] [--anchors=ANCHORS_MD] [--png=PNG]
+usage: mgrid_report.py LOG [--env=ENV] [--anchors=ANCHORS_MD] [--png=PNG] [--prepared=DIR]
 
 LOG holds the harness lines of bench/gpu/polybench.sh (PB|..., PBL|...,
 SMALL|..., SKIP|...), ENV the run's env.txt, ANCHORS_MD the table of
@@ -16,9 +16,15 @@ CPU build (kernels only, and the whole emitted call with its device
 allocation and copies, as the paper's speedups include the transfers), the
 achieved bandwidth (each array the stencil touches read once, each written
 array written once, 8-byte elements) and its share of the copy bandwidth, the
-full-size check against n and the CPU build, and the reduced-size program.
+full-size check against n and the CPU build, and the reduced-size program;
+from the prepared folder DIR (default bench/gpu/.mgrid, where the run also
+leaves its builds in work/bin): the threads each variant launches (its
+emitted W/V.cu) and the registers per thread ptxas gave its kernel (the
+build log work/bin/W.V.build.log), the costs of a coarser granularity that
+the paper names.
 """
 import os
+import re
 import sys
 
 from fusion_report import fmt, kernels, read_run  # the same log, env.txt and anchors table
@@ -48,6 +54,25 @@ def touched_bytes(w, s):
         mm, mu = int(s["MM"]), int(s["MU"])
         return 8.0 * (mm ** 3 + 2 * mu ** 3)
     return None
+
+
+def launched_threads(cu):
+    """Threads of the launches in an emitted file (grid x block, summed), or None."""
+    if not os.path.exists(cu):
+        return None
+    total = 0
+    for m in re.finditer(r"<<<dim3\((\d+), (\d+), (\d+)\), dim3\((\d+), (\d+), (\d+)\)", open(cu).read()):
+        g = [int(x) for x in m.groups()]
+        total += g[0] * g[1] * g[2] * g[3] * g[4] * g[5]
+    return total or None
+
+
+def registers(log):
+    """Registers per thread of the kernels in a build log (ptxas -v), "/"-joined, or None."""
+    if not os.path.exists(log):
+        return None
+    regs = re.findall(r"Used (\d+) registers", open(log, errors="replace").read())
+    return "/".join(regs) or None
 
 
 def label(v):
@@ -98,7 +123,8 @@ def main():
                "source) over the row's kernels time, and over its whole call (the paper's speedups include "
                "the transfers); *GB/s*: the bytes the stencil must move (each array element it touches "
                "read once, each written element written once, 8 bytes) over the kernels time, and their "
-               "share of the copy bandwidth. *check*: the full-size result against n's (bit-identical "
+               "share of the copy bandwidth; *threads*: the threads the kernel launch starts (grid x block, "
+               "guarded-off ones included), *regs*: registers per thread (ptxas -v of the build). *check*: the full-size result against n's (bit-identical "
                "required: every variant computes each point with the same f64 operations in the same "
                "order, so one differing element fails) and against the CPU build's (each element within "
                "1e-12 of it relative to max(1, |ref|): nvcc contracts multiply-adds into FMAs, g++ does "
@@ -107,8 +133,9 @@ def main():
                "and compute-sanitizer memcheck on it.")
     out.append("")
 
+    prepared = opts.get("prepared", os.path.join(os.path.dirname(os.path.abspath(__file__)), ".mgrid"))
     hdr = ["workload", "variant", "kernels ms", "x n", "x CPU (kernels)", "x CPU (call)", "call ms",
-           "GB/s", "% copy bw", "launches", "check", "reduced"]
+           "GB/s", "% copy bw", "threads", "regs", "launches", "check", "reduced"]
     out.append("| " + " | ".join(hdr) + " |")
     out.append("|" + "---|" * len(hdr))
     wrong, best, chart = [], {}, {}
@@ -116,8 +143,9 @@ def main():
         cpu = rows.get((w, "cpu"))
         cpu_ms = cpu.get("ms") if cpu else None
         if cpu:
-            out.append("| %s | cpu (one core) | %s | | | | | | | | %s | |" % (
-                w, fmt(cpu_ms, "%.2f") if cpu_ms else cpu["status"], check_cell(cpu) if cpu_ms else ""))
+            cells = [w, "cpu (one core)", fmt(cpu_ms, "%.2f") if cpu_ms else cpu["status"]] + [""] * (len(hdr) - 3)
+            cells[hdr.index("check")] = check_cell(cpu) if cpu_ms else ""
+            out.append("| " + " | ".join(cells) + " |")
         nbytes = touched_bytes(w, sizes.get(w, {})) if w in sizes else None
         b = kernels(rows.get((w, base)))
         chart[w] = {}
@@ -140,7 +168,10 @@ def main():
             out.append("| " + " | ".join([
                 w, label(v), fmt(k), fmt(ratio(b, k), "%.2fx"), fmt(ratio(cpu_ms, k), "%.2fx"),
                 fmt(ratio(cpu_ms, r["ms"]), "%.2fx"), fmt(r["ms"], "%.2f"), fmt(gbs, "%.0f"),
-                fmt(100.0 * gbs / bw if gbs and bw else None, "%.0f%%"), str(r["launches"]), check_cell(r),
+                fmt(100.0 * gbs / bw if gbs and bw else None, "%.0f%%"),
+                fmt(launched_threads(os.path.join(prepared, w, v + ".cu")), "%d"),
+                registers(os.path.join(prepared, "work", "bin", "%s.%s.build.log" % (w, v))) or "-",
+                str(r["launches"]), check_cell(r),
                 small.get((w, v), "-")]) + " |")
             if r["status"] == "PASS" and k:
                 chart[w][v] = ratio(b, k)
