@@ -155,6 +155,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::kernel_merge::block_merge::INFO);
     r.register(&gpu::transforms::kernel_merge::policy::INFO);
     r.register(&gpu::transforms::kernel_merge::thread_merge::INFO);
+    r.register(&gpu::transforms::thread_granularity::INFO);
     r.register(&gpu::transforms::partition_camping::INFO);
     r.register(&gpu::transforms::prefetch::INFO);
     r.register(&gpu::transforms::loop_merge::INFO);

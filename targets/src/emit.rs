@@ -120,6 +120,8 @@ pub struct Emitter<'a> {
     pub c89_decls: Option<Vec<String>>,
     /// Brook+ kernels: the launch sizes and the output stream each store writes.
     pub brook: Option<crate::brook::map_style::KernelContext>,
+    /// Host code: time every kernel launch (`Options::profile_launches`).
+    pub profile_launches: bool,
 }
 
 /// Whether a memref type's memory space is `#gpu.address_space<space>`.
@@ -149,6 +151,7 @@ impl<'a> Emitter<'a> {
             at_func: false,
             c89_decls: None,
             brook: None,
+            profile_launches: false,
         }
     }
 
@@ -444,8 +447,8 @@ impl<'a> Emitter<'a> {
         let vector_result = res.is_some_and(|r| self.is_vector(r));
         if let Some(c) = ArithConstantOp::cast(&ir, op) {
             self.constant(c);
-        } else if self.flavor == Flavor::BrookKernel && !self.brook_op_supported(op) {
-        } else if self.vector_op(op) {
+        } else if (self.flavor == Flavor::BrookKernel && !self.brook_op_supported(op)) || self.vector_op(op) {
+            // Reported by brook_op_supported, or written by vector_op.
         } else if vector_result && self.flavor == Flavor::CudaDevice && !any(CUDA_VECTOR_OPS) {
             // CUDA's float2/float4 have no operators or math functions.
             self.err(op, "this op on vectors is not supported by the CUDA emitter");

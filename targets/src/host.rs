@@ -8,7 +8,7 @@ use crate::module::{op_error, FuncRef, Program};
 use crate::runtime;
 use lf_diag::Diagnostic;
 use lf_dialects::func::{FuncCallOp, FuncFuncOp};
-use lf_dialects::gpu::GpuLaunchFuncOp;
+use lf_dialects::gpu::{GpuAllocOp, GpuLaunchFuncOp};
 use lf_ir::view::{IrRef, OpView};
 use lf_ir::{AttrData, Context, TypeData};
 
@@ -21,11 +21,13 @@ fn c_name(program: &Program<'_>, name: &str) -> String {
 /// Emits every host function of `program`: all prototypes first (appended to
 /// `out`), then all definitions, so that functions may call each other in any
 /// order. Errors are collected into `errors`. Returns whether there is a
-/// `main` function (which the caller wraps in the C `main`).
+/// `main` function (which the caller wraps in the C `main`). With
+/// `profile_launches`, kernel launches are timed ([`Emitter::profile_launches`]).
 pub fn emit_functions(
     ctx: &Context,
     program: &Program<'_>,
     flavor: Flavor,
+    profile_launches: bool,
     out: &mut String,
     errors: &mut Vec<Diagnostic>,
 ) -> bool {
@@ -33,7 +35,7 @@ pub fn emit_functions(
     let mut defs = String::new();
     for f in &program.host_funcs {
         has_main |= f.name == "main";
-        match emit_function(ctx, program, *f, flavor) {
+        match emit_function(ctx, program, *f, flavor, profile_launches) {
             Ok((proto, def)) => {
                 out.push_str(&proto);
                 out.push_str(";\n");
@@ -47,15 +49,18 @@ pub fn emit_functions(
     has_main
 }
 
-/// Emits one host function: signature and body.
+/// Emits one host function: signature and body (kernel launches timed
+/// with `profile_launches`).
 pub fn emit_function<'a>(
     ctx: &'a Context,
     program: &'a Program<'a>,
     f: FuncRef<'a>,
     flavor: Flavor,
+    profile_launches: bool,
 ) -> Result<(String, String), Vec<Diagnostic>> {
     // Returns the prototype and the definition.
     let mut em = Emitter::new(ctx, f.body, f.op, flavor);
+    em.profile_launches = profile_launches;
     em.at_func = true;
     em.program = Some(program);
     em.names.avoid(&program.names);
@@ -256,6 +261,28 @@ pub fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) -> Option<Launch> {
         shared: launch.dynamic_shared_memory_size(&ir).map(|v| em.expr(v)),
         args: launch.kernel_operands(&ir).to_vec(),
     })
+}
+
+/// The result of a `gpu.alloc` (static sizes only, else an error at it),
+/// its C name and its view as device memory; the caller declares it.
+pub fn device_alloc(em: &mut Emitter<'_>, alloc: GpuAllocOp) -> Option<(lf_ir::Value, String, MemView)> {
+    let ir = IrRef::new(em.ctx, em.body);
+    let op = alloc.op();
+    if !alloc.dynamic_sizes(&ir).is_empty() {
+        em.error(
+            op,
+            format!(
+                "{} with dynamic sizes is not supported by the emitter",
+                GpuAllocOp::def().name
+            ),
+        );
+        return None;
+    }
+    let r = alloc.memref(&ir);
+    let n = em.names.get(r);
+    let ty = em.body.value_type(r);
+    let m = em.view_of_type(op, ty, n.clone(), Space::Device)?;
+    Some((r, n, m))
 }
 
 /// The byte size of a memref as a C expression.

@@ -66,6 +66,10 @@ pub struct Options {
     pub amd_fp64: bool,
     /// Which part to emit.
     pub emit: Emit,
+    /// CUDA and OpenCL host code times every kernel launch and prints
+    /// `lf-profile: launch KERNEL ms=T` to stderr (`--profile-launches`);
+    /// off, the output is unchanged.
+    pub profile_launches: bool,
 }
 
 impl Options {
@@ -76,6 +80,7 @@ impl Options {
             profile: OpenClProfile::Rv770,
             amd_fp64: false,
             emit: Emit::All,
+            profile_launches: false,
         }
     }
 }
@@ -113,7 +118,7 @@ pub fn translate_with_warnings(
     let program = module::Program::collect(ctx, body, op)?;
     // What cannot be emitted is reported first.
     let code = match opts.target {
-        Target::Cuda => cuda::emit_program(ctx, &program, opts.emit),
+        Target::Cuda => cuda::emit_program(ctx, &program, opts),
         Target::OpenCl => opencl::emit_program(ctx, &program, opts),
         Target::Brook => brook::emit_program(ctx, &program, opts.emit),
     }?;

@@ -6,4 +6,5 @@ pub mod cli;
 pub mod opt;
 pub mod output;
 mod timing;
+pub mod tune;
 pub mod verify_semantics;

@@ -209,3 +209,62 @@ fn every_example_driver_runs_as_brook_like_mlir_runner_or_is_refused_with_a_loca
         );
     }
 }
+
+#[test]
+fn map_style_examples_at_full_size_pass_the_checker_and_build() {
+    if gxx().is_none() {
+        return skip("brook_programs (examples)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = dir.path().join("runtime");
+    lf_targets::brook::cpp::write_runtime(&runtime).expect("write the Brook+ runtime emulation");
+    for name in ["rprj3", "interp", "jacobi_2d", "fdtd_2d", "ll18", "stencil4_chain"] {
+        let input = root().join(format!("examples/{name}.lfir"));
+        let gpu = dir.path().join(format!("{name}.lfir"));
+        let o = output(
+            Command::new(LF_OPT)
+                .arg(&input)
+                .arg(format!("--pass-pipeline={NAIVE}"))
+                .arg("-o")
+                .arg(&gpu),
+        );
+        assert!(o.status.success(), "{name}: lf-opt failed");
+        let br = dir.path().join(format!("{name}.br"));
+        let o = output(
+            Command::new(LF_TRANSLATE)
+                .arg(&gpu)
+                .arg("--target=brook")
+                .arg("-o")
+                .arg(&br),
+        );
+        assert!(
+            o.status.success(),
+            "{name}: refused:\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let cpp = dir.path().join(format!("{name}.cpp"));
+        let o = output(
+            Command::new(LF_TRANSLATE)
+                .arg("--brook-to-cpp")
+                .arg(&br)
+                .arg("-o")
+                .arg(&cpp),
+        );
+        assert!(
+            o.status.success(),
+            "{name}: the checker or the translation refused it: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let o = output(
+            Command::new("g++")
+                .args(["-std=c++11", "-fsyntax-only", "-w", "-I"])
+                .arg(&runtime)
+                .arg(&cpp),
+        );
+        assert!(
+            o.status.success(),
+            "{name}: g++ failed:\n{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -25,17 +25,7 @@ pub fn host_op(em: &mut Emitter<'_>, op: OpId) {
     if let Some(call) = FuncCallOp::cast(&ir, op) {
         host::call_op(em, call);
     } else if let Some(alloc) = GpuAllocOp::cast(&ir, op) {
-        if !alloc.dynamic_sizes(&ir).is_empty() {
-            em.error(
-                op,
-                "gpu.alloc with dynamic sizes is not supported by the Brook+ emitter",
-            );
-            return;
-        }
-        let r = alloc.memref(&ir);
-        let n = em.names.get(r);
-        let ty = em.body.value_type(r);
-        let Some(m) = em.view_of_type(op, ty, n.clone(), Space::Device) else {
+        let Some((r, n, m)) = host::device_alloc(em, alloc) else {
             return;
         };
         let Some(t) = element_type(em.ctx, m.elem) else {

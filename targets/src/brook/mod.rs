@@ -80,7 +80,7 @@ pub fn emit_program(ctx: &Context, program: &Program<'_>, emit: Emit) -> Result<
         out.push_str(&expr::affine_helpers("static inline", "int64_t"));
         out.push_str(runtime::HOST_RUNTIME);
         out.push('\n');
-        let has_main = crate::host::emit_functions(ctx, program, Flavor::BrookHost, &mut out, &mut errors);
+        let has_main = crate::host::emit_functions(ctx, program, Flavor::BrookHost, false, &mut out, &mut errors);
         if has_main {
             out.push_str("\nint main(void) {\n  lf_main();\n  return 0;\n}\n");
         }

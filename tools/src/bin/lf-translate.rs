@@ -75,6 +75,10 @@ struct Args {
     /// Translate a Brook+ file to C++ against lf's Brook+ runtime emulation (brook/Stream.h), to -o.
     #[arg(long = "brook-to-cpp", value_name = "FILE.br", conflicts_with = "target")]
     brook_to_cpp: Option<String>,
+    /// CUDA and OpenCL: the host code times every kernel launch and prints
+    /// `lf-profile: launch KERNEL ms=T` to stderr (CUDA events; OpenCL: clFinish and CLOCK_MONOTONIC).
+    #[arg(long = "profile-launches")]
+    profile_launches: bool,
 }
 
 fn main() {
@@ -141,6 +145,7 @@ fn run(args: Args) -> i32 {
             EmitArg::All => Emit::All,
             EmitArg::Kernels => Emit::Kernels,
         },
+        profile_launches: args.profile_launches,
     };
     let code = match lf_targets::translate_with_warnings(&ctx, &owned.body, owned.op, &opts) {
         Ok(t) => {

@@ -17,4 +17,5 @@ pub mod loop_merge;
 pub mod partition_camping;
 pub mod prefetch;
 pub mod swap_array_alloc;
+pub mod thread_granularity;
 pub mod vectorize_access;
