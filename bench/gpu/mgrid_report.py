@@ -75,6 +75,15 @@ def registers(log):
     return "/".join(regs) or None
 
 
+def declined(remarks):
+    """thread-granularity's reason for leaving a launch as it was, from a
+    variant's remarks at prepare (its kernel is then n's), or None."""
+    if not os.path.exists(remarks):
+        return None
+    m = re.search(r"not coarsened: ([^\n]*)", open(remarks, errors="replace").read())
+    return m.group(1).strip() if m else None
+
+
 def label(v):
     return "%s (%s)" % (v, LABEL[v]) if v in LABEL else v
 
@@ -138,7 +147,7 @@ def main():
            "GB/s", "% copy bw", "threads", "regs", "launches", "check", "reduced"]
     out.append("| " + " | ".join(hdr) + " |")
     out.append("|" + "---|" * len(hdr))
-    wrong, best, chart = [], {}, {}
+    wrong, best, chart, declines = [], {}, {}, []
     for w in workloads:
         cpu = rows.get((w, "cpu"))
         cpu_ms = cpu.get("ms") if cpu else None
@@ -162,11 +171,14 @@ def main():
                 wrong.append("%s %s (%s)" % (w, v, r["status"]))
                 continue
             k = kernels(r)
+            why = declined(os.path.join(prepared, w, v + ".remarks"))
+            if why:
+                declines.append("%s %s: %s" % (w, v, why))
             if r["status"] != "PASS":
                 wrong.append("%s %s (check %s)" % (w, v, r["checks"]))
             gbs = nbytes / (k * 1e6) if nbytes and k else None
             out.append("| " + " | ".join([
-                w, label(v), fmt(k), fmt(ratio(b, k), "%.2fx"), fmt(ratio(cpu_ms, k), "%.2fx"),
+                w, label(v) + (" (declined)" if why else ""), fmt(k), fmt(ratio(b, k), "%.2fx"), fmt(ratio(cpu_ms, k), "%.2fx"),
                 fmt(ratio(cpu_ms, r["ms"]), "%.2fx"), fmt(r["ms"], "%.2f"), fmt(gbs, "%.0f"),
                 fmt(100.0 * gbs / bw if gbs and bw else None, "%.0f%%"),
                 fmt(launched_threads(os.path.join(prepared, w, v + ".cu")), "%d"),
@@ -175,15 +187,19 @@ def main():
                 small.get((w, v), "-")]) + " |")
             if r["status"] == "PASS" and k:
                 chart[w][v] = ratio(b, k)
-                if w not in best or k < best[w][1]:
+                if not why and (w not in best or k < best[w][1]):
                     best[w] = (v, k)
     out.append("")
+    if declines:
+        out.append("thread-granularity left these kernels as they were (the rows time n's kernel again): %s."
+                   % "; ".join(declines))
+        out.append("")
     if wrong:
         out.append("**WRONG OR MISSING RESULTS: %s. The times of a variant whose check failed are not the "
                    "times of a correct program.**" % "; ".join(wrong))
         out.append("")
 
-    out.append("Best granularity (the fastest variant whose checks passed), beside the seed's claims (AMD "
+    out.append("Best granularity (the fastest variant whose checks passed and whose kernel was coarsened), beside the seed's claims (AMD "
                "Radeon HD 4870, Brook+, against one core of a Xeon E5405; ../shared/seeds/DIGEST.md §002.4):")
     out.append("")
     for w in workloads:
