@@ -29,6 +29,11 @@
 #   PIPELINE_n4  + thread-granularity{factor=4 vector-width=2 output-streams=2}
 #   PIPELINE_n8  + thread-granularity{factor=8 vector-width=2 output-streams=4}
 #                (thread-granularity's default dimension, x, throughout)
+#   PIPELINE_n2v, PIPELINE_n4v, PIPELINE_n8v  (not in the default VARIANTS)
+#                n2, n4, n8 + vectorize-access{width=2} after thread-granularity:
+#                a thread's two lanes as one double2 access where aligned (the
+#                paper's packed vector memory instructions); e.g.
+#                VARIANTS="n n2 n4 n8 n2v n4v n8v" bench/gpu/mgrid.sh prepare
 #   SKIP_FAILED=1  a variant whose pipeline fails at prepare (thread-granularity
 #                not there yet) is skipped with a SKIP line, not a failure
 #   CPU=1        the single-core CPU build (the seed's speedup-over-CPU)
@@ -47,7 +52,13 @@ steps() { # the passes after the mapping -> the whole pipeline
 [ -n "${PIPELINE_n2:-}" ] || PIPELINE_n2=$(steps "thread-granularity{factor=2 vector-width=2}")
 [ -n "${PIPELINE_n4:-}" ] || PIPELINE_n4=$(steps "thread-granularity{factor=4 vector-width=2 output-streams=2}")
 [ -n "${PIPELINE_n8:-}" ] || PIPELINE_n8=$(steps "thread-granularity{factor=8 vector-width=2 output-streams=4}")
-export PIPELINE_n PIPELINE_n2 PIPELINE_n4 PIPELINE_n8
+# the same with the lanes' accesses merged into double2 ones
+[ -n "${PIPELINE_n2v:-}" ] || PIPELINE_n2v=$(steps "thread-granularity{factor=2 vector-width=2},vectorize-access{width=2}")
+[ -n "${PIPELINE_n4v:-}" ] ||
+  PIPELINE_n4v=$(steps "thread-granularity{factor=4 vector-width=2 output-streams=2},vectorize-access{width=2}")
+[ -n "${PIPELINE_n8v:-}" ] ||
+  PIPELINE_n8v=$(steps "thread-granularity{factor=8 vector-width=2 output-streams=4},vectorize-access{width=2}")
+export PIPELINE_n PIPELINE_n2 PIPELINE_n4 PIPELINE_n8 PIPELINE_n2v PIPELINE_n4v PIPELINE_n8v
 export SKIP_FAILED=${SKIP_FAILED:-1} CPU=${CPU:-1}
 export RUNS=${RUNS:-9} KRUNS=${KRUNS:-41} CPU_RUNS=${CPU_RUNS:-11}
 export SAN_TOOLS=${SAN_TOOLS:-memcheck}

@@ -32,7 +32,8 @@ from loopmerge_report import parse_extra, ratio  # the SKIP lines; a / b or None
 from polybench_report import parse_ceilings  # the copy bandwidth of the anchors' roofline
 
 ORDER = ["rprj3", "interp"]
-LABEL = {"n": "N", "n2": "2N", "n4": "4N", "n8": "8N"}
+LABEL = {"n": "N", "n2": "2N", "n4": "4N", "n8": "8N",  # n<F>v: the same, lanes' accesses as double2
+         "n2v": "2N, double2 accesses", "n4v": "4N, double2 accesses", "n8v": "8N, double2 accesses"}
 
 # the seed's claims (../shared/seeds/DIGEST.md §002.4; AMD Radeon HD 4870,
 # Brook+, against one core of a Xeon E5405, ifort -O3; at the largest size)
@@ -122,7 +123,9 @@ def main():
                "trilinear interpolation of a 128^3 coarse interior (MM = 130) to a 256^3 fine grid "
                "(MU = 258). Granularities as the paper's: N one point per thread (`n`), 2N `double2` "
                "(`n2`: thread-granularity factor 2, vector width 2), 4N `double2` x 2 output streams "
-               "(`n4`), 8N `double2` x 4 output streams (`n8`).")
+               "(`n4`), 8N `double2` x 4 output streams (`n8`); where the run has them, `n2v`, `n4v` and `n8v` "
+               "are the same followed by vectorize-access{width=2} (a thread's two lanes loaded and stored as "
+               "one double2 where aligned: the paper's packed vector memory instructions).")
     out.append("")
     out.append("*cpu (one core)*: the CPU build's median time (g++ -O3, one thread, the same source), its "
                "own checks (no NaN left); *kernels ms*: the median over the instrumented calls of the time charged to kernel "
