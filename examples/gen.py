@@ -1304,6 +1304,11 @@ LARGE = {"fig3_chain": dict(N=64 << 20), "fig3_dead": dict(N=64 << 20), "ll18": 
          "lu": dict(N=2048), "correlation": dict(N=1024, M=1024), "doitgen": dict(NR=128, NQ=128, NP=128)}
 # the SYN-LM rows (bench/gpu/loopmerge.sh), BENCHMARKS.md's sizes: 1M threads, outer 1000
 LARGE.update({name: dict(TH=1 << 20, O=1000) for name in SYN_LM_BENCH})
+# the seed-002 mgrid rows (bench/gpu/mgrid.sh), BENCHMARKS.md's sizes, ghost layer
+# included: rprj3 restricts a 128^3 fine-grid interior to a 64^3 coarse one (the
+# paper's "128^3" is the problem size of Rprj3), interp prolongs a 128^3 coarse
+# interior onto a 256^3 fine one
+LARGE.update({"rprj3": dict(MK=130, MJ=66), "interp": dict(MM=130, MU=258)})
 
 
 def regenerate():
@@ -1416,7 +1421,7 @@ sizes (with the examples' values):
 """ + "\n".join("  %-15s %s" % (k, " ".join("%s=%d" % kv for kv in v.items()))
                 for k, v in EXAMPLE.items()) + """
 rprj3 needs MK = 2 * MJ - 2 and interp MU = 2 * MM - 2 (ghost layer included).
-large (bench/gpu/polybench.sh, bench/gpu/fusion.sh):
+large (bench/gpu/polybench.sh, fusion.sh, kernels.sh, loopmerge.sh, mgrid.sh):
 """ + "\n".join("  %-15s %s" % (k, " ".join("%s=%d" % kv for kv in v.items()))
                 for k, v in LARGE.items())
 

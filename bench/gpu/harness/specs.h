@@ -16,6 +16,12 @@
  *   LFB_ELEM_TOL           (optional) every compared element must be within this
  *                          of the reference's (relative to max(1, |ref|)), on top of
  *                          the relative L2 error
+ *   LFB_ELEM_TOL_CPU       (optional, with LFB_ELEM_TOL) the same against the CPU
+ *                          build's result (reference "cpu") instead
+ *   LFB_ELEM               (optional) the arrays' element type, the type of the
+ *                          emitted function's pointer arguments (lfb_call's p):
+ *                          float unless the spec defines it (double for fp64)
+ * Below the specs: lfb_elem, the element type the harness allocates and compares.
  */
 #pragma once
 #include <stdint.h>
@@ -191,12 +197,46 @@ static void lfb_call(float **p) { LFB_SYN_LM_FN(p[0], p[1]); }
  * one on average (the trip counts' mean; exactly 20 for VAR = 0) */
 static const double lfb_flops = 2.0 * LFB_SYN_LM_FMAS * 20.0 * LFB_O * (double)LFB_TH;
 
+/* the seed-002 mgrid rows (bench/gpu/mgrid.sh), fp64 as in the paper. Every
+ * variant computes each output point with the same f64 operations in the same
+ * order (thread granularity changes which thread computes which points), so
+ * the GPU variants must agree bit for bit; against the CPU build a few ulps
+ * are allowed (nvcc contracts a * b + c into FMAs, g++ -O3 for x86-64 does not). */
+#elif defined(LFB_RPRJ3)
+#define LFB_NAME "rprj3"
+#define LFB_ELEM double
+#define LFB_ELEM_TOL 0.0
+#define LFB_ELEM_TOL_CPU 1e-12
+/* r the fine grid (MK^3), s the coarse grid (MJ^3), written on its interior only:
+ * its ghost layer keeps the start values (so not NaN) */
+static const lfb_array lfb_arrays[] = {{"r", (int64_t)LFB_MK * LFB_MK * LFB_MK, LFB_IN}, {"s", (int64_t)LFB_MJ * LFB_MJ * LFB_MJ, LFB_INOUT}};
+static void lfb_call(double **p) { rprj3(p[0], p[1]); }
+/* per coarse interior point: 23 adds within the four groups, 4 multiplies, 3 adds */
+static const double lfb_flops = 30.0 * (LFB_MJ - 2.0) * (LFB_MJ - 2.0) * (LFB_MJ - 2.0);
+
+#elif defined(LFB_INTERP)
+#define LFB_NAME "interp"
+#define LFB_ELEM double
+#define LFB_ELEM_TOL 0.0
+#define LFB_ELEM_TOL_CPU 1e-12
+/* z the coarse grid (MM^3), u the fine grid (MU^3), u += the interpolation (every point) */
+static const lfb_array lfb_arrays[] = {{"z", (int64_t)LFB_MM * LFB_MM * LFB_MM, LFB_IN}, {"u", (int64_t)LFB_MU * LFB_MU * LFB_MU, LFB_INOUT}};
+static void lfb_call(double **p) { interp(p[0], p[1]); }
+/* per coarse cell: 8 adds for mgrid's z1/z2/z3, then 4 adds, 7 multiplies and 8 adds into u */
+static const double lfb_flops = 27.0 * (LFB_MM - 1.0) * (LFB_MM - 1.0) * (LFB_MM - 1.0);
+
 #else
-#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD, LFB_MATMUL, LFB_MATVEC, LFB_TRANSPOSE, LFB_COMPLEX_SCALE, LFB_SYN_LM_F<4|32>_VAR<0|5|10>"
+#error "define one of LFB_GEMM, LFB_2MM, LFB_JACOBI_2D, LFB_FDTD_2D, LFB_LU, LFB_CORRELATION, LFB_DOITGEN, LFB_FIG3_CHAIN, LFB_FIG3_DEAD, LFB_LL18, LFB_STENCIL4_CHAIN, LFB_STENCIL4_DEAD, LFB_MATMUL, LFB_MATVEC, LFB_TRANSPOSE, LFB_COMPLEX_SCALE, LFB_SYN_LM_F<4|32>_VAR<0|5|10>, LFB_RPRJ3, LFB_INTERP"
 #endif
 
+#ifndef LFB_ELEM
+#define LFB_ELEM float
+#endif
+/** the arrays' element type (LFB_ELEM) */
+typedef LFB_ELEM lfb_elem;
+
 #ifndef LFB_HAVE_FIXUP
-static void lfb_fixup(float **) {}
+static void lfb_fixup(lfb_elem **) {}
 #endif
 
 static const int lfb_narrays = (int)(sizeof lfb_arrays / sizeof lfb_arrays[0]);
