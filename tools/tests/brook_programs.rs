@@ -13,6 +13,7 @@
 //!
 //! g++ missing: a loud `SKIPPED` line, unless `LF_REQUIRE_TOOLS=1`.
 
+use lf_tools::tune::reference::normalize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -70,8 +71,10 @@ fn output(cmd: &mut Command) -> std::process::Output {
     cmd.output().unwrap_or_else(|e| panic!("cannot run {cmd:?}: {e}"))
 }
 
-/// `input` through `pipeline`, then Brook+, the checker, C++ and g++, in `dir`.
-fn brook_run(input: &Path, pipeline: &str, dir: &Path, tag: &str) -> Outcome {
+/// `input` through `pipeline`, then Brook+ (checked by `--check-brook`) and
+/// its C++ translation, in `dir`: the `.cpp`, or the diagnostics of a
+/// refused translation.
+fn brook_cpp(input: &Path, pipeline: &str, dir: &Path, tag: &str) -> Result<PathBuf, String> {
     let gpu = dir.join(format!("{tag}.lfir"));
     let o = output(
         Command::new(LF_OPT)
@@ -95,7 +98,7 @@ fn brook_run(input: &Path, pipeline: &str, dir: &Path, tag: &str) -> Outcome {
     );
     if !o.status.success() {
         assert!(!br.exists(), "{tag}: a refused translation wrote its output");
-        return Outcome::Refused(String::from_utf8_lossy(&o.stderr).into_owned());
+        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
     }
     let o = output(Command::new(LF_TRANSLATE).arg("--check-brook").arg(&br));
     assert!(
@@ -116,18 +119,27 @@ fn brook_run(input: &Path, pipeline: &str, dir: &Path, tag: &str) -> Outcome {
         "{tag}: --brook-to-cpp failed:\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    Ok(cpp)
+}
+
+/// g++ with lf's Brook+ runtime emulation (written into `dir/runtime`).
+fn gxx_command(dir: &Path) -> Command {
     let runtime = dir.join("runtime");
     lf_targets::brook::cpp::write_runtime(&runtime).expect("write the Brook+ runtime emulation");
+    let mut cmd = Command::new("g++");
+    cmd.args(["-std=c++11", "-O1", "-ffp-contract=off", "-w", "-I"])
+        .arg(runtime);
+    cmd
+}
+
+/// `input` through `pipeline` as Brook+, built and run (see [`brook_cpp`]).
+fn brook_run(input: &Path, pipeline: &str, dir: &Path, tag: &str) -> Outcome {
+    let cpp = match brook_cpp(input, pipeline, dir, tag) {
+        Ok(cpp) => cpp,
+        Err(diags) => return Outcome::Refused(diags),
+    };
     let exe = dir.join(tag);
-    let o = output(
-        Command::new("g++")
-            .args(["-std=c++11", "-O1", "-ffp-contract=off", "-w", "-I"])
-            .arg(&runtime)
-            .arg(&cpp)
-            .arg("-o")
-            .arg(&exe)
-            .arg("-lm"),
-    );
+    let o = output(gxx_command(dir).arg(&cpp).arg("-o").arg(&exe).arg("-lm"));
     assert!(
         o.status.success(),
         "{tag}: g++ failed:\n{}",
@@ -140,26 +152,6 @@ fn brook_run(input: &Path, pipeline: &str, dir: &Path, tag: &str) -> Outcome {
         String::from_utf8_lossy(&o.stderr)
     );
     Outcome::Ran(String::from_utf8_lossy(&o.stdout).into_owned())
-}
-
-/// `s` with every printed base address as `0x0`, as mlir-runner's
-/// expected outputs have them.
-fn normalize(s: &str) -> String {
-    let mut out = String::new();
-    for line in s.lines() {
-        match line.find("base@ = 0x") {
-            Some(i) => {
-                let rest = &line[i + "base@ = 0x".len()..];
-                let end = rest.find(|c: char| !c.is_ascii_hexdigit()).unwrap_or(rest.len());
-                out.push_str(&line[..i]);
-                out.push_str("base@ = 0x0");
-                out.push_str(&rest[end..]);
-            }
-            None => out.push_str(line),
-        }
-        out.push('\n');
-    }
-    out
 }
 
 fn expected(name: &str) -> String {
@@ -216,51 +208,10 @@ fn map_style_examples_at_full_size_pass_the_checker_and_build() {
         return skip("brook_programs (examples)");
     }
     let dir = tempfile::tempdir().unwrap();
-    let runtime = dir.path().join("runtime");
-    lf_targets::brook::cpp::write_runtime(&runtime).expect("write the Brook+ runtime emulation");
     for name in ["rprj3", "interp", "jacobi_2d", "fdtd_2d", "ll18", "stencil4_chain"] {
         let input = root().join(format!("examples/{name}.lfir"));
-        let gpu = dir.path().join(format!("{name}.lfir"));
-        let o = output(
-            Command::new(LF_OPT)
-                .arg(&input)
-                .arg(format!("--pass-pipeline={NAIVE}"))
-                .arg("-o")
-                .arg(&gpu),
-        );
-        assert!(o.status.success(), "{name}: lf-opt failed");
-        let br = dir.path().join(format!("{name}.br"));
-        let o = output(
-            Command::new(LF_TRANSLATE)
-                .arg(&gpu)
-                .arg("--target=brook")
-                .arg("-o")
-                .arg(&br),
-        );
-        assert!(
-            o.status.success(),
-            "{name}: refused:\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let cpp = dir.path().join(format!("{name}.cpp"));
-        let o = output(
-            Command::new(LF_TRANSLATE)
-                .arg("--brook-to-cpp")
-                .arg(&br)
-                .arg("-o")
-                .arg(&cpp),
-        );
-        assert!(
-            o.status.success(),
-            "{name}: the checker or the translation refused it: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        let o = output(
-            Command::new("g++")
-                .args(["-std=c++11", "-fsyntax-only", "-w", "-I"])
-                .arg(&runtime)
-                .arg(&cpp),
-        );
+        let cpp = brook_cpp(&input, NAIVE, dir.path(), name).unwrap_or_else(|d| panic!("{name}: refused:\n{d}"));
+        let o = output(gxx_command(dir.path()).arg("-fsyntax-only").arg(&cpp));
         assert!(
             o.status.success(),
             "{name}: g++ failed:\n{}",

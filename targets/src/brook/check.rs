@@ -55,14 +55,7 @@ pub fn check(source: &str, file: &str) -> Vec<Diagnostic> {
             }
         }
     }
-    let kernels: Vec<&Kernel> = unit
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Kernel(k) => Some(k),
-            Item::Host(_) => None,
-        })
-        .collect();
+    let kernels: Vec<&Kernel> = unit.kernels();
     for (i, k) in kernels.iter().enumerate() {
         if let Some(first) = kernels[..i].iter().find(|f| f.name.name == k.name.name) {
             let at = map.pos(first.name.span.start);

@@ -130,14 +130,7 @@ pub fn to_cpp(source: &str, file: &str) -> Result<String, Vec<Diagnostic>> {
     if !diags.is_empty() {
         return Err(diags);
     }
-    let kernels: Vec<&Kernel> = unit
-        .items
-        .iter()
-        .filter_map(|i| match i {
-            Item::Kernel(k) => Some(k),
-            Item::Host(_) => None,
-        })
-        .collect();
+    let kernels: Vec<&Kernel> = unit.kernels();
     let mut out = String::from("#include \"brook/Stream.h\"\n");
     let _ = writeln!(out, "// Translated from {file} by lf (lf-translate --brook-to-cpp).");
     if !kernels.is_empty() {

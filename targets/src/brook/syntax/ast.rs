@@ -40,6 +40,19 @@ pub struct Unit {
     pub items: Vec<Item>,
 }
 
+impl Unit {
+    /// The kernels, in file order.
+    pub fn kernels(&self) -> Vec<&Kernel> {
+        self.items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Kernel(k) => Some(k),
+                Item::Host(_) => None,
+            })
+            .collect()
+    }
+}
+
 /// A top-level piece of a `.br` file.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
