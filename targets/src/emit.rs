@@ -508,8 +508,8 @@ impl<'a> Emitter<'a> {
             if self.body.has_uses(r) {
                 let name = self.names.get(r);
                 self.declare("double", &name, None);
-                let (c, a, b) = (paren(&e(self, 0)), e(self, 1), e(self, 2));
-                self.line(&format!("if {c} {name} = {a}; else {name} = {b};"));
+                let (c, a, b) = (e(self, 0), e(self, 1), e(self, 2));
+                self.line(&format!("if ({c}) {name} = {a}; else {name} = {b};"));
                 self.vals.insert(r, Val::Expr(name));
             }
         } else if ArithSelectOp::isa(&ir, op) {
@@ -735,20 +735,28 @@ impl<'a> Emitter<'a> {
     /// accesses, which Brook+ kernels cannot express).
     fn brook_op_supported(&mut self, op: OpId) -> bool {
         let def = self.ctx.op_def(self.body.op_name(op));
-        let why = if one_of(
-            def,
-            &[MathExp2Op::def, MathLog2Op::def, MathTanhOp::def, MathFmaOp::def],
-        ) {
-            "it is not a Brook+ built-in function"
+        let not_builtin = [MathExp2Op::def, MathLog2Op::def, MathTanhOp::def, MathFmaOp::def];
+        let (rule, why) = if one_of(def, &not_builtin) {
+            ("built-ins", "it is not a Brook+ built-in function")
         } else if one_of(def, &[ArithFloordivsiOp::def, ArithCeildivsiOp::def]) {
-            "Brook+ kernels cannot call helper functions (affine floordiv/ceildiv by constants are written inline)"
+            (
+                "helpers",
+                "Brook+ kernels cannot call helper functions (affine floordiv/ceildiv by constants are written inline)",
+            )
         } else if one_of(def, &[VectorLoadOp::def, VectorStoreOp::def]) {
-            "vector memory accesses are not map-style Brook+ (emit before vectorize-access: thread-granularity's vector lanes become double2/float4 output streams)"
+            (
+                "map-style",
+                "vector memory accesses are not map-style Brook+ (emit before vectorize-access: \
+                 thread-granularity's vector lanes become double2/float4 output streams)",
+            )
         } else {
             return true;
         };
         let name = op_label(self.ctx, self.body, op);
-        self.err(op, format!("'{name}' is not supported by the Brook+ emitter: {why}"));
+        self.err(
+            op,
+            format!("[{rule}] '{name}' is not supported by the Brook+ emitter: {why}"),
+        );
         false
     }
 
