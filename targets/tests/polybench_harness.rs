@@ -1,7 +1,8 @@
 //! The GPU suite's timing harness (`bench/gpu/harness/`) against the code
 //! lf-translate emits, without a GPU: for every PolyBench workload of
 //! `bench/gpu/polybench.sh`, every seed-000 workload of `bench/gpu/fusion.sh`
-//! and every SYN-LM workload of `bench/gpu/loopmerge.sh`, `examples/gen.py` prints the kernel (at the
+//! every SYN-LM workload of `bench/gpu/loopmerge.sh` and the fp64 mgrid workloads of
+//! `bench/gpu/mgrid.sh`, `examples/gen.py` prints the kernel (at the
 //! example's size), lf-translate turns it (plus an empty `@main`) into host
 //! code, and the harness built around it with `g++ -O3 -DLFB_CPU` (its CPU
 //! mode, the suite's CPU baseline) runs one call: every output written (the
@@ -17,9 +18,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The suite's workloads (`DEFAULT_WORKLOADS` in `bench/gpu/polybench.sh`,
-/// then the default `WORKLOADS` of `bench/gpu/fusion.sh` and of
-/// `bench/gpu/loopmerge.sh`).
-const WORKLOADS: [&str; 18] = [
+/// then the default `WORKLOADS` of `bench/gpu/fusion.sh`, of
+/// `bench/gpu/loopmerge.sh` and of `bench/gpu/mgrid.sh`).
+const WORKLOADS: [&str; 20] = [
     "gemm",
     "2mm",
     "jacobi_2d",
@@ -38,6 +39,8 @@ const WORKLOADS: [&str; 18] = [
     "syn_lm_f32_var0",
     "syn_lm_f32_var5",
     "syn_lm_f32_var10",
+    "rprj3",
+    "interp",
 ];
 
 fn root() -> PathBuf {
@@ -136,15 +139,21 @@ fn cpu_harness_runs_every_workload() {
         assert_eq!(fields[11], "PASS", "{w}: {line}");
         let ms: f64 = fields[3].parse().unwrap_or_else(|_| panic!("{w}: {line}"));
         assert!(ms > 0.0, "{w}: {line}");
-        assert!(dump_is_finite(&dump), "{w}: the dump holds a NaN or nothing");
+        assert!(dump_is_finite(&dump, w), "{w}: the dump holds a NaN or nothing");
     }
 }
 
-fn dump_is_finite(path: &Path) -> bool {
+/// The workloads whose arrays are fp64 (`LFB_ELEM double` in `specs.h`).
+const FP64: [&str; 2] = ["rprj3", "interp"];
+
+/// Whether the harness's dump of `w` holds elements, all finite.
+fn dump_is_finite(path: &Path, w: &str) -> bool {
     let bytes = std::fs::read(path).unwrap();
+    let width = if FP64.contains(&w) { 8 } else { 4 };
     !bytes.is_empty()
-        && bytes.len().is_multiple_of(4)
-        && bytes
-            .chunks_exact(4)
-            .all(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite())
+        && bytes.len().is_multiple_of(width)
+        && bytes.chunks_exact(width).all(|c| match c.try_into() {
+            Ok(b) => f64::from_le_bytes(b).is_finite(),
+            Err(_) => f32::from_le_bytes([c[0], c[1], c[2], c[3]]).is_finite(),
+        })
 }
