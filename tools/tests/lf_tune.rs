@@ -47,6 +47,14 @@ fn opencl_available(test: &str) -> bool {
 const JACOBI: &str = "examples/run/jacobi_2d.mlir";
 const MAP_B: &str = "builtin.module(func.func(gpu-map-loops{block-sizes=$B},gpu-host-data-placement))";
 
+/// lf-tune on the jacobi driver for OpenCL (gcc, PoCL), `runs` runs per
+/// variant, with the other arguments `rest`.
+fn jacobi_on_pocl(runs: &str, rest: &[&str]) -> Output {
+    let mut args = vec![JACOBI, "--backend", "opencl", "--cc", "gcc", "--runs", runs];
+    args.extend_from_slice(rest);
+    lf_tune(&args)
+}
+
 fn lf_tune(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_lf-tune"))
         .current_dir(root())
@@ -125,21 +133,17 @@ fn block_sizes_of_jacobi_tuned_on_pocl() {
         return;
     }
     let keep = tempfile::tempdir().unwrap();
-    let out = lf_tune(&[
-        JACOBI,
-        "--backend",
-        "opencl",
-        "--cc",
-        "gcc",
-        "--runs",
+    let out = jacobi_on_pocl(
         "3",
-        "--pipeline",
-        MAP_B,
-        "--grid",
-        "B=8,8:16,8:32,4",
-        "--keep",
-        keep.path().to_str().unwrap(),
-    ]);
+        &[
+            "--pipeline",
+            MAP_B,
+            "--grid",
+            "B=8,8:16,8:32,4",
+            "--keep",
+            keep.path().to_str().unwrap(),
+        ],
+    );
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
     assert!(
@@ -182,23 +186,19 @@ fn a_variant_that_changes_the_results_is_wrong_and_never_best() {
     }
     // $P selects a pass: cse keeps the results, test-break-semantics turns
     // the first addition into a subtraction. The first variant is the reference.
-    let out = lf_tune(&[
-        JACOBI,
-        "--backend",
-        "opencl",
-        "--cc",
-        "gcc",
-        "--runs",
+    let out = jacobi_on_pocl(
         "2",
-        "--reference",
-        "first",
-        "--pipeline",
-        "builtin.module(func.func($P,gpu-map-loops{block-sizes=$B},gpu-host-data-placement))",
-        "--grid",
-        "P=cse:test-break-semantics",
-        "--grid",
-        "B=8,8:16,8",
-    ]);
+        &[
+            "--reference",
+            "first",
+            "--pipeline",
+            "builtin.module(func.func($P,gpu-map-loops{block-sizes=$B},gpu-host-data-placement))",
+            "--grid",
+            "P=cse:test-break-semantics",
+            "--grid",
+            "B=8,8:16,8",
+        ],
+    );
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let rows = table_rows(&stdout);
@@ -218,21 +218,17 @@ fn a_variant_that_changes_the_results_is_wrong_and_never_best() {
     let dir = tempfile::tempdir().unwrap();
     let reference = dir.path().join("expected.txt");
     std::fs::write(&reference, "something else\n").unwrap();
-    let out = lf_tune(&[
-        JACOBI,
-        "--backend",
-        "opencl",
-        "--cc",
-        "gcc",
-        "--runs",
+    let out = jacobi_on_pocl(
         "1",
-        "--reference-file",
-        reference.to_str().unwrap(),
-        "--pipeline",
-        MAP_B,
-        "--grid",
-        "B=8,8",
-    ]);
+        &[
+            "--reference-file",
+            reference.to_str().unwrap(),
+            "--pipeline",
+            MAP_B,
+            "--grid",
+            "B=8,8",
+        ],
+    );
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(table_rows(&stdout)[0].contains(" | WRONG: line 1: "), "{stdout}");
@@ -246,19 +242,7 @@ fn a_variant_the_emitter_refuses_fails_and_the_others_run() {
         return;
     }
     // 512x2 threads break the RV770 work-group limit of 256.
-    let out = lf_tune(&[
-        JACOBI,
-        "--backend",
-        "opencl",
-        "--cc",
-        "gcc",
-        "--runs",
-        "1",
-        "--pipeline",
-        MAP_B,
-        "--grid",
-        "B=512,2:8,8",
-    ]);
+    let out = jacobi_on_pocl("1", &["--pipeline", MAP_B, "--grid", "B=512,2:8,8"]);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{stdout}\n{stderr}");
     let rows = table_rows(&stdout);
