@@ -175,12 +175,7 @@ fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) {
     for v in &l.args {
         match em.vals.get(v).cloned() {
             Some(Val::Mem(MemView { ptr, space, .. })) => {
-                if space != Space::Device {
-                    em.error(
-                        op,
-                        "kernel operand is host memory: allocate it with gpu.alloc and copy it with gpu.memcpy",
-                    );
-                }
+                host::require_device_operand(em, op, space);
                 args.push(ptr)
             }
             _ => args.push(em.expr(*v)),

@@ -285,6 +285,18 @@ pub fn device_alloc(em: &mut Emitter<'_>, alloc: GpuAllocOp) -> Option<(lf_ir::V
     Some((r, n, m))
 }
 
+/// Whether a memref operand of the launch `op` lives in `space` = device
+/// memory; reports it at `op` otherwise.
+pub fn require_device_operand(em: &mut Emitter<'_>, op: lf_ir::OpId, space: Space) -> bool {
+    if space != Space::Device {
+        em.error(
+            op,
+            "kernel operand is host memory: allocate it with gpu.alloc and copy it with gpu.memcpy",
+        );
+    }
+    space == Space::Device
+}
+
 /// The byte size of a memref as a C expression.
 pub fn bytes(m: &MemView, elem_c: &str) -> String {
     format!("(size_t)({}) * sizeof({elem_c})", m.count())

@@ -284,12 +284,7 @@ fn launch(em: &mut Emitter<'_>, launch: GpuLaunchFuncOp) {
     for (i, v) in l.args.iter().enumerate() {
         match em.vals.get(v).cloned() {
             Some(Val::Mem(MemView { ptr, space, .. })) => {
-                if space != Space::Device {
-                    em.error(
-                        op,
-                        "kernel operand is host memory: allocate it with gpu.alloc and copy it with gpu.memcpy",
-                    );
-                }
+                host::require_device_operand(em, op, space);
                 em.stmt(&format!(
                     "  LF_CL_CHECK(clSetKernelArg({k}, {i}, sizeof(cl_mem), &{ptr}));"
                 ));

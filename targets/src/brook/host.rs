@@ -6,7 +6,7 @@
 //! a `domain()` view of their buffer, the unpacking of the output streams
 //! into the buffer (a round trip through host memory).
 
-use super::kernel::element_type;
+use super::kernel::{element_type, stream_type};
 use super::map_style::{self, KernelPlan, OutStream, Subscript};
 use crate::emit::{Emitter, MemView, Space, Val};
 use crate::host;
@@ -149,11 +149,7 @@ fn launch(em: &mut Emitter<'_>, l: GpuLaunchFuncOp) {
         let usage = plan.args.get(i).cloned().unwrap_or_default();
         match em.vals.get(v).cloned() {
             Some(Val::Mem(m)) => {
-                if m.space != Space::Device {
-                    em.error(
-                        op,
-                        "kernel operand is host memory: allocate it with gpu.alloc and copy it with gpu.memcpy",
-                    );
+                if !host::require_device_operand(em, op, m.space) {
                     return;
                 }
                 if usage.gather {
@@ -181,11 +177,7 @@ fn launch(em: &mut Emitter<'_>, l: GpuLaunchFuncOp) {
                             ));
                         }
                         _ => {
-                            let st = if s.lanes == 1 {
-                                t.to_string()
-                            } else {
-                                format!("{t}{}", s.lanes)
-                            };
+                            let st = stream_type(t, s.lanes);
                             em.stmt(&format!("  brook::Stream<{st}> {name}({rank}, {k}_domain);"));
                             if !homes.iter().any(|(a, _)| *a == i) {
                                 homes.push((i, m.clone()));

@@ -14,7 +14,7 @@ use lf_ir::{Context, TypeData};
 
 /// The Brook+ type of the elements of an output stream: the scalar, or
 /// its vector of `lanes`.
-fn stream_type(scalar: &str, lanes: usize) -> String {
+pub fn stream_type(scalar: &str, lanes: usize) -> String {
     if lanes == 1 {
         scalar.to_string()
     } else {
