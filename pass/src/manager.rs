@@ -57,6 +57,10 @@ pub struct RunOptions {
     pub timing: bool,
     /// Collect pass statistics (`--pass-statistics`).
     pub statistics: bool,
+    /// Compact the bodies the last pass of the pipeline changed (see
+    /// `Body::compact_if_wasteful`). A tool that prints the IR and exits
+    /// right after the run turns this off: the copy would only cost time.
+    pub compact_after_last_pass: bool,
 }
 
 impl Default for RunOptions {
@@ -74,6 +78,7 @@ impl Default for RunOptions {
             print_options: PrintOptions::default(),
             timing: false,
             statistics: false,
+            compact_after_last_pass: true,
         }
     }
 }
@@ -112,6 +117,9 @@ struct Step<'p> {
     verify_node: Option<usize>,
     /// The node of the observer called after it (`run_observed`).
     observe_node: Option<usize>,
+    /// Whether the bodies it changed are compacted after it (see
+    /// [`RunOptions::compact_after_last_pass`]).
+    compact: bool,
 }
 
 /// What running a pass on one target gave.
@@ -193,6 +201,9 @@ impl PassManager {
             (verify, observe),
             &mut steps,
         );
+        if let Some(last) = steps.last_mut() {
+            last.compact = self.options.compact_after_last_pass;
+        }
         let mut dumper = IrDumper::new(&self.options, dump);
         for (index, step) in steps.iter().enumerate() {
             let Some(changed) = self.run_step(ctx, root, step, index, &mut dumper, &mut report) else {
@@ -269,7 +280,7 @@ impl PassManager {
             let verify_time = verify_start.map(|s| s.elapsed()).unwrap_or_default();
             // A changed nested body drops the op records and use slots the
             // pass left behind (op ids change: its analyses go too).
-            if changed && result.is_ok() && t.key.len() > 1 && t.body.compact_if_wasteful() {
+            if step.compact && changed && result.is_ok() && t.key.len() > 1 && t.body.compact_if_wasteful() {
                 am.clear();
             }
             TargetRun {
@@ -425,6 +436,7 @@ fn flatten<'p>(
                     timing_node,
                     verify_node,
                     observe_node,
+                    compact: true,
                 })
             }
             PipelineItem::Nested(child) => {

@@ -528,6 +528,8 @@ fn build_pipeline(
         },
         timing: args.timing,
         statistics: args.pass_statistics,
+        // The IR is printed and dropped after the run.
+        compact_after_last_pass: false,
     };
     for name in args.print_ir_before.iter().chain(&args.print_ir_after) {
         if registry.lookup(name).is_none() {

@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use codespan_reporting::diagnostic as cs;
 use codespan_reporting::files::{Error as FilesError, Files};
-use codespan_reporting::term::termcolor::{Buffer, ColorChoice, StandardStream, WriteColor};
+use codespan_reporting::term::termcolor::{Buffer, WriteColor};
 use codespan_reporting::term::{self, Chars, Config, Styles};
 
 use crate::diagnostic::{Diagnostic, Severity, UNKNOWN_POS};
@@ -101,11 +101,17 @@ pub fn stderr_wants_color() -> bool {
 
 /// Renders diagnostics to stderr with snippets, colored only when
 /// [`stderr_wants_color`].
+///
+/// The text is rendered in memory and written with one call: stderr is
+/// unbuffered, and codespan-reporting writes a snippet in many small pieces
+/// (hundreds of remarks took thousands of system calls).
 pub fn emit_to_stderr(diags: &[Diagnostic], sm: &SourceMgr) -> io::Result<()> {
     let color = stderr_wants_color();
-    let stream = StandardStream::stderr(if color { ColorChoice::Always } else { ColorChoice::Never });
-    let mut lock = stream.lock();
-    write_all(&mut lock, diags, sm, &RenderOptions { color, short: false })?;
+    let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
+    write_all(&mut buf, diags, sm, &RenderOptions { color, short: false })?;
+    let stderr = io::stderr();
+    let mut lock = stderr.lock();
+    lock.write_all(buf.as_slice())?;
     lock.flush()
 }
 
