@@ -899,8 +899,32 @@ impl<'p, 'a> CustomPrinter<'p, 'a> {
 /// dialect where the op is printed (MLIR's `OpState::printOpName`: only
 /// names with one dot lose it, so `scf.reduce.return` keeps its prefix).
 fn strip_dialect<'n>(name: &'n str, dialect: &str) -> &'n str {
-    match name.strip_prefix(dialect).and_then(|s| s.strip_prefix('.')) {
-        Some(short) if !dialect.is_empty() && !short.contains('.') => short,
-        _ => name,
+    // The byte after the prefix is checked first: for most ops it is not
+    // the dot, and the string comparison (a libc call) is skipped.
+    let n = dialect.len();
+    if n == 0 || name.as_bytes().get(n) != Some(&b'.') || !name.starts_with(dialect) {
+        return name;
+    }
+    let short = &name[n + 1..];
+    if short.contains('.') {
+        name
+    } else {
+        short
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::strip_dialect;
+
+    #[test]
+    fn strip_dialect_drops_only_the_default_dialects_prefix() {
+        assert_eq!(strip_dialect("func.return", "func"), "return");
+        assert_eq!(strip_dialect("affine.load", "func"), "affine.load");
+        assert_eq!(strip_dialect("funcx.call", "func"), "funcx.call");
+        assert_eq!(strip_dialect("scf.reduce.return", "scf"), "scf.reduce.return");
+        assert_eq!(strip_dialect("func.return", ""), "func.return");
+        assert_eq!(strip_dialect("func", "func"), "func");
+        assert_eq!(strip_dialect("gunc.return", "func"), "gunc.return");
     }
 }

@@ -40,6 +40,11 @@ pub fn clone_body_with_iv_remapped(
     let originals: Vec<OpId> = b.body().block_ops(block).filter(|&o| o != term).collect();
     let yielded: Vec<Value> = b.body().operands(term).collect();
     let mut last = yielded.clone();
+    // Room for every copy at once: a parsed body grows by a quarter past its
+    // estimate, and unrolling by 4 would otherwise copy the arenas five times.
+    let per_copy: usize = originals.iter().map(|&o| lf_ir::walk::count_ops(b.body(), o)).sum();
+    b.body_mut()
+        .reserve_ops(per_copy.saturating_mul(factor.saturating_sub(1) as usize));
     b.guarded(|b| {
         b.set_insertion_point_before(term);
         for i in 1..factor {
