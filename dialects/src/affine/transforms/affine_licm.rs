@@ -17,9 +17,9 @@
 //! unknown effects does; lf does, so that a hoist is never wrong (see
 //! [`INFO`]'s description and `docs/design/affine-scalrep-licm.md`).
 
-use crate::affine::analysis::surrounding_for_ops;
 use crate::affine::utils::intervening_effects::affine_access_memref;
 use crate::affine::utils::memref_alias::is_memref;
+use crate::affine::utils::validity::is_affine_scope;
 use crate::affine::{AffineForOp, AffineIfOp, AffineParallelOp, AffineStoreOp, AffineVectorStoreOp, AffineYieldOp};
 use lf_ir::affine::AffineExpr;
 use lf_ir::builder::Builder;
@@ -241,6 +241,13 @@ impl Hoisting<'_> {
     /// that are not plain accesses.
     fn conflicts(&self, user: OpId, memref: Value, writes: bool) -> Option<bool> {
         let (ctx, body) = (self.ctx, self.body);
+        // An affine load or store touches only the memref it accesses: its
+        // effects are known without being listed.
+        if affine_access_memref(ctx, body, user) == Some(memref) {
+            let ir = (ctx, body);
+            let user_writes = AffineStoreOp::isa(&ir, user) || AffineVectorStoreOp::isa(&ir, user);
+            return Some(user_writes || writes);
+        }
         let def = ctx.op_def(body.op_name(user));
         let plain = def.is_some_and(|d| d.has(Traits::MEMORY_EFFECTS) && body.regions(user).is_empty());
         if !plain {
@@ -285,17 +292,18 @@ impl Hoisting<'_> {
                     return false;
                 }
             }
-            let mut seen = FxHashSet::default();
+            // A user with several uses of the memref is looked at once per
+            // use: the answer is the same each time.
             for u in body.uses(memref) {
                 let user = body.use_owner(u);
-                if user == op || !seen.insert(user) {
+                if user == op {
                     continue;
                 }
                 let conflict = self.conflicts(user, memref, writes);
                 if conflict == Some(false) {
                     continue;
                 }
-                let inside = surrounding_for_ops(ctx, body, user).contains(&self.for_op.op())
+                let inside = encloses_in_scope(ctx, body, self.for_op.op(), user)
                     || (conflict.is_none() && body.is_ancestor(self.for_op.op(), user));
                 if conflict.is_none() && !inside {
                     // lf: a view made outside the loop may be accessed inside it.
@@ -330,6 +338,23 @@ impl Hoisting<'_> {
         self.to_hoist.insert(op);
         true
     }
+}
+
+/// Whether `for_op` is one of the loops around `user` inside its affine scope
+/// (MLIR's `getAffineForIVs(user)` holds its induction variable), found by
+/// walking up from `user` without listing the loops.
+fn encloses_in_scope(ctx: &Context, body: &Body, for_op: OpId, user: OpId) -> bool {
+    let mut cur = body.parent_op(user);
+    while let Some(p) = cur {
+        if p == for_op {
+            return true;
+        }
+        if is_affine_scope(ctx, body, p) {
+            return false;
+        }
+        cur = body.parent_op(p);
+    }
+    false
 }
 
 /// Moves the invariant ops of `for_op`'s body before it; returns how many.
