@@ -7,6 +7,7 @@ pub mod plan;
 pub mod reblock;
 pub mod rewrite;
 pub mod swap;
+pub mod transpose;
 
 use crate::gpu::analysis::coalescing::HALF_WARP;
 use crate::gpu::GpuLaunchOp;
@@ -69,6 +70,12 @@ is swapped, with a remark giving both counts.",
             help: "The largest m (elements per iteration) converted; the seed's 8",
         },
         PassOption {
+            name: "tile",
+            kind: OptionKind::UInt,
+            default: "16",
+            help: "The side of case A's transposed tile and square block: 16 (the seed's half-warp) or 32 (a warp)",
+        },
+        PassOption {
             name: "swap",
             kind: OptionKind::Bool,
             default: "true",
@@ -89,9 +96,14 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     if !(1..=HALF_WARP).contains(&max_stride) {
         return Err("max-stride: between 1 and 16".into());
     }
+    let tile = opts.int("tile");
+    if tile != HALF_WARP && tile != 2 * HALF_WARP {
+        return Err("tile: 16 or 32".into());
+    }
     Ok(Box::new(CoalesceViaShared {
         pad: opts.bool("pad"),
         max_stride,
+        tile,
         swap: opts.bool("swap"),
         remarks: opts.bool("remarks"),
     }))
@@ -103,14 +115,49 @@ pub struct CoalesceViaShared {
     pub pad: bool,
     /// The largest m converted.
     pub max_stride: i64,
+    /// The side of a transposed tile (16 or 32).
+    pub tile: i64,
     /// Whether the idx/idy swap is tried first.
     pub swap: bool,
     /// Whether remarks are emitted.
     pub remarks: bool,
 }
 
+/// A workgroup attribution of `launch` of the given shape, with the
+/// element type of `memref`.
+fn add_buffer(
+    b: &mut lf_ir::builder::Builder<'_>,
+    launch: GpuLaunchOp,
+    memref: lf_ir::Value,
+    shape: Vec<i64>,
+) -> lf_ir::Value {
+    let ctx = b.ctx();
+    let element = match ctx.type_data(b.body().value_type(memref)) {
+        TypeData::MemRef { element, .. } => *element,
+        _ => unreachable!("a load reads a memref"),
+    };
+    let ty = ctx.get_type(TypeData::MemRef {
+        shape: shape.into_boxed_slice(),
+        element,
+        layout: None,
+        memory_space: Some(crate::gpu::AddressSpace::Workgroup.attr(ctx)),
+    });
+    launch
+        .add_workgroup_attribution(b, ty)
+        .unwrap_or_else(|| unreachable!("planned launches have no private attributions"))
+}
+
 /// The remark of a converted launch.
-fn describe(plan: &LaunchPlan) -> String {
+fn describe(plan: &LaunchPlan, pad: bool) -> String {
+    let [bx, by, _] = plan.reblock.old_block;
+    let [nx, ny] = plan.reblock.new_block;
+    if !plan.tiles.is_empty() {
+        return format!(
+            "coalesced via shared memory: {} load(s) through a transposed {nx}x{nx} tile ({nx}x{} in shared memory, one element loaded per thread); block {bx}x{by}x1 -> {nx}x{ny}x1",
+            plan.tiles.len(),
+            nx + i64::from(pad)
+        );
+    }
     let loops: Vec<String> = plan
         .loops
         .iter()
@@ -126,7 +173,6 @@ fn describe(plan: &LaunchPlan) -> String {
             format!("unroll {} ({})", l.unroll, convs.join(", "))
         })
         .collect();
-    let [bx, by, _] = plan.reblock.old_block;
     format!(
         "coalesced via shared memory: {} load(s); {}; block {bx}x{by}x1 -> 16x1x1",
         plan.loops.iter().map(|l| l.conversions.len()).sum::<usize>(),
@@ -174,11 +220,12 @@ impl Pass for CoalesceViaShared {
                     launch,
                     PlanOptions {
                         max_stride: self.max_stride,
+                        tile: self.tile,
                     },
                     &mut launch_remarks,
                 ) {
                     Ok(p) => {
-                        remarks.push((launch.op(), describe(&p)));
+                        remarks.push((launch.op(), describe(&p, self.pad)));
                         plans.push(p);
                     }
                     Err(why) => remarks.push((launch.op(), format!("kernel not changed: {why}"))),
@@ -198,31 +245,30 @@ impl Pass for CoalesceViaShared {
                 for l in &p.loops {
                     let mut bufs = Vec::new();
                     for c in &l.conversions {
-                        let memref = c.load.memref(&b);
-                        let element = match ctx.type_data(b.body().value_type(memref)) {
-                            TypeData::MemRef { element, .. } => *element,
-                            _ => unreachable!("a load reads a memref"),
-                        };
-                        let shape: Vec<i64> = match c.shape {
+                        let shape = match c.shape {
                             Shape::Row => vec![c.m * l.unroll],
                             Shape::Tile { .. } => vec![HALF_WARP, HALF_WARP + i64::from(self.pad)],
                         };
-                        let ty = ctx.get_type(TypeData::MemRef {
-                            shape: shape.into_boxed_slice(),
-                            element,
-                            layout: None,
-                            memory_space: Some(crate::gpu::AddressSpace::Workgroup.attr(ctx)),
-                        });
-                        match p.launch.add_workgroup_attribution(&mut b, ty) {
-                            Some(v) => bufs.push(v),
-                            None => unreachable!("planned launches have no private attributions"),
-                        }
+                        let memref = c.load.memref(&b);
+                        bufs.push(add_buffer(&mut b, p.launch, memref, shape));
                     }
                     buffers.push(bufs);
                 }
+                let side = p.reblock.new_block[0];
+                let tile_bufs: Vec<_> = p
+                    .tiles
+                    .iter()
+                    .map(|t| {
+                        let memref = t.load.memref(&b);
+                        add_buffer(&mut b, p.launch, memref, vec![side, side + i64::from(self.pad)])
+                    })
+                    .collect();
                 reblock::reblock(&mut b, p.launch, &p.reblock);
                 for (l, bufs) in p.loops.iter().zip(&buffers) {
                     rewrite::rewrite_loop(&mut b, p.launch, l, bufs);
+                }
+                for (t, &buf) in p.tiles.iter().zip(&tile_bufs) {
+                    transpose::rewrite_transpose(&mut b, p.launch, t, buf);
                 }
             }
         }
