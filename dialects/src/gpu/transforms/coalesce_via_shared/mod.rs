@@ -196,13 +196,17 @@ impl Pass for CoalesceViaShared {
                     Ok(Some(s)) => {
                         swap::apply_swap(&mut op.builder(), launch);
                         swapped += 1;
-                        remarks.push((
-                            launch.op(),
-                            format!(
-                                "swapped idx and idy (x and y roles exchanged): coalesced global accesses, weighted by executions per thread, {} -> {}",
-                                s.before, s.after
-                            ),
-                        ));
+                        let mut why = format!(
+                            "swapped idx and idy (x and y roles exchanged): coalesced global accesses, weighted by executions per thread, {} -> {}",
+                            s.before, s.after
+                        );
+                        if s.after == s.before {
+                            why.push_str(&format!(
+                                "; non-coalesced stores {} -> {} (a load can be read through shared memory, a store cannot)",
+                                s.stores_before, s.stores_after
+                            ));
+                        }
+                        remarks.push((launch.op(), why));
                     }
                     Ok(None) => {}
                     Err(why) => remarks.push((launch.op(), why)),
