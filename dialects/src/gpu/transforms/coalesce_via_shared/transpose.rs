@@ -1,16 +1,17 @@
 //! Case A with `idx` in a higher dimension and `idy` in the innermost one
-//! (DIGEST §004.4-§004.6): the transpose tile. A load `A[.. idx + e ..][idy
-//! + f]` with no loop index is not coalesced (the 16 lanes of a half-warp
-//! read 16 rows). The segments `A[(idx - tidx) + e + l][(idy - tidy) + f +
-//! t]`, `l, t < T`, form a `T x T` tile that the `T` neighbouring y-blocks
-//! of a `T x 1` block would share (§004.5: the segments overlap along y), so
-//! the conversion and the y-block merge that realises the reuse are one
-//! step: the block becomes `T x T`, each thread loads one element of the tile
-//! coalesced (`sT[tidy][tidx] = A[.. idx - tidx + tidy ..][idy - tidy +
-//! tidx]`), a barrier, and the access reads the transposed element
-//! `sT[tidx][tidy]`. Each tile element is loaded once and read once by the
-//! merged block (`T²` reads of `T²` elements), every off-diagonal element
-//! by a thread other than the one that loaded it.
+//! (DIGEST §004.4-§004.6): the transpose tile. A load
+//! `A[.. idx + e ..][idy + f]` with no loop index is not coalesced (the 16
+//! lanes of a half-warp read 16 rows). The segments
+//! `A[(idx - tidx) + e + l][(idy - tidy) + f + t]`, `l, t < T`, form a
+//! `T x T` tile that the `T` neighbouring y-blocks of a `T x 1` block would
+//! share (§004.5: the segments overlap along y), so the conversion and the
+//! y-block merge that realises the reuse are one step: the block becomes
+//! `T x T`, each thread loads one element of the tile coalesced
+//! (`sT[tidy][tidx] = A[.. idx - tidx + tidy ..][idy - tidy + tidx]`), a
+//! barrier, and the access reads the transposed element `sT[tidx][tidy]`.
+//! Each tile element is loaded once and read once by the merged block (`T²`
+//! reads of `T²` elements); every element off the diagonal is read by a
+//! thread other than the one that loaded it.
 
 use crate::affine::{AffineLoadOp, AffineStoreOp};
 use crate::gpu::analysis::coalescing::HALF_WARP;
