@@ -40,21 +40,34 @@ k reads `sA[tidx][k]`. The block becomes 16 threads along x (a half-warp), the t
 move to the grid (grid.x·bdx/16, grid.y·bdy); the kernel must read its ids only through the \
 absolute ids `bidx*bdx + tidx`, `bidy*bdy + tidy` (as `gpu-map-loops` makes them), bdx a multiple \
 of 16, bdz = 1.\n\n\
+**Case A, the transposed tile**: a load with no loop index, `idx` (coefficient 1) in one \
+subscript above the innermost and `idy` (coefficient 1) in the innermost (`A[idx][idy]`, the \
+transpose): the segments `A[(idx - tidx) + l][(idy - tidy) + t]` form a TxT tile (T = `tile`, 16) \
+shared by T neighbouring y-blocks, so the block becomes TxT (the y-block merge that realises the \
+reuse: T² reads of T² loaded elements), each thread loads one element coalesced \
+(`sT[tidy][tidx] = A[.. idx - tidx + tidy ..][idy - tidy + tidx]`, a Tx(T+1) workgroup tile), a \
+`gpu.barrier`, and the access reads `sT[tidx][tidy]`. The load must sit directly in the kernel \
+body (not under a bound guard or in a loop: the barrier must be reached by every thread), the \
+threads along x and y (grid times block) must be multiples of T, the tile's rows 16-element \
+aligned, the array not written by the kernel; a kernel with case-B conversions keeps its 16x1 \
+block and its transposed loads.\n\n\
 Not converted, with a remark at the load: m > `max-stride` (8: little reuse across iterations); \
 the reuse rule of §004.5 fails (over one fill, 16 lanes x U iterations, the segment must serve at \
 least as many reads as elements it loads, and more than one of its elements must be read: case A \
-accesses without a loop index, `A[idy][0]` or `A[idx][c]`, never pass); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
+accesses without a loop index and not of the transposed kind, `A[idy][0]` or `A[idx][c]`, never \
+pass); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
 segment of the last iterations reaching past the array; a trip count not a multiple of U; a load \
 under an `affine.if` (a bound guard) or any other op (a barrier there could diverge); an array \
 the kernel also writes; indices of other loops or computed in the loop. Stores are never \
 converted (a non-coalesced store gets a remark). Kernels that already use workgroup memory or \
 barriers are left alone (re-blocking would split threads that share a block). A remark at the launch says what was converted, or why the kernel is left alone.\n\n\
-First, with `swap` (default), the seed's idx/idy swap: when a global load indexed by both `idx` and \
-`idy` in different subscripts (`A[idx][idy]`) is not coalesced, and exchanging the kernel's x and y \
+First, with `swap` (default), the seed's idx/idy swap: when a global access indexed by both `idx` \
+and `idy` in different subscripts (`A[idx][idy]`) is not coalesced, and exchanging the kernel's x and y \
 roles (thread `(tx, ty)` of block `(bx, by)` becomes thread `(ty, tx)` of block `(by, bx)`, the \
 launch's x and y sizes exchanged: every block keeps its threads, so it is always legal) makes \
-strictly more global accesses coalesced, weighted by how often a thread executes each, the kernel \
-is swapped, with a remark giving both counts.",
+strictly more global accesses coalesced, weighted by how often a thread executes each, or as many \
+and fewer non-coalesced stores (a transpose with its store not coalesced: after the swap the load \
+is, and the transposed tile converts it), the kernel is swapped, with a remark giving the counts.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
