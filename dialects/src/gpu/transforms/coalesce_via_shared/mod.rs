@@ -165,8 +165,21 @@ fn describe(plan: &LaunchPlan, pad: bool) -> String {
     let [bx, by, _] = plan.reblock.old_block;
     let [nx, ny] = plan.reblock.new_block;
     if !plan.tiles.is_empty() {
+        let guarded = plan.tiles.iter().filter(|t| t.guard.is_some()).count();
+        let mut notes = String::new();
+        if guarded > 0 {
+            notes.push_str(&format!(
+                "; {guarded} loader(s) under the mirrored bound guard, the barrier before the guard"
+            ));
+        }
+        if let Some([x, y]) = plan.reblock.rounded_up {
+            let [gx, gy, _] = plan.reblock.new_grid;
+            notes.push_str(&format!(
+                "; grid rounded up to {gx}x{gy} blocks, the guards given idx < {x}, idy < {y}"
+            ));
+        }
         return format!(
-            "coalesced via shared memory: {} load(s) through a transposed {nx}x{nx} tile ({nx}x{} in shared memory, one element loaded per thread); block {bx}x{by}x1 -> {nx}x{ny}x1",
+            "coalesced via shared memory: {} load(s) through a transposed {nx}x{nx} tile ({nx}x{} in shared memory, one element loaded per thread); block {bx}x{by}x1 -> {nx}x{ny}x1{notes}",
             plan.tiles.len(),
             nx + i64::from(pad)
         );
@@ -284,7 +297,11 @@ impl Pass for CoalesceViaShared {
                 for (l, bufs) in p.loops.iter().zip(&buffers) {
                     rewrite::rewrite_loop(&mut b, p.launch, l, bufs);
                 }
-                for (t, &buf) in p.tiles.iter().zip(&tile_bufs) {
+                let mut tiles = p.tiles.clone();
+                if let Some(extents) = p.reblock.rounded_up {
+                    transpose::exclude_extra_threads(&mut b, p.launch, extents, &mut tiles);
+                }
+                for (t, &buf) in tiles.iter().zip(&tile_bufs) {
                     transpose::rewrite_transpose(&mut b, p.launch, t, buf);
                 }
             }

@@ -6,7 +6,7 @@
 //! others are left alone.
 
 use super::reblock::{reblock_plan, Reblock};
-use super::transpose::{plan_transpose, transpose_shape, TransposeTile};
+use super::transpose::{only_guarded_effects, plan_transpose, transpose_shape, TransposeTile};
 use crate::affine::{AffineForOp, AffineLoadOp};
 use crate::gpu::analysis::coalescing::{check_half_warp, Verdict, HALF_WARP};
 use crate::gpu::analysis::kernel_access::{kernel_accesses, KernelAccess, LaunchIds, MemorySpace, Term};
@@ -244,7 +244,10 @@ pub fn plan_launch<'c>(
     } else {
         [HALF_WARP, 1]
     };
-    let reblock = reblock_plan(ir, launch, &ids, new_block)?;
+    // With transposed tiles, a grid that does not divide is rounded up
+    // when the extra threads can be kept out of every memory access.
+    let round_up = !tiles.is_empty() && only_guarded_effects(ir, launch);
+    let reblock = reblock_plan(ir, launch, &ids, new_block, round_up)?;
     Ok(LaunchPlan {
         launch,
         reblock,

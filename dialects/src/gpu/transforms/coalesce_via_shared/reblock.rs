@@ -36,6 +36,12 @@ pub struct Reblock {
     pub old_grid: [i64; 3],
     /// The block size after, along x and y (`[16, 1]`, or `[T, T]`).
     pub new_block: [i64; 2],
+    /// The grid size after.
+    pub new_grid: [i64; 3],
+    /// The threads along x and y before (grid times block), when the new
+    /// grid was rounded up past them (the extra threads must then be kept
+    /// out of every memory access: `transpose::exclude_extra_threads`).
+    pub rounded_up: Option<[i64; 2]>,
     /// The applies to rewrite.
     pub applies: Vec<IdApply>,
 }
@@ -43,12 +49,14 @@ pub struct Reblock {
 /// Whether `launch` can be re-blocked to `new_block` threads along x and
 /// y, and how: `[16, 1]` needs `blockDim.x` a multiple of 16; any other
 /// size needs the threads along each dimension (grid times block) to be a
-/// multiple of it.
+/// multiple of it, or, with `round_up`, the grid is rounded up (the caller
+/// keeps the extra threads out of the kernel's work).
 pub fn reblock_plan<'c>(
     ir: &impl Ir<'c>,
     launch: GpuLaunchOp,
     ids: &LaunchIds,
     new_block: [i64; 2],
+    round_up: bool,
 ) -> Result<Reblock, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let mut block = [0i64; 3];
@@ -60,6 +68,7 @@ pub fn reblock_plan<'c>(
     let (Some(tx), Some(ty)) = (grid[0].checked_mul(block[0]), grid[1].checked_mul(block[1])) else {
         return Err("the new grid size overflows".into());
     };
+    let mut rounded_up = None;
     if new_block == [HALF_WARP, 1] {
         if block[0] % HALF_WARP != 0 {
             return Err(format!("blockDim.x = {} is not a multiple of 16", block[0]));
@@ -67,16 +76,21 @@ pub fn reblock_plan<'c>(
     } else {
         for (d, (total, n)) in [(tx, new_block[0]), (ty, new_block[1])].into_iter().enumerate() {
             if total % n != 0 {
-                return Err(format!(
-                    "the threads along {} ({total}) are not a multiple of the new block's {n}",
-                    ["x", "y"][d]
-                ));
+                if !round_up {
+                    return Err(format!(
+                        "the threads along {} ({total}) are not a multiple of the new block's {n}, and not every memory access of the kernel is under a bound guard without results or else block (extra threads could not be kept out)",
+                        ["x", "y"][d]
+                    ));
+                }
+                rounded_up = Some([tx, ty]);
             }
         }
     }
-    if block[2] != 1 {
-        return Err("threads along z".into());
-    }
+    let new_grid = [
+        (tx + new_block[0] - 1) / new_block[0],
+        (ty + new_block[1] - 1) / new_block[1],
+        grid[2],
+    ];
     let id_args: Vec<lf_ir::Value> = ids
         .thread
         .iter()
@@ -135,19 +149,18 @@ pub fn reblock_plan<'c>(
         old_block: block,
         old_grid: grid,
         new_block,
+        new_grid,
+        rounded_up,
         applies,
     })
 }
 
 /// Rewrites the launch configuration and the id applies.
 pub fn reblock(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Reblock) {
-    let [bx, by, _] = plan.old_block;
-    let [gx, gy, gz] = plan.old_grid;
     let [nx, ny] = plan.new_block;
     b.set_insertion_point_before(launch.op());
     b.set_loc_of(launch.op());
-    let new_grid = [gx * bx / nx, gy * by / ny, gz];
-    let grid: Vec<_> = new_grid.iter().map(|&n| ArithConstantOp::index(b, n)).collect();
+    let grid: Vec<_> = plan.new_grid.iter().map(|&n| ArithConstantOp::index(b, n)).collect();
     let block_x = ArithConstantOp::index(b, nx);
     let one = ArithConstantOp::index(b, 1);
     let block_y = if ny == 1 { one } else { ArithConstantOp::index(b, ny) };
