@@ -47,10 +47,14 @@ shared by T neighbouring y-blocks, so the block becomes TxT (the y-block merge t
 reuse: T² reads of T² loaded elements), each thread loads one element coalesced \
 (`sT[tidy][tidx] = A[.. idx - tidx + tidy ..][idy - tidy + tidx]`, a Tx(T+1) workgroup tile), a \
 `gpu.barrier`, and the access reads `sT[tidx][tidy]`. The load must sit directly in the kernel \
-body (not under a bound guard or in a loop: the barrier must be reached by every thread), the \
-threads along x and y (grid times block) must be multiples of T, the tile's rows 16-element \
-aligned, the array not written by the kernel; a kernel with case-B conversions keeps its 16x1 \
-block and its transposed loads.\n\n\
+body or in the then block of a bound guard there (an `affine.if` on values affine in `idx` and \
+`idy`, as `gpu-map-loops` adds): the loader then goes under the guard evaluated at the mirrored \
+thread's ids (`idx - tidx + tidy`, `idy - tidy + tidx`) and the barrier before the guard, so every \
+thread reaches it; not in a loop. The threads along x and y (grid times block) must be multiples \
+of T, or every memory access of the kernel under such guards (without results or else blocks): \
+the grid is then rounded up and each guard gets `idx < X`, `idy < Y` (the old extents). The array \
+must not be written by the kernel; a kernel with case-B conversions keeps its 16x1 block and its \
+transposed loads.\n\n\
 Not converted, with a remark at the load: m > `max-stride` (8: little reuse across iterations); \
 the reuse rule of §004.5 fails (over one fill, 16 lanes x U iterations, the segment must serve at \
 least as many reads as elements it loads, and more than one of its elements must be read: case A \
