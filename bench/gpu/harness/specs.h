@@ -149,7 +149,9 @@ static const double lfb_flops = 2.0 * LFB_M * (double)LFB_N;
 #elif defined(LFB_TRANSPOSE)
 #define LFB_NAME "transpose"
 static const lfb_array lfb_arrays[] = {{"in", (int64_t)LFB_M * LFB_N, LFB_IN}, {"out", (int64_t)LFB_N * LFB_M, LFB_OUT}};
-static void lfb_call(float **p) { transpose(p[0], p[1]); }
+/* lf-translate emits the host function as lf_transpose: `transpose` is a Brook+ keyword, one of the
+   names targets/src/names.rs reserves for every target (renamed lf_<function>). */
+static void lfb_call(float **p) { lf_transpose(p[0], p[1]); }
 static const double lfb_flops = 0.0;
 
 #elif defined(LFB_COMPLEX_SCALE)

@@ -7,6 +7,7 @@ pub mod plan;
 pub mod reblock;
 pub mod rewrite;
 pub mod swap;
+pub mod transpose;
 
 use crate::gpu::analysis::coalescing::HALF_WARP;
 use crate::gpu::GpuLaunchOp;
@@ -39,21 +40,38 @@ k reads `sA[tidx][k]`. The block becomes 16 threads along x (a half-warp), the t
 move to the grid (grid.x·bdx/16, grid.y·bdy); the kernel must read its ids only through the \
 absolute ids `bidx*bdx + tidx`, `bidy*bdy + tidy` (as `gpu-map-loops` makes them), bdx a multiple \
 of 16, bdz = 1.\n\n\
+**Case A, the transposed tile**: a load with no loop index, `idx` (coefficient 1) in one \
+subscript above the innermost and `idy` (coefficient 1) in the innermost (`A[idx][idy]`, the \
+transpose): the segments `A[(idx - tidx) + l][(idy - tidy) + t]` form a TxT tile (T = `tile`, 16) \
+shared by T neighbouring y-blocks, so the block becomes TxT (the y-block merge that realises the \
+reuse: T² reads of T² loaded elements), each thread loads one element coalesced \
+(`sT[tidy][tidx] = A[.. idx - tidx + tidy ..][idy - tidy + tidx]`, a Tx(T+1) workgroup tile), a \
+`gpu.barrier`, and the access reads `sT[tidx][tidy]`. The load must sit directly in the kernel \
+body or in the then block of a bound guard there (an `affine.if` on values affine in `idx` and \
+`idy`, as `gpu-map-loops` adds): the loader then goes under the guard evaluated at the mirrored \
+thread's ids (`idx - tidx + tidy`, `idy - tidy + tidx`) and the barrier before the guard, so every \
+thread reaches it; not in a loop. The threads along x and y (grid times block) must be multiples \
+of T, or every memory access of the kernel under such guards (without results or else blocks): \
+the grid is then rounded up and each guard gets `idx < X`, `idy < Y` (the old extents). The array \
+must not be written by the kernel; a kernel with case-B conversions keeps its 16x1 block and its \
+transposed loads.\n\n\
 Not converted, with a remark at the load: m > `max-stride` (8: little reuse across iterations); \
 the reuse rule of §004.5 fails (over one fill, 16 lanes x U iterations, the segment must serve at \
 least as many reads as elements it loads, and more than one of its elements must be read: case A \
-accesses without a loop index, `A[idy][0]` or `A[idx][c]`, never pass); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
+accesses without a loop index and not of the transposed kind, `A[idy][0]` or `A[idx][c]`, never \
+pass); a segment not 16-element aligned (n % 16 != 0 or a row pitch not a multiple of 16); a \
 segment of the last iterations reaching past the array; a trip count not a multiple of U; a load \
 under an `affine.if` (a bound guard) or any other op (a barrier there could diverge); an array \
 the kernel also writes; indices of other loops or computed in the loop. Stores are never \
 converted (a non-coalesced store gets a remark). Kernels that already use workgroup memory or \
 barriers are left alone (re-blocking would split threads that share a block). A remark at the launch says what was converted, or why the kernel is left alone.\n\n\
-First, with `swap` (default), the seed's idx/idy swap: when a global load indexed by both `idx` and \
-`idy` in different subscripts (`A[idx][idy]`) is not coalesced, and exchanging the kernel's x and y \
+First, with `swap` (default), the seed's idx/idy swap: when a global access indexed by both `idx` \
+and `idy` in different subscripts (`A[idx][idy]`) is not coalesced, and exchanging the kernel's x and y \
 roles (thread `(tx, ty)` of block `(bx, by)` becomes thread `(ty, tx)` of block `(by, bx)`, the \
 launch's x and y sizes exchanged: every block keeps its threads, so it is always legal) makes \
-strictly more global accesses coalesced, weighted by how often a thread executes each, the kernel \
-is swapped, with a remark giving both counts.",
+strictly more global accesses coalesced, weighted by how often a thread executes each, or as many \
+and fewer non-coalesced stores (a transpose with its store not coalesced: after the swap the load \
+is, and the transposed tile converts it), the kernel is swapped, with a remark giving the counts.",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -67,6 +85,12 @@ is swapped, with a remark giving both counts.",
             kind: OptionKind::UInt,
             default: "8",
             help: "The largest m (elements per iteration) converted; the seed's 8",
+        },
+        PassOption {
+            name: "tile",
+            kind: OptionKind::UInt,
+            default: "16",
+            help: "The side of case A's transposed tile and square block: 16 (the seed's half-warp) or 32 (a warp)",
         },
         PassOption {
             name: "swap",
@@ -89,9 +113,14 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     if !(1..=HALF_WARP).contains(&max_stride) {
         return Err("max-stride: between 1 and 16".into());
     }
+    let tile = opts.int("tile");
+    if tile != HALF_WARP && tile != 2 * HALF_WARP {
+        return Err("tile: 16 or 32".into());
+    }
     Ok(Box::new(CoalesceViaShared {
         pad: opts.bool("pad"),
         max_stride,
+        tile,
         swap: opts.bool("swap"),
         remarks: opts.bool("remarks"),
     }))
@@ -103,14 +132,62 @@ pub struct CoalesceViaShared {
     pub pad: bool,
     /// The largest m converted.
     pub max_stride: i64,
+    /// The side of a transposed tile (16 or 32).
+    pub tile: i64,
     /// Whether the idx/idy swap is tried first.
     pub swap: bool,
     /// Whether remarks are emitted.
     pub remarks: bool,
 }
 
+/// A workgroup attribution of `launch` of the given shape, with the
+/// element type of `memref`.
+fn add_buffer(
+    b: &mut lf_ir::builder::Builder<'_>,
+    launch: GpuLaunchOp,
+    memref: lf_ir::Value,
+    shape: Vec<i64>,
+) -> lf_ir::Value {
+    let ctx = b.ctx();
+    let element = match ctx.type_data(b.body().value_type(memref)) {
+        TypeData::MemRef { element, .. } => *element,
+        _ => unreachable!("a load reads a memref"),
+    };
+    let ty = ctx.get_type(TypeData::MemRef {
+        shape: shape.into_boxed_slice(),
+        element,
+        layout: None,
+        memory_space: Some(crate::gpu::AddressSpace::Workgroup.attr(ctx)),
+    });
+    launch
+        .add_workgroup_attribution(b, ty)
+        .unwrap_or_else(|| unreachable!("planned launches have no private attributions"))
+}
+
 /// The remark of a converted launch.
-fn describe(plan: &LaunchPlan) -> String {
+fn describe(plan: &LaunchPlan, pad: bool) -> String {
+    let [bx, by, _] = plan.reblock.old_block;
+    let [nx, ny] = plan.reblock.new_block;
+    if !plan.tiles.is_empty() {
+        let guarded = plan.tiles.iter().filter(|t| t.guard.is_some()).count();
+        let mut notes = String::new();
+        if guarded > 0 {
+            notes.push_str(&format!(
+                "; {guarded} loader(s) under the mirrored bound guard, the barrier before the guard"
+            ));
+        }
+        if let Some([x, y]) = plan.reblock.rounded_up {
+            let [gx, gy, _] = plan.reblock.new_grid;
+            notes.push_str(&format!(
+                "; grid rounded up to {gx}x{gy} blocks, the guards given idx < {x}, idy < {y}"
+            ));
+        }
+        return format!(
+            "coalesced via shared memory: {} load(s) through a transposed {nx}x{nx} tile ({nx}x{} in shared memory, one element loaded per thread); block {bx}x{by}x1 -> {nx}x{ny}x1{notes}",
+            plan.tiles.len(),
+            nx + i64::from(pad)
+        );
+    }
     let loops: Vec<String> = plan
         .loops
         .iter()
@@ -126,7 +203,6 @@ fn describe(plan: &LaunchPlan) -> String {
             format!("unroll {} ({})", l.unroll, convs.join(", "))
         })
         .collect();
-    let [bx, by, _] = plan.reblock.old_block;
     format!(
         "coalesced via shared memory: {} load(s); {}; block {bx}x{by}x1 -> 16x1x1",
         plan.loops.iter().map(|l| l.conversions.len()).sum::<usize>(),
@@ -150,13 +226,17 @@ impl Pass for CoalesceViaShared {
                     Ok(Some(s)) => {
                         swap::apply_swap(&mut op.builder(), launch);
                         swapped += 1;
-                        remarks.push((
-                            launch.op(),
-                            format!(
-                                "swapped idx and idy (x and y roles exchanged): coalesced global accesses, weighted by executions per thread, {} -> {}",
-                                s.before, s.after
-                            ),
-                        ));
+                        let mut why = format!(
+                            "swapped idx and idy (x and y roles exchanged): coalesced global accesses, weighted by executions per thread, {} -> {}",
+                            s.before, s.after
+                        );
+                        if s.after == s.before {
+                            why.push_str(&format!(
+                                "; non-coalesced stores {} -> {} (a load can be read through shared memory, a store cannot)",
+                                s.stores_before, s.stores_after
+                            ));
+                        }
+                        remarks.push((launch.op(), why));
                     }
                     Ok(None) => {}
                     Err(why) => remarks.push((launch.op(), why)),
@@ -174,11 +254,12 @@ impl Pass for CoalesceViaShared {
                     launch,
                     PlanOptions {
                         max_stride: self.max_stride,
+                        tile: self.tile,
                     },
                     &mut launch_remarks,
                 ) {
                     Ok(p) => {
-                        remarks.push((launch.op(), describe(&p)));
+                        remarks.push((launch.op(), describe(&p, self.pad)));
                         plans.push(p);
                     }
                     Err(why) => remarks.push((launch.op(), format!("kernel not changed: {why}"))),
@@ -198,31 +279,34 @@ impl Pass for CoalesceViaShared {
                 for l in &p.loops {
                     let mut bufs = Vec::new();
                     for c in &l.conversions {
-                        let memref = c.load.memref(&b);
-                        let element = match ctx.type_data(b.body().value_type(memref)) {
-                            TypeData::MemRef { element, .. } => *element,
-                            _ => unreachable!("a load reads a memref"),
-                        };
-                        let shape: Vec<i64> = match c.shape {
+                        let shape = match c.shape {
                             Shape::Row => vec![c.m * l.unroll],
                             Shape::Tile { .. } => vec![HALF_WARP, HALF_WARP + i64::from(self.pad)],
                         };
-                        let ty = ctx.get_type(TypeData::MemRef {
-                            shape: shape.into_boxed_slice(),
-                            element,
-                            layout: None,
-                            memory_space: Some(crate::gpu::AddressSpace::Workgroup.attr(ctx)),
-                        });
-                        match p.launch.add_workgroup_attribution(&mut b, ty) {
-                            Some(v) => bufs.push(v),
-                            None => unreachable!("planned launches have no private attributions"),
-                        }
+                        let memref = c.load.memref(&b);
+                        bufs.push(add_buffer(&mut b, p.launch, memref, shape));
                     }
                     buffers.push(bufs);
                 }
+                let side = p.reblock.new_block[0];
+                let tile_bufs: Vec<_> = p
+                    .tiles
+                    .iter()
+                    .map(|t| {
+                        let memref = t.load.memref(&b);
+                        add_buffer(&mut b, p.launch, memref, vec![side, side + i64::from(self.pad)])
+                    })
+                    .collect();
                 reblock::reblock(&mut b, p.launch, &p.reblock);
                 for (l, bufs) in p.loops.iter().zip(&buffers) {
                     rewrite::rewrite_loop(&mut b, p.launch, l, bufs);
+                }
+                let mut tiles = p.tiles.clone();
+                if let Some(extents) = p.reblock.rounded_up {
+                    transpose::exclude_extra_threads(&mut b, p.launch, extents, &mut tiles);
+                }
+                for (t, &buf) in tiles.iter().zip(&tile_bufs) {
+                    transpose::rewrite_transpose(&mut b, p.launch, t, buf);
                 }
             }
         }

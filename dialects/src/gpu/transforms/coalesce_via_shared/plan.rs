@@ -1,9 +1,12 @@
 //! What `coalesce-via-shared` does to one kernel: which global loads are
 //! converted (case B of DIGEST §004.4: a loop index in the innermost
-//! subscript, with or without `idx` in a higher dimension), the unroll
-//! factor of each loop, and why the others are left alone.
+//! subscript, with or without `idx` in a higher dimension; case A with
+//! `idx` in a higher dimension and `idy` in the innermost: the transposed
+//! tile of `transpose.rs`), the unroll factor of each loop, and why the
+//! others are left alone.
 
 use super::reblock::{reblock_plan, Reblock};
+use super::transpose::{only_guarded_effects, plan_transpose, transpose_shape, TransposeTile};
 use crate::affine::{AffineForOp, AffineLoadOp};
 use crate::gpu::analysis::coalescing::{check_half_warp, Verdict, HALF_WARP};
 use crate::gpu::analysis::kernel_access::{kernel_accesses, KernelAccess, LaunchIds, MemorySpace, Term};
@@ -57,10 +60,14 @@ pub struct LoopPlan {
 pub struct LaunchPlan {
     /// The launch.
     pub launch: GpuLaunchOp,
-    /// The re-blocking to 16 threads along x.
+    /// The re-blocking to 16 threads along x (case B) or to the square
+    /// block of the transposed tiles.
     pub reblock: Reblock,
-    /// The loops to rewrite.
+    /// The loops to rewrite (case B).
     pub loops: Vec<LoopPlan>,
+    /// The loads read through a transposed tile (case A; only when there
+    /// is no case-B loop: the two need different blocks).
+    pub tiles: Vec<TransposeTile>,
 }
 
 /// The options that shape a plan.
@@ -68,6 +75,8 @@ pub struct LaunchPlan {
 pub struct PlanOptions {
     /// The largest `m` converted (8 in the seed).
     pub max_stride: i64,
+    /// The side `T` of a transposed tile (16, the seed's half-warp, or 32).
+    pub tile: i64,
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
@@ -127,6 +136,7 @@ pub fn plan_launch<'c>(
         }
     }
     let mut loops: Vec<LoopPlan> = Vec::new();
+    let mut tiles: Vec<TransposeTile> = Vec::new();
     let mut candidates = 0;
     for acc in accesses
         .iter()
@@ -144,6 +154,13 @@ pub fn plan_launch<'c>(
             Verdict::NotCoalesced(_) => {}
         }
         candidates += 1;
+        if let Some(dim) = transpose_shape(acc, &ids) {
+            match plan_transpose(ir, &ids, acc, dim, &accesses, opts.tile) {
+                Ok(t) => tiles.push(t),
+                Err(why) => remarks.push((acc.op, format!("not converted: {why}"))),
+            }
+            continue;
+        }
         match convertible(ir, &ids, acc, &accesses, opts) {
             Ok((for_op, conv)) => {
                 let u = unroll_factor(conv.m);
@@ -208,14 +225,34 @@ pub fn plan_launch<'c>(
             kept.push(l);
         }
     }
-    if kept.is_empty() {
+    if !kept.is_empty() {
+        for t in tiles.drain(..) {
+            remarks.push((
+                t.load.op(),
+                format!(
+                    "not converted: case A (transposed tile) needs a {0}x{0} block, the kernel's case-B conversions make it 16x1",
+                    opts.tile
+                ),
+            ));
+        }
+    }
+    if kept.is_empty() && tiles.is_empty() {
         return Err("no global load can be converted".into());
     }
-    let reblock = reblock_plan(ir, launch, &ids)?;
+    let new_block = if kept.is_empty() {
+        [opts.tile, opts.tile]
+    } else {
+        [HALF_WARP, 1]
+    };
+    // With transposed tiles, a grid that does not divide is rounded up
+    // when the extra threads can be kept out of every memory access.
+    let round_up = !tiles.is_empty() && only_guarded_effects(ir, launch);
+    let reblock = reblock_plan(ir, launch, &ids, new_block, round_up)?;
     Ok(LaunchPlan {
         launch,
         reblock,
         loops: kept,
+        tiles,
     })
 }
 

@@ -1,10 +1,12 @@
 //! The block becomes one half-warp: 16 threads along x, the threads along
-//! y moved to the grid (DIGEST §004.4, property 1 after Step 3). Legal when
+//! y moved to the grid (DIGEST §004.4, property 1 after Step 3), or a
+//! `T x T` square for the transposed tile of case A. Legal when
 //! the kernel reads its ids only through the absolute ids `idx = bidx·bdx +
 //! tidx`, `idy = bidy·bdy + tidy`, `idz = bidz` (`affine.apply` of ids and
 //! constants, as `gpu-map-loops` makes them): each such apply is rewritten
-//! on the new ids (`idx = 16·bidx + tidx`, `idy = bidy`), which keeps every
-//! thread's absolute ids and so its work.
+//! on the new ids (`idx = 16·bidx + tidx`, `idy = bidy`; `idy = T·bidy +
+//! tidy` for a square block), which keeps every thread's absolute ids and so
+//! its work.
 
 use crate::affine::AffineApplyOp;
 use crate::arith::ArithConstantOp;
@@ -32,12 +34,30 @@ pub struct Reblock {
     pub old_block: [i64; 3],
     /// The grid size before.
     pub old_grid: [i64; 3],
+    /// The block size after, along x and y (`[16, 1]`, or `[T, T]`).
+    pub new_block: [i64; 2],
+    /// The grid size after.
+    pub new_grid: [i64; 3],
+    /// The threads along x and y before (grid times block), when the new
+    /// grid was rounded up past them (the extra threads must then be kept
+    /// out of every memory access: `transpose::exclude_extra_threads`).
+    pub rounded_up: Option<[i64; 2]>,
     /// The applies to rewrite.
     pub applies: Vec<IdApply>,
 }
 
-/// Whether `launch` can be re-blocked, and how.
-pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) -> Result<Reblock, String> {
+/// Whether `launch` can be re-blocked to `new_block` threads along x and
+/// y, and how: `[16, 1]` needs `blockDim.x` a multiple of 16; any other
+/// size needs the threads along each dimension (grid times block) to be a
+/// multiple of it, or, with `round_up`, the grid is rounded up (the caller
+/// keeps the extra threads out of the kernel's work).
+pub fn reblock_plan<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    ids: &LaunchIds,
+    new_block: [i64; 2],
+    round_up: bool,
+) -> Result<Reblock, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let mut block = [0i64; 3];
     let mut grid = [0i64; 3];
@@ -45,16 +65,32 @@ pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) 
         block[d] = ids.block_size[d].ok_or("a block size that is not a constant")?;
         grid[d] = ids.grid_size[d].ok_or("a grid size that is not a constant")?;
     }
-    let grid_ok = grid[0].checked_mul(block[0] / HALF_WARP).is_some() && grid[1].checked_mul(block[1]).is_some();
-    if !grid_ok {
+    let (Some(tx), Some(ty)) = (grid[0].checked_mul(block[0]), grid[1].checked_mul(block[1])) else {
         return Err("the new grid size overflows".into());
+    };
+    let mut rounded_up = None;
+    if new_block == [HALF_WARP, 1] {
+        if block[0] % HALF_WARP != 0 {
+            return Err(format!("blockDim.x = {} is not a multiple of 16", block[0]));
+        }
+    } else {
+        for (d, (total, n)) in [(tx, new_block[0]), (ty, new_block[1])].into_iter().enumerate() {
+            if total % n != 0 {
+                if !round_up {
+                    return Err(format!(
+                        "the threads along {} ({total}) are not a multiple of the new block's {n}, and not every memory access of the kernel is under a bound guard without results or else block (extra threads could not be kept out)",
+                        ["x", "y"][d]
+                    ));
+                }
+                rounded_up = Some([tx, ty]);
+            }
+        }
     }
-    if block[0] % HALF_WARP != 0 {
-        return Err(format!("blockDim.x = {} is not a multiple of 16", block[0]));
-    }
-    if block[2] != 1 {
-        return Err("threads along z".into());
-    }
+    let new_grid = [
+        (tx + new_block[0] - 1) / new_block[0],
+        (ty + new_block[1] - 1) / new_block[1],
+        grid[2],
+    ];
     let id_args: Vec<lf_ir::Value> = ids
         .thread
         .iter()
@@ -103,7 +139,7 @@ pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) 
                 return Err("an affine.apply of ids and other values".into());
             }
             coefs[3] = l.constant;
-            if coefs[0].checked_mul(HALF_WARP).is_none() {
+            if coefs[0].checked_mul(new_block[0]).is_none() || coefs[1].checked_mul(new_block[1]).is_none() {
                 return Err("an id coefficient overflows".into());
             }
             applies.push(IdApply { op: user, coefs });
@@ -112,40 +148,48 @@ pub fn reblock_plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, ids: &LaunchIds) 
     Ok(Reblock {
         old_block: block,
         old_grid: grid,
+        new_block,
+        new_grid,
+        rounded_up,
         applies,
     })
 }
 
 /// Rewrites the launch configuration and the id applies.
 pub fn reblock(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Reblock) {
-    let [bx, by, _] = plan.old_block;
-    let [gx, gy, gz] = plan.old_grid;
+    let [nx, ny] = plan.new_block;
     b.set_insertion_point_before(launch.op());
     b.set_loc_of(launch.op());
-    let new_grid = [gx * (bx / HALF_WARP), gy * by, gz];
-    let grid: Vec<_> = new_grid.iter().map(|&n| ArithConstantOp::index(b, n)).collect();
-    let sixteen = ArithConstantOp::index(b, HALF_WARP);
+    let grid: Vec<_> = plan.new_grid.iter().map(|&n| ArithConstantOp::index(b, n)).collect();
+    let block_x = ArithConstantOp::index(b, nx);
     let one = ArithConstantOp::index(b, 1);
+    let block_y = if ny == 1 { one } else { ArithConstantOp::index(b, ny) };
     launch.set_grid_size_x(b, grid[0]);
     launch.set_grid_size_y(b, grid[1]);
     launch.set_grid_size_z(b, grid[2]);
-    launch.set_block_size_x(b, sixteen);
-    launch.set_block_size_y(b, one);
+    launch.set_block_size_x(b, block_x);
+    launch.set_block_size_y(b, block_y);
     launch.set_block_size_z(b, one);
-    let [tx, _, _] = launch.thread_ids(b);
+    let [tx, ty, _] = launch.thread_ids(b);
     let [bidx, bidy, bidz] = launch.block_ids(b);
     for a in &plan.applies {
         let [cx, cy, cz, c] = a.coefs;
-        let expr = AffineExpr::dim(0)
-            .mul_const(cx * HALF_WARP)
+        let mut expr = AffineExpr::dim(0)
+            .mul_const(cx * nx)
             .add(&AffineExpr::dim(1).mul_const(cx))
-            .add(&AffineExpr::dim(2).mul_const(cy))
+            .add(&AffineExpr::dim(2).mul_const(cy * ny))
             .add(&AffineExpr::dim(3).mul_const(cz))
             .add_const(c);
-        let map = AffineMap::new(4, 0, vec![expr]);
+        let mut operands = vec![bidx, tx, bidy, bidz];
+        if ny != 1 {
+            // tidy is 0 in a block of one row: only a taller block reads it.
+            expr = expr.add(&AffineExpr::dim(4).mul_const(cy));
+            operands.push(ty);
+        }
+        let map = AffineMap::new(operands.len() as u32, 0, vec![expr]);
         b.set_insertion_point_before(a.op);
         b.set_loc_of(a.op);
-        let new = AffineApplyOp::build(b, &[bidx, tx, bidy, bidz], map).result(b);
+        let new = AffineApplyOp::build(b, &operands, map).result(b);
         let old = AffineApplyOp::from_op_unchecked(a.op).result(b);
         b.replace_all_uses_with(old, new);
         b.erase_op(a.op);

@@ -7,7 +7,11 @@
 //! are exchanged. Every block keeps the same set of threads, so barriers
 //! and shared memory mean what they meant: the swap is always legal. It is
 //! done when it strictly increases the global accesses the half-warp rule
-//! finds coalesced, each weighted by how often a thread executes it.
+//! finds coalesced, each weighted by how often a thread executes it, or,
+//! on a tie, strictly decreases the non-coalesced stores (a transpose: the
+//! non-coalesced access moves from the store to the load, which the
+//! transposed tile of case A can read through shared memory; a store stays
+//! as it is).
 
 use crate::gpu::analysis::coalescing::{check_half_warp, Verdict, HALF_WARP};
 use crate::gpu::analysis::kernel_access::{
@@ -66,25 +70,39 @@ fn swapped_ids(ids: &LaunchIds) -> LaunchIds {
     out
 }
 
-/// The weighted count of coalesced global accesses.
-fn coalesced_weight(accesses: &[KernelAccess], ids: &LaunchIds) -> u64 {
+/// How often a thread executes `a`: the product of its loops' trip counts.
+fn executions(a: &KernelAccess) -> u64 {
+    a.loops
+        .iter()
+        .map(|l| l.trip_count.map_or(UNKNOWN_TRIP, |t| t.max(0) as u64))
+        .fold(1u64, |acc, t| acc.saturating_mul(t))
+}
+
+/// The weighted count of global accesses that `keep` selects.
+fn weight(accesses: &[KernelAccess], keep: impl Fn(&KernelAccess) -> bool) -> u64 {
     accesses
         .iter()
-        .filter(|a| a.space == MemorySpace::Global)
-        .filter(|a| check_half_warp(a, ids, HALF_WARP) == Verdict::Coalesced)
-        .map(|a| {
-            a.loops
-                .iter()
-                .map(|l| l.trip_count.map_or(UNKNOWN_TRIP, |t| t.max(0) as u64))
-                .fold(1u64, |acc, t| acc.saturating_mul(t))
-        })
+        .filter(|a| a.space == MemorySpace::Global && keep(a))
+        .map(executions)
         .fold(0u64, |acc, w| acc.saturating_add(w))
 }
 
-/// Whether `a` is a load of the seed's `A[idx][idy]` kind: global, not
+/// The weighted count of coalesced global accesses.
+fn coalesced_weight(accesses: &[KernelAccess], ids: &LaunchIds) -> u64 {
+    weight(accesses, |a| check_half_warp(a, ids, HALF_WARP) == Verdict::Coalesced)
+}
+
+/// The weighted count of non-coalesced global stores.
+fn uncoalesced_store_weight(accesses: &[KernelAccess], ids: &LaunchIds) -> u64 {
+    weight(accesses, |a| {
+        a.is_store && matches!(check_half_warp(a, ids, HALF_WARP), Verdict::NotCoalesced(_))
+    })
+}
+
+/// Whether `a` is an access of the seed's `A[idx][idy]` kind: global, not
 /// coalesced, `tidx` and `tidy` in different subscripts.
-fn is_idx_idy_load(a: &KernelAccess, ids: &LaunchIds) -> bool {
-    if a.is_store || a.space != MemorySpace::Global {
+fn is_idx_idy_access(a: &KernelAccess, ids: &LaunchIds) -> bool {
+    if a.space != MemorySpace::Global {
         return false;
     }
     let dim_of = |t: Term| {
@@ -96,29 +114,37 @@ fn is_idx_idy_load(a: &KernelAccess, ids: &LaunchIds) -> bool {
         && matches!(check_half_warp(a, ids, HALF_WARP), Verdict::NotCoalesced(_))
 }
 
-/// The swap decided for one launch: the coalesced weight before and after.
+/// The swap decided for one launch: the coalesced weight before and after,
+/// and the weight of non-coalesced stores before and after.
 #[derive(Clone, Copy, Debug)]
 pub struct Swap {
     /// Coalesced global accesses (weighted) before.
     pub before: u64,
     /// Coalesced global accesses (weighted) after.
     pub after: u64,
+    /// Non-coalesced global stores (weighted) before.
+    pub stores_before: u64,
+    /// Non-coalesced global stores (weighted) after.
+    pub stores_after: u64,
 }
 
 /// Whether to swap x and y in `launch`: `Ok(Some)` when an `A[idx][idy]`
-/// load is not coalesced and the swap makes more accesses coalesced;
+/// access is not coalesced and the swap makes more accesses coalesced, or
+/// as many and fewer stores non-coalesced;
 /// `Ok(None)` when there is nothing to do; `Err` when a swap would help but
 /// cannot be done.
 pub fn plan_swap<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> Result<Option<Swap>, String> {
     let ids = LaunchIds::of(ir, launch);
     let accesses = kernel_accesses(ir, launch);
-    if !accesses.iter().any(|a| is_idx_idy_load(a, &ids)) {
+    if !accesses.iter().any(|a| is_idx_idy_access(a, &ids)) {
         return Ok(None);
     }
     let before = coalesced_weight(&accesses, &ids);
     let swapped: Vec<KernelAccess> = accesses.iter().map(swapped_access).collect();
     let after = coalesced_weight(&swapped, &swapped_ids(&ids));
-    if after <= before {
+    let stores_before = uncoalesced_store_weight(&accesses, &ids);
+    let stores_after = uncoalesced_store_weight(&swapped, &swapped_ids(&ids));
+    if after < before || (after == before && stores_after >= stores_before) {
         return Ok(None);
     }
     let constant = ids.block_size[..2]
@@ -128,7 +154,12 @@ pub fn plan_swap<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> Result<Option<Swa
     if !constant {
         return Err("swapping idx and idy would coalesce more accesses, but the launch sizes are not constants".into());
     }
-    Ok(Some(Swap { before, after }))
+    Ok(Some(Swap {
+        before,
+        after,
+        stores_before,
+        stores_after,
+    }))
 }
 
 /// Exchanges the x and y roles of `launch`: sizes, and every use of the
