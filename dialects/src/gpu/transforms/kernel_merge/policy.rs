@@ -144,7 +144,10 @@ fn has_loops<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
     let mut found = false;
     walk(body, launch.op(), WalkOrder::PreOrder, &mut |b, o| {
         let name = ctx.op_name_str(b.op_name(o));
-        if matches!(name, "affine.for" | "affine.parallel" | "scf.for" | "scf.while" | "scf.parallel") {
+        if matches!(
+            name,
+            "affine.for" | "affine.parallel" | "scf.for" | "scf.while" | "scf.parallel"
+        ) {
             found = true;
             return WalkControl::Interrupt;
         }
@@ -233,7 +236,10 @@ impl MergePolicy {
                     ),
                 )
             }
-            Err(why) => (false, format!("gpu-merge-policy: a kernel without loops, but thread-merge {why}")),
+            Err(why) => (
+                false,
+                format!("gpu-merge-policy: a kernel without loops, but thread-merge {why}"),
+            ),
         })
     }
 }
