@@ -149,7 +149,19 @@ pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId
     if !is_index(ctx, body, v) {
         return false;
     }
-    if is_induction_var(ctx, body, v) || is_valid_symbol(ctx, body, v, scope) {
+    if is_induction_var(ctx, body, v) {
+        return true;
+    }
+    // An `affine.apply` below the scope's top level is a valid symbol only
+    // when its operands are (also through the scope's outer region), and
+    // every valid symbol is a valid dimension: its operands being valid
+    // dimensions decides, without asking the symbol question first.
+    if let ValueDef::OpResult { op, .. } = body.value_def(v) {
+        if is_op(ctx, body, op, AffineApplyOp::def()) && !is_top_level(body, v, scope) {
+            return body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope));
+        }
+    }
+    if is_valid_symbol(ctx, body, v, scope) {
         return true;
     }
     let ValueDef::OpResult { op, .. } = body.value_def(v) else {
