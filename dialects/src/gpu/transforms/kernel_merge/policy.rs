@@ -31,9 +31,11 @@
 use super::axis;
 use super::block_merge::{apply_block_merge, plan_block_merge};
 use super::thread_merge::{apply_thread_merge, plan_thread_merge};
+use crate::affine::{AffineForOp, AffineParallelOp};
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::analysis::sharing::{register_estimate, shared_loads, LoadKind};
 use crate::gpu::GpuLaunchOp;
+use crate::scf::{ScfForOp, ScfParallelOp, ScfWhileOp};
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::{collect_ops, Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
@@ -140,14 +142,16 @@ pub const MIN_BLOCKS_AFTER_ILP_MERGE: i64 = 1024;
 
 /// Whether the body of `launch` holds a loop.
 fn has_loops<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
-    let (ctx, body) = (ir.ctx(), ir.body());
+    let ctx = ir.ctx();
     let mut found = false;
-    walk(body, launch.op(), WalkOrder::PreOrder, &mut |b, o| {
-        let name = ctx.op_name_str(b.op_name(o));
-        if matches!(
-            name,
-            "affine.for" | "affine.parallel" | "scf.for" | "scf.while" | "scf.parallel"
-        ) {
+    walk(ir.body(), launch.op(), WalkOrder::PreOrder, &mut |b, o| {
+        let ir = (ctx, b);
+        if AffineForOp::isa(&ir, o)
+            || AffineParallelOp::isa(&ir, o)
+            || ScfForOp::isa(&ir, o)
+            || ScfWhileOp::isa(&ir, o)
+            || ScfParallelOp::isa(&ir, o)
+        {
             found = true;
             return WalkControl::Interrupt;
         }
