@@ -204,25 +204,9 @@ fn syntax_errors_point_at_the_token() {
 // ---------------------------------------------------------------------------
 // Execution.
 
-fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
-}
-
 /// g++, or `None` after a `SKIPPED` line (a panic under `LF_REQUIRE_TOOLS=1`).
 fn gxx(test: &str) -> Option<PathBuf> {
-    if let Some(g) = on_path("g++") {
-        return Some(g);
-    }
-    if std::env::var("LF_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
-        panic!("{test}: g++ is missing and LF_REQUIRE_TOOLS=1");
-    }
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: g++ not installed ({test}; set LF_REQUIRE_TOOLS=1 to fail instead)"
-    );
-    None
+    lf_lit::tools::require(&["g++"], test)
 }
 
 /// Translates `test/Target/brook/run/NAME.br`, builds it and runs it.

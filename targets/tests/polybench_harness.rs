@@ -48,14 +48,7 @@ fn root() -> PathBuf {
 }
 
 fn skip_or_fail(tool: &str) {
-    if std::env::var("LF_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
-        panic!("polybench harness: {tool} is missing and LF_REQUIRE_TOOLS=1");
-    }
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: {tool} not installed (polybench_harness; set LF_REQUIRE_TOOLS=1 to fail instead)"
-    );
+    lf_lit::tools::skip_or_fail("polybench_harness", tool, "bench/gpu/README.md says how to install it");
 }
 
 fn output(cmd: &mut Command, what: &str) -> String {

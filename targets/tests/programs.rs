@@ -19,6 +19,7 @@
 //! `LF_REQUIRE_TOOLS=1`. nvcc is found as `$NVCC`, on `PATH`, or in the
 //! `nvidia-cuda-nvcc` pip package.
 
+use lf_lit::tools::{find_on_path, skip_or_fail};
 use lf_targets::{Emit, Options, Target};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,21 +28,8 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn skip_or_fail(test: &str, tool: &str, hint: &str) {
-    if std::env::var("LF_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
-        panic!("{test}: {tool} is missing and LF_REQUIRE_TOOLS=1 ({hint})");
-    }
-    // Straight to the process's stderr, past the test harness's capture.
-    use std::io::Write;
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED: {tool} not installed ({test}; {hint}; set LF_REQUIRE_TOOLS=1 to fail instead)"
-    );
-}
-
 fn on_path(name: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file())
+    find_on_path(&[name])
 }
 
 fn opencl_available() -> bool {

@@ -12,6 +12,29 @@ pub fn find_on_path(names: &[&str]) -> Option<PathBuf> {
         .find_map(|name| std::env::split_paths(&path).map(|d| d.join(name)).find(|p| p.is_file()))
 }
 
+/// Whether a missing tool fails the test instead of skipping it
+/// (`LF_REQUIRE_TOOLS=1`, as CI sets).
+pub fn tools_required() -> bool {
+    std::env::var("LF_REQUIRE_TOOLS").is_ok_and(|v| v == "1")
+}
+
+/// Skips `test` with a loud `SKIPPED` line naming the missing `tool` and
+/// `hint` (how to install it), written to the process's stderr past the
+/// test harness's capture.
+///
+/// # Panics
+/// When [`tools_required`].
+pub fn skip_or_fail(test: &str, tool: &str, hint: &str) {
+    if tools_required() {
+        panic!("{test}: {tool} is missing and LF_REQUIRE_TOOLS=1 ({hint})");
+    }
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED: {tool} not installed ({test}; {hint}; set LF_REQUIRE_TOOLS=1 to fail instead)"
+    );
+}
+
 /// The first of `names` on `PATH`; otherwise `None` after printing that
 /// `test` is skipped.
 ///
@@ -21,7 +44,7 @@ pub fn require(names: &[&str], test: &str) -> Option<PathBuf> {
     if let Some(p) = find_on_path(names) {
         return Some(p);
     }
-    if std::env::var("LF_REQUIRE_TOOLS").is_ok_and(|v| v == "1") {
+    if tools_required() {
         panic!("{test}: none of {names:?} is on PATH and LF_REQUIRE_TOOLS=1");
     }
     eprintln!(
