@@ -299,20 +299,35 @@ fn regs_of(ctx: &Context, body: &Body, v: Value) -> u64 {
 /// The register estimate of `launch`'s kernel, or of the kernel a thread
 /// merge of `factor` along `dim` would make (`merge = Some((dim, factor))`).
 pub fn register_estimate<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, merge: Option<(usize, u64)>) -> RegisterEstimate {
+    register_estimate_merged(ir, launch, merge.as_slice())
+}
+
+/// The register estimate of the kernel that thread merges by each
+/// `(dim, factor)` of `merges` would make (none: the kernel as it is): a
+/// value counts once per merged copy of every dimension it depends on.
+pub fn register_estimate_merged<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    merges: &[(usize, u64)],
+) -> RegisterEstimate {
     let (ctx, body) = (ir.ctx(), ir.body());
-    let dep = merge.map(|(d, _)| dependent_values(ir, launch, d)).unwrap_or_default();
-    let n = merge.map_or(1, |(_, f)| f.max(1));
-    // Index values that depend on the merged block differ between the
+    let deps: Vec<(FxHashSet<Value>, u64)> = merges
+        .iter()
+        .map(|&(d, f)| (dependent_values(ir, launch, d), f.max(1)))
+        .collect();
+    // Index values that depend on a merged block differ between the
     // copies by a constant (`bid*N + c`): ptxas folds it into the load's
     // immediate offset, so they count once; other dependent values (the
     // accumulators, loaded data) once per copy.
     let index = ctx.common().index;
     let copies = |b: &Body, v: &Value| {
-        if dep.contains(v) && b.value_type(*v) != index {
-            n
-        } else {
-            1
+        if b.value_type(*v) == index {
+            return 1;
         }
+        deps.iter()
+            .filter(|(dep, _)| dep.contains(v))
+            .map(|(_, n)| *n)
+            .product::<u64>()
     };
     let mut est = RegisterEstimate::default();
     let accesses = kernel_accesses(ir, launch);

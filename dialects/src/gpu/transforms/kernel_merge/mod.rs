@@ -8,6 +8,7 @@
 
 pub mod block_merge;
 pub mod policy;
+pub mod register_tile;
 pub mod thread_merge;
 
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
