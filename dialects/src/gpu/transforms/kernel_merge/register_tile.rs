@@ -112,7 +112,7 @@ fn candidate_factors(least: u64, most: u64, grid: u64) -> Vec<u64> {
     let mut out = Vec::new();
     let mut f = least.max(1);
     while f <= most && f <= grid {
-        if grid % f == 0 {
+        if grid.is_multiple_of(f) {
             out.push(f);
         }
         f *= 2;
