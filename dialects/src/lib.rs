@@ -158,6 +158,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::thread_granularity::INFO);
     r.register(&gpu::transforms::partition_camping::INFO);
     r.register(&gpu::transforms::prefetch::INFO);
+    r.register(&gpu::transforms::unroll_shared_reads::INFO);
     r.register(&gpu::transforms::loop_merge::INFO);
     r.register(&gpu::transforms::gpu_launch_sink_index_computations::INFO);
     r.register(&gpu::transforms::vectorize_access::INFO);

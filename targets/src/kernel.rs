@@ -141,7 +141,11 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, cname: &str, flavor: Flavor) -
                     (_, true) => "__shared__ ",
                     _ => "",
                 };
-                locals.push(format!("{qual}{ct} {n}[{count}]; /* {shape} */"));
+                // Workgroup arrays 16-byte aligned: the device compiler may
+                // then combine neighbouring scalar reads into one 128-bit read
+                // (ld.shared.v4 after unrolling), as for vector types.
+                let align = if workgroup { " __attribute__((aligned(16)))" } else { "" };
+                locals.push(format!("{qual}{ct} {n}[{count}]{align}; /* {shape} */"));
                 em.vals.insert(a, Val::Mem(m));
             }
         }

@@ -18,4 +18,5 @@ pub mod partition_camping;
 pub mod prefetch;
 pub mod swap_array_alloc;
 pub mod thread_granularity;
+pub mod unroll_shared_reads;
 pub mod vectorize_access;
