@@ -929,6 +929,48 @@ fn normalize_division(d: &mut [i64], denom: &mut i64) {
     *denom = (*denom as i128 / g) as i64;
 }
 
+/// The rows of a matrix of inequalities split by the sign of their
+/// coefficient at one column, each part in row order (see [`rows_by_sign`]).
+struct RowsBySign {
+    /// Lower bounds (positive coefficient), then upper bounds (negative),
+    /// then the rows without the variable.
+    rows: Vec<usize>,
+    num_lower: usize,
+    num_upper: usize,
+}
+
+impl RowsBySign {
+    fn lower(&self) -> &[usize] {
+        &self.rows[..self.num_lower]
+    }
+
+    fn upper(&self) -> &[usize] {
+        &self.rows[self.num_lower..self.num_lower + self.num_upper]
+    }
+
+    fn unbounded(&self) -> &[usize] {
+        &self.rows[self.num_lower + self.num_upper..]
+    }
+}
+
+/// Splits the rows of `ineqs` by the sign of their coefficient at column
+/// `pos`, in one allocation (the three lists used to grow one push at a
+/// time, for every variable eliminated).
+fn rows_by_sign(ineqs: &Matrix, pos: usize) -> RowsBySign {
+    let n = ineqs.rows();
+    let mut rows = Vec::with_capacity(n);
+    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] > 0));
+    let num_lower = rows.len();
+    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] < 0));
+    let num_upper = rows.len() - num_lower;
+    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] == 0));
+    RowsBySign {
+        rows,
+        num_lower,
+        num_upper,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1031,47 +1073,5 @@ mod tests {
         s.move_vars_fm(VarKind::Range, 0, 1, VarKind::Local, 0);
         assert_eq!(s.equality(0), &[1, 2, 3, 4]);
         assert_eq!(s.num_local_vars(), 1);
-    }
-}
-
-/// The rows of a matrix of inequalities split by the sign of their
-/// coefficient at one column, each part in row order (see [`rows_by_sign`]).
-struct RowsBySign {
-    /// Lower bounds (positive coefficient), then upper bounds (negative),
-    /// then the rows without the variable.
-    rows: Vec<usize>,
-    num_lower: usize,
-    num_upper: usize,
-}
-
-impl RowsBySign {
-    fn lower(&self) -> &[usize] {
-        &self.rows[..self.num_lower]
-    }
-
-    fn upper(&self) -> &[usize] {
-        &self.rows[self.num_lower..self.num_lower + self.num_upper]
-    }
-
-    fn unbounded(&self) -> &[usize] {
-        &self.rows[self.num_lower + self.num_upper..]
-    }
-}
-
-/// Splits the rows of `ineqs` by the sign of their coefficient at column
-/// `pos`, in one allocation (the three lists used to grow one push at a
-/// time, for every variable eliminated).
-fn rows_by_sign(ineqs: &Matrix, pos: usize) -> RowsBySign {
-    let n = ineqs.rows();
-    let mut rows = Vec::with_capacity(n);
-    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] > 0));
-    let num_lower = rows.len();
-    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] < 0));
-    let num_upper = rows.len() - num_lower;
-    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] == 0));
-    RowsBySign {
-        rows,
-        num_lower,
-        num_upper,
     }
 }

@@ -15,6 +15,16 @@ use std::ops::Range;
 /// to its dimensions and symbols.
 pub type SsaAffineMap<'a> = (AffineMap, Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>);
 
+/// The shape of a list of affine expressions of SSA ids (see
+/// [`crate::affine::ssa_list_shape`]): its length, key and the ranges of its
+/// distinct names.
+#[derive(Clone, Copy)]
+struct ListShape<'s> {
+    len: usize,
+    key: &'s [u8],
+    names: &'s [Range<usize>],
+}
+
 /// As [`SsaAffineMap`], with the map as its uniqued attribute.
 pub type SsaAffineMapAttr<'a> = (Attribute, Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>);
 
@@ -51,7 +61,12 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         let mut key = std::mem::take(&mut self.p.memo.shape_key);
         let mut names = std::mem::take(&mut self.p.memo.shape_names);
         let shape = crate::affine::ssa_list_shape(text, closing, &mut key, &mut names);
-        let r = self.map_attr_of_shape(start, shape.map(|len| (len, &key[..], &names[..])), closing);
+        let shape = shape.map(|len| ListShape {
+            len,
+            key: &key,
+            names: &names,
+        });
+        let r = self.map_attr_of_shape(start, shape, closing);
         self.p.memo.shape_key = key;
         self.p.memo.shape_names = names;
         r
@@ -62,11 +77,11 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     fn map_attr_of_shape(
         &mut self,
         start: usize,
-        shape: Option<(usize, &[u8], &[Range<usize>])>,
+        shape: Option<ListShape<'_>>,
         closing: char,
     ) -> ParseResult<SsaAffineMapAttr<'a>> {
         type Ranges = smallvec::SmallVec<[Range<usize>; 6]>;
-        if let Some((len, key, names)) = shape {
+        if let Some(ListShape { len, key, names }) = shape {
             if let Some(m) = self.p.memo.ssa_maps.get(key) {
                 let map = m.map;
                 let dims: Ranges = m.dims.iter().map(|&n| names[n as usize].clone()).collect();
@@ -86,7 +101,8 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         let map = self.p.ctx.get_attr(crate::attrs::AttrData::AffineMap(map));
         // Memoize only where the parse read what the shape saw: the same
         // names, and up to the same closing character.
-        if let Some((len, key, names)) = shape.filter(|s| s.0 == consumed && s.2.len() == dims.len() + syms.len()) {
+        let read_alike = |s: &ListShape<'_>| s.len == consumed && s.names.len() == dims.len() + syms.len();
+        if let Some(ListShape { len, key, names }) = shape.filter(read_alike) {
             let slots = |rs: &[Range<usize>]| -> Option<smallvec::SmallVec<[u8; 6]>> {
                 rs.iter()
                     .map(|r| names.iter().position(|n| n == r).map(|k| k as u8))
