@@ -70,6 +70,32 @@ fn is_ssa_continue(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'-')
 }
 
+/// The end of the SSA name whose `%` is just before `start` in `bytes`
+/// (its `#n` suffix included); `None` where no name starts there.
+pub(crate) fn ssa_name_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let at = |k: usize| bytes.get(k).copied().unwrap_or(0);
+    let first = at(start);
+    let mut i = start;
+    if first.is_ascii_digit() {
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    } else if first.is_ascii_alphabetic() || matches!(first, b'_' | b'$' | b'.' | b'-') {
+        while is_ssa_continue(at(i)) {
+            i += 1;
+        }
+    } else {
+        return None;
+    }
+    if at(i) == b'#' && at(i + 1).is_ascii_digit() {
+        i += 1;
+        while at(i).is_ascii_digit() {
+            i += 1;
+        }
+    }
+    Some(i)
+}
+
 impl<'a> Lexer<'a> {
     /// A lexer at byte `pos` of `text`.
     pub fn new(text: &'a str, pos: usize) -> Lexer<'a> {
@@ -157,25 +183,13 @@ impl<'a> Lexer<'a> {
     }
 
     fn lex_ssa_id(&mut self) -> Tok {
-        let first = self.peek(self.pos);
-        if first.is_ascii_digit() {
-            while self.peek(self.pos).is_ascii_digit() {
-                self.pos += 1;
+        match ssa_name_end(self.src, self.pos) {
+            Some(end) => {
+                self.pos = end;
+                Tok::SsaId
             }
-        } else if first.is_ascii_alphabetic() || matches!(first, b'_' | b'$' | b'.' | b'-') {
-            while is_ssa_continue(self.peek(self.pos)) {
-                self.pos += 1;
-            }
-        } else {
-            return Tok::Error;
+            None => Tok::Error,
         }
-        if self.peek(self.pos) == b'#' && self.peek(self.pos + 1).is_ascii_digit() {
-            self.pos += 1;
-            while self.peek(self.pos).is_ascii_digit() {
-                self.pos += 1;
-            }
-        }
-        Tok::SsaId
     }
 
     fn lex_number(&mut self, first: u8) -> Tok {

@@ -40,6 +40,7 @@ mod map;
 mod parse;
 mod print;
 mod set;
+mod shape;
 mod simplify;
 mod subst;
 
@@ -54,4 +55,5 @@ pub use parse::{
 };
 pub use print::print_affine_expr_with;
 pub use set::IntegerSet;
+pub use shape::ssa_list_shape;
 pub use simplify::{expr_from_linear_form, linear_form, simplify_affine_expr, LinearForm};

@@ -395,17 +395,8 @@ impl IntegerRelation {
             self.remove_var(pos);
             return Ok(());
         }
-        let (mut lbs, mut ubs, mut nbs) = (Vec::new(), Vec::new(), Vec::new());
-        for r in 0..self.ineqs.rows() {
-            let c = self.ineqs.row(r)[pos];
-            if c == 0 {
-                nbs.push(r);
-            } else if c >= 1 {
-                lbs.push(r);
-            } else {
-                ubs.push(r);
-            }
-        }
+        let rows = rows_by_sign(&self.ineqs, pos);
+        let (lbs, ubs, nbs) = (rows.lower(), rows.upper(), rows.unbounded());
         let new_rows = lbs.len().checked_mul(ubs.len()).ok_or(OVERFLOW)? + nbs.len();
         if new_rows + self.eqs.rows() > FM_MAX_ROWS {
             return Err(Error::LimitExceeded(Limit::Constraints { found: new_rows }));
@@ -414,8 +405,8 @@ impl IntegerRelation {
         let mut ineqs = Matrix::new(cols - 1);
         ineqs.reserve_rows(new_rows);
         let mut buf = Vec::with_capacity(cols - 1);
-        for &u in &ubs {
-            for &l in &lbs {
+        for &u in ubs {
+            for &l in lbs {
                 let (lrow, urow) = (self.ineqs.row(l), self.ineqs.row(u));
                 let lc = lrow[pos] as i128;
                 let uc = -(urow[pos] as i128);
@@ -428,7 +419,7 @@ impl IntegerRelation {
                 ineqs.push_row(&buf);
             }
         }
-        for &r in &nbs {
+        for &r in nbs {
             let row = self.ineqs.row(r);
             buf.clear();
             buf.extend(row[..pos].iter().chain(&row[pos + 1..]).copied());
@@ -732,17 +723,9 @@ impl IntegerRelation {
     fn single_var_repr(&self, found: &[bool], pos: usize) -> Option<LocalRepr> {
         let n = self.num_vars();
         let explicit = |d: &[i64]| (0..n).all(|c| c == pos || found[c] || d[c] == 0);
-        let (mut lbs, mut ubs) = (Vec::new(), Vec::new());
-        for r in 0..self.ineqs.rows() {
-            let c = self.ineqs.row(r)[pos];
-            if c >= 1 {
-                lbs.push(r);
-            } else if c <= -1 {
-                ubs.push(r);
-            }
-        }
-        for &u in &ubs {
-            for &l in &lbs {
+        let rows = rows_by_sign(&self.ineqs, pos);
+        for &u in rows.upper() {
+            for &l in rows.lower() {
                 if let Some(r) = self.div_repr_from_pair(pos, u, l) {
                     if explicit(&r.dividend) {
                         return Some(r);
@@ -944,6 +927,48 @@ fn normalize_division(d: &mut [i64], denom: &mut i64) {
         *v = floor_div(*v as i128, g) as i64;
     }
     *denom = (*denom as i128 / g) as i64;
+}
+
+/// The rows of a matrix of inequalities split by the sign of their
+/// coefficient at one column, each part in row order (see [`rows_by_sign`]).
+struct RowsBySign {
+    /// Lower bounds (positive coefficient), then upper bounds (negative),
+    /// then the rows without the variable.
+    rows: Vec<usize>,
+    num_lower: usize,
+    num_upper: usize,
+}
+
+impl RowsBySign {
+    fn lower(&self) -> &[usize] {
+        &self.rows[..self.num_lower]
+    }
+
+    fn upper(&self) -> &[usize] {
+        &self.rows[self.num_lower..self.num_lower + self.num_upper]
+    }
+
+    fn unbounded(&self) -> &[usize] {
+        &self.rows[self.num_lower + self.num_upper..]
+    }
+}
+
+/// Splits the rows of `ineqs` by the sign of their coefficient at column
+/// `pos`, in one allocation (the three lists used to grow one push at a
+/// time, for every variable eliminated).
+fn rows_by_sign(ineqs: &Matrix, pos: usize) -> RowsBySign {
+    let n = ineqs.rows();
+    let mut rows = Vec::with_capacity(n);
+    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] > 0));
+    let num_lower = rows.len();
+    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] < 0));
+    let num_upper = rows.len() - num_lower;
+    rows.extend((0..n).filter(|&r| ineqs.row(r)[pos] == 0));
+    RowsBySign {
+        rows,
+        num_lower,
+        num_upper,
+    }
 }
 
 #[cfg(test)]

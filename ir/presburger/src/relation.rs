@@ -246,6 +246,14 @@ impl IntegerRelation {
         self.ineqs.push_row(row);
     }
 
+    /// Makes room for `ineqs` more inequalities and `eqs` more equalities,
+    /// so that adding them one at a time does not grow the storage again
+    /// and again.
+    pub fn reserve_constraints(&mut self, ineqs: usize, eqs: usize) {
+        self.ineqs.reserve_rows(ineqs);
+        self.eqs.reserve_rows(eqs);
+    }
+
     /// Adds every constraint of `other` (same space), after this one's:
     /// its inequalities after the inequalities, its equalities after the
     /// equalities.

@@ -15,6 +15,19 @@ use std::ops::Range;
 /// to its dimensions and symbols.
 pub type SsaAffineMap<'a> = (AffineMap, Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>);
 
+/// The shape of a list of affine expressions of SSA ids (see
+/// [`crate::affine::ssa_list_shape`]): its length, key and the ranges of its
+/// distinct names.
+#[derive(Clone, Copy)]
+struct ListShape<'s> {
+    len: usize,
+    key: &'s [u8],
+    names: &'s [Range<usize>],
+}
+
+/// As [`SsaAffineMap`], with the map as its uniqued attribute.
+pub type SsaAffineMapAttr<'a> = (Attribute, Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>);
+
 impl<'p, 'a> CustomParser<'p, 'a> {
     /// Parses comma-separated affine expressions of SSA ids up to and
     /// including `closing` (`]` or `)`), the opening bracket having been
@@ -32,6 +45,75 @@ impl<'p, 'a> CustomParser<'p, 'a> {
                 return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
             }
         };
+        let end = start + consumed;
+        let (dim_ops, sym_ops) = self.bind_ssa_ids(start, end, &dims, &syms)?;
+        Ok((map, dim_ops, sym_ops))
+    }
+
+    /// As [`Self::parse_affine_map_of_ssa_ids`], but returns the map as its
+    /// uniqued attribute. A list of the same shape as one parsed before (the
+    /// same text but for the SSA names, see
+    /// [`crate::affine::ssa_list_shape`]) is not parsed again: its map and
+    /// the binding of its names are taken from the parser's memo.
+    pub fn parse_affine_map_attr_of_ssa_ids(&mut self, closing: char) -> ParseResult<SsaAffineMapAttr<'a>> {
+        let start = self.p.tok.start as usize;
+        let text = &self.p.src[start..];
+        let mut key = std::mem::take(&mut self.p.memo.shape_key);
+        let mut names = std::mem::take(&mut self.p.memo.shape_names);
+        let shape = crate::affine::ssa_list_shape(text, closing, &mut key, &mut names);
+        let shape = shape.map(|len| ListShape {
+            len,
+            key: &key,
+            names: &names,
+        });
+        let r = self.map_attr_of_shape(start, shape, closing);
+        self.p.memo.shape_key = key;
+        self.p.memo.shape_names = names;
+        r
+    }
+
+    /// [`Self::parse_affine_map_attr_of_ssa_ids`] once the shape of the list
+    /// (its length, key and names) is known, if it has one.
+    fn map_attr_of_shape(
+        &mut self,
+        start: usize,
+        shape: Option<ListShape<'_>>,
+        closing: char,
+    ) -> ParseResult<SsaAffineMapAttr<'a>> {
+        type Ranges = smallvec::SmallVec<[Range<usize>; 6]>;
+        if let Some(ListShape { len, key, names }) = shape {
+            if let Some(m) = self.p.memo.ssa_maps.get(key) {
+                let map = m.map;
+                let dims: Ranges = m.dims.iter().map(|&n| names[n as usize].clone()).collect();
+                let syms: Ranges = m.syms.iter().map(|&n| names[n as usize].clone()).collect();
+                let (dim_ops, sym_ops) = self.bind_ssa_ids(start, start + len, &dims, &syms)?;
+                return Ok((map, dim_ops, sym_ops));
+            }
+        }
+        let text = &self.p.src[start..];
+        let (map, dims, syms, consumed) = match crate::affine::parse_affine_exprs_of_ssa_id_ranges(text, closing) {
+            Ok(r) => r,
+            Err(e) => {
+                let pos = self.p.pos_of_offset(start + e.offset);
+                return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
+            }
+        };
+        let map = self.p.ctx.get_attr(crate::attrs::AttrData::AffineMap(map));
+        // Memoize only where the parse read what the shape saw: the same
+        // names, and up to the same closing character.
+        let read_alike = |s: &ListShape<'_>| s.len == consumed && s.names.len() == dims.len() + syms.len();
+        if let Some(ListShape { len, key, names }) = shape.filter(read_alike) {
+            let slots = |rs: &[Range<usize>]| -> Option<smallvec::SmallVec<[u8; 6]>> {
+                rs.iter()
+                    .map(|r| names.iter().position(|n| n == r).map(|k| k as u8))
+                    .collect()
+            };
+            if let (Some(d), Some(s)) = (slots(&dims), slots(&syms)) {
+                debug_assert_eq!(len, consumed);
+                let entry = super::SsaMapMemo { map, dims: d, syms: s };
+                super::Memo::insert(&mut self.p.memo.ssa_maps, key, entry);
+            }
+        }
         let end = start + consumed;
         let (dim_ops, sym_ops) = self.bind_ssa_ids(start, end, &dims, &syms)?;
         Ok((map, dim_ops, sym_ops))

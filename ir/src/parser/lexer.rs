@@ -98,14 +98,36 @@ pub struct Lexer<'a> {
     line_start: usize,
 }
 
+/// Set in [`CHAR_CLASS`] for the bytes of bare identifiers after the first.
+const ID_CHAR: u8 = 1;
+/// Set in [`CHAR_CLASS`] for the bytes of the names after `%`, `^`, `!`, `#`, `@`.
+const SUFFIX_CHAR: u8 = 2;
+
+/// The classes of each byte: one load per byte in the loops that scan
+/// names (the comparisons they replace were most of the lexer's work).
+static CHAR_CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.') {
+            t[c] = ID_CHAR | SUFFIX_CHAR;
+        } else if b == b'-' {
+            t[c] = SUFFIX_CHAR;
+        }
+        c += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_id_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.')
+    CHAR_CLASS[c as usize] & ID_CHAR != 0
 }
 
 #[inline]
 fn is_suffix_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'.' | b'-')
+    CHAR_CLASS[c as usize] & SUFFIX_CHAR != 0
 }
 
 impl<'a> Lexer<'a> {

@@ -115,6 +115,22 @@ pub(crate) struct Memo {
     pub(crate) props: FxHashMap<Box<str>, (Attribute, u32)>,
     /// Types that end their line, by the rest of the line.
     pub(crate) types: FxHashMap<Box<str>, (Type, u32)>,
+    /// Maps of affine expressions of SSA ids (`affine.load %A[%i + 1, %j]`),
+    /// by their shape (see [`crate::affine::ssa_list_shape`]).
+    pub(crate) ssa_maps: FxHashMap<Box<[u8]>, SsaMapMemo>,
+    /// Room for the shape being looked up and its names' ranges, kept
+    /// between uses so that a lookup allocates nothing.
+    pub(crate) shape_key: Vec<u8>,
+    pub(crate) shape_names: Vec<std::ops::Range<usize>>,
+}
+
+/// A memoized map of affine expressions of SSA ids: the map and, for each of
+/// its dimensions and symbols, the number of the distinct name (in order of
+/// first occurrence) bound to it.
+pub(crate) struct SsaMapMemo {
+    pub(crate) map: Attribute,
+    pub(crate) dims: smallvec::SmallVec<[u8; 6]>,
+    pub(crate) syms: smallvec::SmallVec<[u8; 6]>,
 }
 
 impl Memo {
@@ -125,7 +141,11 @@ impl Memo {
     pub(crate) const MAX_ENTRIES: usize = 1 << 16;
 
     /// Inserts into a memo table, emptying it first when it is full.
-    pub(crate) fn insert<T>(table: &mut FxHashMap<Box<str>, T>, key: &str, value: T) {
+    pub(crate) fn insert<K, T>(table: &mut FxHashMap<Box<K>, T>, key: &K, value: T)
+    where
+        K: ?Sized + Eq + std::hash::Hash,
+        for<'k> Box<K>: From<&'k K>,
+    {
         if table.len() >= Self::MAX_ENTRIES {
             table.clear();
         }

@@ -214,6 +214,8 @@ impl ValueCst {
     /// Appends `other`'s rows (inequalities, then equalities); the spaces
     /// must be aligned.
     pub fn append(&mut self, other: &IntegerRelation) {
+        self.rel
+            .reserve_constraints(other.num_inequalities(), other.num_equalities());
         for r in other.inequalities() {
             self.rel.add_inequality(r);
         }

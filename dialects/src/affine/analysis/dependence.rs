@@ -31,8 +31,8 @@ fn analysis_scope(ctx: &Context, body: &Body, op: OpId) -> Option<RegionId> {
 
 /// The blocks holding `op`, innermost first, up to and including the block
 /// of the closest affine scope.
-fn ancestor_blocks(ctx: &Context, body: &Body, op: OpId) -> Vec<BlockId> {
-    let mut out = Vec::new();
+fn ancestor_blocks(ctx: &Context, body: &Body, op: OpId) -> smallvec::SmallVec<[BlockId; 8]> {
+    let mut out = smallvec::SmallVec::new();
     let mut cur = body.op_block(op);
     while let Some(b) = cur {
         out.push(b);

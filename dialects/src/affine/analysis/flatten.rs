@@ -107,8 +107,10 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 impl Flat {
     fn full(&self, num_locals: usize) -> Vec<i64> {
-        let mut v = self.inputs.clone();
-        v.extend(self.locals.iter().copied());
+        // Sized once: a clone of the inputs would grow when the rest is added.
+        let mut v = Vec::with_capacity(self.inputs.len() + num_locals + 1);
+        v.extend_from_slice(&self.inputs);
+        v.extend_from_slice(&self.locals);
         v.extend(std::iter::repeat_n(0, num_locals - self.locals.len()));
         v.push(self.constant);
         v

@@ -275,7 +275,7 @@ pub static MAX: OpDef = OpDef {
 fn parse_affine_access(p: &mut CustomParser<'_, '_>, vector: bool) -> ParseResult<(Type, Option<Type>)> {
     let m = p.parse_operand()?;
     p.parse_literal("[")?;
-    let (map, dims, syms) = p.parse_affine_map_of_ssa_ids(']')?;
+    let (a, dims, syms) = p.parse_affine_map_attr_of_ssa_ids(']')?;
     p.parse_optional_attr_dict()?;
     p.parse_literal(":")?;
     let t = p.parse_type()?;
@@ -291,7 +291,6 @@ fn parse_affine_access(p: &mut CustomParser<'_, '_>, vector: bool) -> ParseResul
     p.add_operand(m, t)?;
     add_index_operands(p, &dims)?;
     add_index_operands(p, &syms)?;
-    let a = map_attr(p.ctx(), map);
     p.set_prop("map", a);
     Ok((t, vt))
 }
