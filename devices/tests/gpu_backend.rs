@@ -269,7 +269,10 @@ fn kernel_sources_are_the_emitters() {
         .source
         .clone();
     assert!(src.contains("__kernel void matmul_tiled(__global float* arg0"), "{src}");
-    assert!(src.contains("__local float arg3[64] __attribute__((aligned(16)));"), "{src}");
+    assert!(
+        src.contains("__local float arg3[64] __attribute__((aligned(16)));"),
+        "{src}"
+    );
     let sim = lf_interp::load_for(&name, &text, GpuBackend::Sim.device()).expect("loads");
     assert!(sim.kernel_source("kernels::matmul_tiled").is_none());
 }

@@ -13,15 +13,17 @@ pub static GPU_OPTIMIZE_KERNELS: PipelineInfo = PipelineInfo {
 `A[2*idx+N]`, `A[2*idx+N+1]` as one `vector<2xf32>` access, with an alignment proof), \
 `coalesce-via-shared` (the idx/idy swap when it coalesces more accesses; then each global load \
 the half-warp rule finds uncoalesced, and whose data is reused, loaded through a workgroup array by \
-coalesced G2S statements; the block becomes one half-warp), `gpu-merge-policy` (thread-block merge for sharing through shared memory or too few \
-threads, thread merge for sharing through registers, within a register estimate), `prefetch` \
+coalesced G2S statements; the block becomes one half-warp), `gpu-merge-policy{max-registers=96}` (thread-block merge for sharing through shared memory or too few \
+threads, thread merge for sharing through registers, with lf's 2-D register tile, within a register estimate of 96: \
+on the H200 mm's 4x16 tile with wide shared reads beat the 64-register 4x8 one, 4.7 ms against 5.8), `prefetch` \
 (the next iteration's G2S loads into registers before the computation, unless registers already \
-hold reused data), `gpu-partition-camping` (detection, and the offset rotation for 1-D grids), \
+hold reused data), `unroll-shared-reads` (innermost loops reading shared memory at consecutive addresses \
+unrolled by 4, for 128-bit reads), `gpu-partition-camping` (detection, and the offset rotation for 1-D grids), \
 then `canonicalize` and `cse`. Every step declines with a remark where it cannot prove its \
 rewrite legal or profitable; `diagonal-reorder` (2-D grids) is not in the pipeline: on an H200 the \
 hand-written tiled transpose gains nothing from the diagonal order (bench/gpu/RESULTS.md), so it is \
 a pass to apply by hand. Use: \
 `builtin.module(func.func(gpu-map-loops,gpu-optimize-kernels,gpu-host-data-placement),gpu-kernel-outlining)`.",
     anchor: Anchor::Op("func.func"),
-    pipeline: "vectorize-access,coalesce-via-shared,gpu-merge-policy,prefetch,gpu-partition-camping,canonicalize,cse",
+    pipeline: "vectorize-access,coalesce-via-shared,gpu-merge-policy{max-registers=96},prefetch,unroll-shared-reads,gpu-partition-camping,canonicalize,cse",
 };

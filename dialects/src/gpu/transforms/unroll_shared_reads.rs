@@ -118,7 +118,12 @@ impl UnrollSharedReads {
         }
         match f.constant_trip_count(&*b) {
             Some(n) if n > 0 && n % self.factor == 0 => {}
-            Some(n) => return Err(format!("the trip count {n} is not a positive multiple of {}", self.factor)),
+            Some(n) => {
+                return Err(format!(
+                    "the trip count {n} is not a positive multiple of {}",
+                    self.factor
+                ))
+            }
             None => return Err("the trip count is not a constant".into()),
         }
         loop_unroll_by_factor(b, f, self.factor as u64, false, false).map_err(|d| d.to_string())
