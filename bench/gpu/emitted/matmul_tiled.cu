@@ -28,8 +28,8 @@ static inline int64_t lf_mod64(int64_t a, int64_t b) { int64_t r = a % b; return
 
 /* gpu.module @kernels, gpu.func @matmul_tiled */
 extern "C" __global__ void matmul_tiled(float* arg0, float* arg1, float* arg2) {
-  __shared__ float arg3[64]; /* 8x8 */
-  __shared__ float arg4[64]; /* 8x8 */
+  __shared__ float arg3[64] __attribute__((aligned(16))); /* 8x8 */
+  __shared__ float arg4[64] __attribute__((aligned(16))); /* 8x8 */
   const int thread_id_x = (int)threadIdx.x;
   const int thread_id_y = (int)threadIdx.y;
   const int block_id_x = (int)blockIdx.x;

@@ -28,7 +28,7 @@ static inline int64_t lf_mod64(int64_t a, int64_t b) { int64_t r = a % b; return
 
 /* gpu.module @kernels, gpu.func @stencil_fused */
 extern "C" __global__ void stencil_fused(float* arg0, float* arg1) {
-  __shared__ float arg2[68]; /* 68 */
+  __shared__ float arg2[68] __attribute__((aligned(16))); /* 68 */
   const int thread_id_x = (int)threadIdx.x;
   const int block_id_x = (int)blockIdx.x;
   float v1 = arg0[block_id_x * 64 + thread_id_x];

@@ -28,7 +28,7 @@ static inline int64_t lf_mod64(int64_t a, int64_t b) { int64_t r = a % b; return
 
 /* gpu.module @kernels, gpu.func @transpose_diagonal */
 extern "C" __global__ void transpose_diagonal(float* arg0, float* arg1) {
-  __shared__ float arg2[72]; /* 8x9 */
+  __shared__ float arg2[72] __attribute__((aligned(16))); /* 8x9 */
   const int thread_id_x = (int)threadIdx.x;
   const int thread_id_y = (int)threadIdx.y;
   const int block_id_x = (int)blockIdx.x;
