@@ -28,6 +28,10 @@ struct ListShape<'s> {
 /// As [`SsaAffineMap`], with the map as its uniqued attribute.
 pub type SsaAffineMapAttr<'a> = (Attribute, Vec<UnresolvedOperand<'a>>, Vec<UnresolvedOperand<'a>>);
 
+/// Affine expressions of SSA ids as parsed: the map, the byte ranges of the
+/// dimension and symbol names, and the bytes read.
+type SsaIdExprs = (AffineMap, Vec<Range<usize>>, Vec<Range<usize>>, usize);
+
 impl<'p, 'a> CustomParser<'p, 'a> {
     /// Parses comma-separated affine expressions of SSA ids up to and
     /// including `closing` (`]` or `)`), the opening bracket having been
@@ -37,14 +41,7 @@ impl<'p, 'a> CustomParser<'p, 'a> {
     /// symbols.
     pub fn parse_affine_map_of_ssa_ids(&mut self, closing: char) -> ParseResult<SsaAffineMap<'a>> {
         let start = self.p.tok.start as usize;
-        let text = &self.p.src[start..];
-        let (map, dims, syms, consumed) = match crate::affine::parse_affine_exprs_of_ssa_id_ranges(text, closing) {
-            Ok(r) => r,
-            Err(e) => {
-                let pos = self.p.pos_of_offset(start + e.offset);
-                return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
-            }
-        };
+        let (map, dims, syms, consumed) = self.parse_ssa_id_exprs_at(start, closing)?;
         let end = start + consumed;
         let (dim_ops, sym_ops) = self.bind_ssa_ids(start, end, &dims, &syms)?;
         Ok((map, dim_ops, sym_ops))
@@ -72,6 +69,16 @@ impl<'p, 'a> CustomParser<'p, 'a> {
         r
     }
 
+    /// The affine expressions of SSA ids from byte `start` of the source up
+    /// to `closing`: the map, the byte ranges of the dimension and symbol
+    /// names, and the bytes read; an error at its source position.
+    fn parse_ssa_id_exprs_at(&self, start: usize, closing: char) -> ParseResult<SsaIdExprs> {
+        crate::affine::parse_affine_exprs_of_ssa_id_ranges(&self.p.src[start..], closing).map_err(|e| {
+            let pos = self.p.pos_of_offset(start + e.offset);
+            Box::new(Diagnostic::error(Some(pos), e.message))
+        })
+    }
+
     /// [`Self::parse_affine_map_attr_of_ssa_ids`] once the shape of the list
     /// (its length, key and names) is known, if it has one.
     fn map_attr_of_shape(
@@ -90,14 +97,7 @@ impl<'p, 'a> CustomParser<'p, 'a> {
                 return Ok((map, dim_ops, sym_ops));
             }
         }
-        let text = &self.p.src[start..];
-        let (map, dims, syms, consumed) = match crate::affine::parse_affine_exprs_of_ssa_id_ranges(text, closing) {
-            Ok(r) => r,
-            Err(e) => {
-                let pos = self.p.pos_of_offset(start + e.offset);
-                return Err(Box::new(Diagnostic::error(Some(pos), e.message)));
-            }
-        };
+        let (map, dims, syms, consumed) = self.parse_ssa_id_exprs_at(start, closing)?;
         let map = self.p.ctx.get_attr(crate::attrs::AttrData::AffineMap(map));
         // Memoize only where the parse read what the shape saw: the same
         // names, and up to the same closing character.
