@@ -14,14 +14,11 @@
 
 use super::loop_unroll::{bump_iv, generate_cleanup_loop, Declined};
 use super::promote_single_iteration::promote_if_single_iteration;
+use super::reduction_ops::combine;
 use super::trip_count_bound::{constant_trip_count, largest_divisor_of_trip_count};
 use crate::affine::analysis::reductions::{supported_reductions, AtomicRmwKind, LoopReduction};
 use crate::affine::analysis::{enclosing_affine_ops, DependenceResult, MemRefAccesses, Precision};
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineParallelOp, AffineStoreOp, AffineYieldOp};
-use crate::arith::{
-    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithMaximumfOp, ArithMaxnumfOp, ArithMaxsiOp, ArithMaxuiOp,
-    ArithMinimumfOp, ArithMinnumfOp, ArithMinsiOp, ArithMinuiOp, ArithMulfOp, ArithMuliOp, ArithOriOp,
-};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
 use lf_ir::interfaces::Effect;
@@ -320,28 +317,6 @@ fn recombination_problem(ctx: &Context, body: &Body, r: &LoopReduction, init: Va
     }
 }
 
-/// `lhs kind rhs` at the insertion point (MLIR's `arith::getReductionOp`).
-fn combine(b: &mut Builder<'_>, kind: AtomicRmwKind, lhs: Value, rhs: Value) -> Value {
-    use AtomicRmwKind as K;
-    match kind {
-        K::Addf => ArithAddfOp::build(b, lhs, rhs).result(b),
-        K::Addi => ArithAddiOp::build(b, lhs, rhs).result(b),
-        K::Mulf => ArithMulfOp::build(b, lhs, rhs).result(b),
-        K::Muli => ArithMuliOp::build(b, lhs, rhs).result(b),
-        K::Maximumf => ArithMaximumfOp::build(b, lhs, rhs).result(b),
-        K::Minimumf => ArithMinimumfOp::build(b, lhs, rhs).result(b),
-        K::Maxnumf => ArithMaxnumfOp::build(b, lhs, rhs).result(b),
-        K::Minnumf => ArithMinnumfOp::build(b, lhs, rhs).result(b),
-        K::Maxs => ArithMaxsiOp::build(b, lhs, rhs).result(b),
-        K::Mins => ArithMinsiOp::build(b, lhs, rhs).result(b),
-        K::Maxu => ArithMaxuiOp::build(b, lhs, rhs).result(b),
-        K::Minu => ArithMinuiOp::build(b, lhs, rhs).result(b),
-        K::Ori => ArithOriOp::build(b, lhs, rhs).result(b),
-        K::Andi => ArithAndiOp::build(b, lhs, rhs).result(b),
-        K::Xori | K::Assign => unreachable!("checked by `combinable`"),
-    }
-}
-
 /// Replaces `old` by a copy that carries `extra_inits` after its own
 /// `iter_args` and yields `extra_yields` after its own values (MLIR's
 /// `replaceWithAdditionalYields`); the body moves to the new loop, the old
@@ -549,7 +524,7 @@ pub fn loop_unroll_jam_by_factor(
                 let mut lhs = results[pos];
                 let mut new_ops = Vec::new();
                 for i in (1..=copies).rev() {
-                    lhs = combine(b, r.kind, lhs, results[i * n + pos]);
+                    lhs = combine(b, r.kind, lhs, results[i * n + pos]).expect("checked by `combinable`");
                     new_ops.push(b.body().defining_op(lhs).expect("a combining op"));
                 }
                 b.replace_uses_if(results[pos], lhs, |_, owner| !new_ops.contains(&owner));

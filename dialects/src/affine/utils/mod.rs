@@ -17,6 +17,7 @@ pub mod memory_footprint;
 pub mod memref_alias;
 pub mod operand_facts;
 pub mod promote_single_iteration;
+pub mod reduction_ops;
 pub mod tile_separation;
 pub mod tiling;
 pub mod tiling_legality;

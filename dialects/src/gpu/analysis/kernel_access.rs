@@ -489,6 +489,28 @@ fn affine_subscripts(
         .collect()
 }
 
+/// The lower bound of kernel loop `loop_op` (an `affine.for` with a
+/// single-result lower bound, or an `scf.for`) as a linear form of ids,
+/// loop indices and invariants, when it is one.
+pub fn loop_lower_linear(ctx: &Context, body: &Body, ids: &LaunchIds, loop_op: OpId) -> Option<LinearIndex> {
+    let ir = (ctx, body);
+    if let Some(f) = AffineForOp::cast(&ir, loop_op) {
+        let lb = f.lower_bound(&ir);
+        if lb.map.num_results() != 1 {
+            return None;
+        }
+        return match affine_subscripts(ctx, body, ids, &lb.map, &lb.operands).pop()? {
+            Subscript::Linear(l) => Some(l),
+            Subscript::Unresolved(_) => None,
+        };
+    }
+    let f = ScfForOp::cast(&ir, loop_op)?;
+    match linearize(ctx, body, ids, f.lower_bound(&ir)) {
+        Subscript::Linear(l) => Some(l),
+        Subscript::Unresolved(_) => None,
+    }
+}
+
 /// The memory space of a memref value.
 pub fn memory_space(ctx: &Context, body: &Body, memref: Value) -> MemorySpace {
     match ctx.type_data(body.value_type(memref)) {

@@ -14,6 +14,13 @@
 //!    estimate ([`register_estimate`]) stays within `max-registers`; when
 //!    even 2 does not fit, no thread merge (the remark says so: the data
 //!    would have to go through shared memory, `coalesce-via-shared`'s job).
+//!    Without a fixed `thread-factor`, a kernel of at least `min-blocks`
+//!    blocks (default [`MIN_BLOCKS_AFTER_MERGE`]) must keep that many (lf's
+//!    floor, as rule 4's): merging trades parallelism for reuse, and a
+//!    kernel that no longer fills the GPU loses more than the reuse gains
+//!    (on the H200, `gpu-split-reduction`'s matvec of 2048 blocks would
+//!    have been thread-merged by 32 to 64 blocks, a quarter of the
+//!    threads an H200 keeps busy). Smaller kernels follow the seed's rule.
 //!    **Register tile** (lf's extension, option `shared-reuse`, on by
 //!    default; not with a fixed `thread-factor`): when a shared-memory read
 //!    in an innermost loop feeds the computation and is independent of the
@@ -28,7 +35,7 @@
 //!    a kernel without loops, whose threads each issue their few loads and
 //!    wait, is thread-merged along y (else x) by `ilp-factor`, so that each
 //!    thread has that many independent loads in flight, when the factor
-//!    divides the grid, at least [`MIN_BLOCKS_AFTER_ILP_MERGE`] blocks remain
+//!    divides the grid, at least [`MIN_BLOCKS_AFTER_MERGE`] blocks remain
 //!    and the register estimate stays within `max-registers`. On the H200,
 //!    the transposed 16x16 tile of `coalesce-via-shared` went from 0.311 ms
 //!    to 0.161 ms with factor 4 (bench/gpu/RESULTS.md).
@@ -61,7 +68,9 @@ factor `block-factor`, or the smallest power of two bringing the block to `min-t
 `thread-merge` along it, factor `thread-factor`, or the largest power of two <= `max-thread-factor` \
 dividing the grid whose per-thread register estimate (live values: pointers and ids, loop-carried \
 values, values live across loops, loaded temporaries; each value depending on the merged block counted \
-once per copy) is at most `max-registers`; no thread merge when even 2 does not fit; (3) fewer than \
+once per copy) is at most `max-registers`; no thread merge when even 2 does not fit; without a fixed \
+`thread-factor`, a kernel of at least `min-blocks` blocks must keep that many after the merge (and lf's register tile), \
+since a kernel that no longer fills the GPU loses more than the reuse gains; (3) fewer than \
 `min-threads` threads per block -> `block-merge` along x (else y) even without sharing. Every factor \
 must divide the grid and keep the block within 1024 threads; (4, lf) when none of these applied, a kernel \
 without loops is thread-merged along y (else x) by `ilp-factor` (more independent loads in flight per \
@@ -110,6 +119,12 @@ A remark per decision gives the reason and the estimate; what the merges decline
             help: "Rule 2 also thread-merges along the other dimension when a shared read is independent of its block id (2-D register tile)",
         },
         PassOption {
+            name: "min-blocks",
+            kind: OptionKind::UInt,
+            default: "1024",
+            help: "Thread merges of rules 2 and 4 keep at least this many blocks in a kernel that has them (0: no floor)",
+        },
+        PassOption {
             name: "ilp-factor",
             kind: OptionKind::UInt,
             default: "4",
@@ -152,12 +167,14 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
         max_thread_factor,
         ilp_factor,
         shared_reuse: opts.bool("shared-reuse"),
+        min_blocks: opts.int("min-blocks"),
     }))
 }
 
-/// Blocks a launch must keep after the thread merge of rule 4: enough to
-/// fill a large GPU (an H200 runs about 1000 blocks of 256 threads at once).
-pub const MIN_BLOCKS_AFTER_ILP_MERGE: i64 = 1024;
+/// Blocks a launch must keep after the thread merges of rules 2 and 4:
+/// enough to fill a large GPU (an H200 runs about 1000 blocks of 256
+/// threads at once).
+pub const MIN_BLOCKS_AFTER_MERGE: i64 = 1024;
 
 /// Whether the body of `launch` holds a loop.
 fn has_loops<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
@@ -196,6 +213,23 @@ pub struct MergePolicy {
     pub ilp_factor: i64,
     /// Whether rule 2 may merge along both dimensions (register tile).
     pub shared_reuse: bool,
+    /// The blocks rule 2's and rule 4's thread merges keep in a kernel that
+    /// has at least that many.
+    pub min_blocks: i64,
+}
+
+impl MergePolicy {
+    /// The blocks a rule-2 thread merge of the launch with `ids` must
+    /// keep: `min-blocks` when the launch has at least that many, else
+    /// none (a kernel too small to fill the GPU follows the seed's rule).
+    fn floor(&self, ids: &LaunchIds) -> i64 {
+        let blocks: i64 = ids.grid_size.iter().map(|g| g.unwrap_or(1)).product();
+        if blocks >= self.min_blocks {
+            self.min_blocks
+        } else {
+            0
+        }
+    }
 }
 
 impl MergePolicy {
@@ -247,6 +281,7 @@ impl MergePolicy {
                 (d, other),
                 self.max_thread_factor as u64,
                 self.max_registers,
+                self.floor(&ids) as u64,
             )?;
             (tile, register_estimate(&ir, launch, None).total())
         };
@@ -301,7 +336,7 @@ impl MergePolicy {
         let ids = LaunchIds::of(&ir, launch);
         let f = self.ilp_factor;
         let blocks: i64 = ids.grid_size.iter().map(|g| g.unwrap_or(0)).product();
-        if blocks / f < MIN_BLOCKS_AFTER_ILP_MERGE {
+        if blocks / f < self.min_blocks {
             return None;
         }
         let d = [1, 0]
@@ -425,11 +460,21 @@ impl Pass for MergePolicy {
                     "the register estimate exceeds the budget {} even at factor 2",
                     self.max_registers
                 );
+                let blocks: i64 = ids.grid_size.iter().map(|g| g.unwrap_or(1)).product();
                 if let Some((mut g, _)) = fits {
                     while g >= 2 && grid % g != 0 {
                         g = if self.thread_factor > 0 { 1 } else { g / 2 };
                     }
-                    if g >= 2 {
+                    let floor_from = g;
+                    let floor = self.floor(&ids);
+                    while self.thread_factor == 0 && g >= 2 && blocks / g < floor {
+                        g /= 2;
+                    }
+                    if g < 2 && floor_from >= 2 {
+                        why_none = format!(
+                            "merging would leave fewer than {floor} blocks (the kernel has {blocks}; min-blocks)"
+                        );
+                    } else if g >= 2 {
                         let est = register_estimate(&(ctx, op.body()), launch, Some((d, g as u64))).total();
                         chosen = Some((g, est));
                     } else {

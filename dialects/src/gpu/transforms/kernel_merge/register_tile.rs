@@ -121,16 +121,19 @@ fn candidate_factors(least: u64, most: u64, grid: u64) -> Vec<u64> {
 }
 
 /// The register tile for a thread merge along `primary` (at least 2) and
-/// `secondary` (1 or more), or `None` when no pair fits `max_registers`.
+/// `secondary` (1 or more), or `None` when no pair fits `max_registers`
+/// and leaves at least `min_blocks` blocks.
 pub fn choose_register_tile<'c>(
     ir: &impl Ir<'c>,
     launch: GpuLaunchOp,
     (primary, secondary): (usize, usize),
     max_factor: u64,
     max_registers: u64,
+    min_blocks: u64,
 ) -> Option<RegisterTile> {
     let ids = LaunchIds::of(ir, launch);
     let grid = |d: usize| ids.grid_size[d].map_or(1, |g| g.max(1) as u64);
+    let blocks: u64 = (0..3).map(grid).product();
     let loads = innermost_loads(ir, launch);
     let mut best: Option<RegisterTile> = None;
     for fp in candidate_factors(2, max_factor, grid(primary)) {
@@ -138,6 +141,9 @@ pub fn choose_register_tile<'c>(
             let mut factors = [1u64; 2];
             factors[primary] = fp;
             factors[secondary] = fs;
+            if blocks / (fp * fs) < min_blocks {
+                continue;
+            }
             let merges: Vec<(usize, u64)> = (0..2).filter(|&d| factors[d] > 1).map(|d| (d, factors[d])).collect();
             let registers = register_estimate_merged(ir, launch, &merges).total();
             if registers > max_registers {

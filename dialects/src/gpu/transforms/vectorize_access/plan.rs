@@ -2,7 +2,9 @@
 //! accesses of one thread to neighbouring elements, with the proof that
 //! the vector is aligned, or the reason why not.
 
-use crate::gpu::analysis::kernel_access::{kernel_accesses, KernelAccess, LinearIndex, Term};
+use crate::gpu::analysis::kernel_access::{
+    kernel_accesses, loop_lower_linear, KernelAccess, LaunchIds, LinearIndex, Term,
+};
 use crate::gpu::GpuLaunchOp;
 use lf_ir::dominance::properly_dominates;
 use lf_ir::interfaces::{memory_effects, Effect};
@@ -47,6 +49,7 @@ pub fn plan_launch(
     remarks: &mut Vec<(OpId, String)>,
 ) {
     let accesses = kernel_accesses(&(ctx, body), launch);
+    let ids = LaunchIds::of(&(ctx, body), launch);
     let mut families: Vec<Family<'_>> = Vec::new();
     for a in &accesses {
         if a.shape.is_empty() || a.unresolved().is_some() {
@@ -84,7 +87,7 @@ pub fn plan_launch(
             }
             covered.extend(n..n + w);
             let first = f.items.iter().find(|&&(c, _)| c == n).expect("in the run").1;
-            match make_group(ctx, body, f, n, w) {
+            match make_group(ctx, body, &ids, f, n, w) {
                 Ok(g) => {
                     remarks.push((
                         g.anchor,
@@ -136,8 +139,34 @@ fn show(l: &LinearIndex) -> String {
     l.display_with(|t| t.to_string())
 }
 
+/// Whether `c` times the index of kernel loop `iv` (around `access`) is
+/// always a multiple of `w`: the loop's step and its lower bound (a linear
+/// form: every coefficient and the constant) times `c` are. A loop that a
+/// pass strided across threads (`gpu-split-reduction`: `lb + 4*tidx` step
+/// 128) has such an index even though it is not a multiple of `w` term
+/// by term.
+fn loop_term_aligned(
+    ctx: &Context,
+    body: &Body,
+    ids: &LaunchIds,
+    access: &KernelAccess,
+    iv: Value,
+    c: i64,
+    w: i64,
+) -> bool {
+    let Some(l) = access.loops.iter().find(|l| l.iv == iv) else {
+        return false;
+    };
+    let step_ok = l.step.and_then(|s| s.checked_mul(c)).is_some_and(|v| v % w == 0);
+    step_ok
+        && loop_lower_linear(ctx, body, ids, l.op).is_some_and(|lb| {
+            let times = |k: i64| k.checked_mul(c).is_some_and(|v| v % w == 0);
+            times(lb.constant) && lb.terms.iter().all(|&(_, k)| times(k))
+        })
+}
+
 /// The group of family `f` at innermost offsets `n..n + w`, or why not.
-fn make_group(ctx: &Context, body: &Body, f: &Family<'_>, n: i64, w: i64) -> Result<Group, String> {
+fn make_group(ctx: &Context, body: &Body, ids: &LaunchIds, f: &Family<'_>, n: i64, w: i64) -> Result<Group, String> {
     let mt = body.value_type(f.memref);
     let TypeData::MemRef { element, shape, .. } = ctx.type_data(mt) else {
         return Err("not a memref".into());
@@ -166,7 +195,9 @@ fn make_group(ctx: &Context, body: &Body, f: &Family<'_>, n: i64, w: i64) -> Res
     let Some(flat) = base.flat_offset() else {
         return Err("the flat offset is not a linear form (dynamic sizes or a non-identity layout)".into());
     };
-    let misaligned_coef = flat.terms.iter().find(|(_, c)| c % w != 0);
+    let misaligned_coef = flat.terms.iter().find(|&&(t, c)| {
+        c % w != 0 && !matches!(t, Term::Loop(iv) if loop_term_aligned(ctx, body, ids, base, iv, c, w))
+    });
     if let Some(&(t, c)) = misaligned_coef {
         if !pitch_ok && f.outer.iter().any(|o| o.coef(t) != 0) {
             return Err(format!("the row pitch {pitch} is not a multiple of {w}"));
