@@ -128,11 +128,17 @@ impl<'a> Verifier<'a> {
 
     /// Checks of the op itself (not its regions).
     fn verify_op(&mut self, op: OpId) -> VResult {
+        self.verify_op_of(op, self.ctx.op_def(self.body.op_name(op)))
+    }
+
+    /// [`Self::verify_op`] given the op's definition (`None` for an
+    /// unregistered op), which the region walk has looked up already.
+    fn verify_op_of(&mut self, op: OpId, def: Option<&'static OpDef>) -> VResult {
         let ctx = self.ctx;
         let body = self.body;
-        let name = ctx.op_name_str(body.op_name(op));
-        match ctx.op_def(body.op_name(op)) {
+        match def {
             None => {
+                let name = ctx.op_name_str(body.op_name(op));
                 let dialect = name.split_once('.').map_or(name, |(d, _)| d);
                 if ctx.is_dialect_registered(dialect) {
                     let msg = format!(
@@ -255,12 +261,8 @@ impl<'a> Verifier<'a> {
             }
             let last = body.last_op(b);
             for op in body.block_ops(b) {
-                if Some(op) != last
-                    && self
-                        .ctx
-                        .op_def(body.op_name(op))
-                        .is_some_and(|d| d.has(Traits::TERMINATOR))
-                {
+                let def = self.ctx.op_def(body.op_name(op));
+                if Some(op) != last && def.is_some_and(|d| d.has(Traits::TERMINATOR)) {
                     return Err(self.err(op, "must be the last operation in the parent block".into()));
                 }
                 if Some(op) != last && !body.successors(op).is_empty() {
@@ -272,15 +274,14 @@ impl<'a> Verifier<'a> {
                     self.order = vec![0u32; body.ops.len()];
                 }
                 self.order[op.index()] = self.visited;
-                self.verify_op(op)?;
+                self.verify_op_of(op, def)?;
                 for (i, v) in body.operands(op).enumerate() {
                     if !self.dominates(v, op, graph) {
                         return Err(self.dominance_error(op, i, v));
                     }
                 }
                 if body.nested_body(op).is_none() {
-                    let def = self.ctx.op_def(body.op_name(op));
-                    for inner in body.regions(op).to_vec() {
+                    for &inner in body.regions(op) {
                         self.verify_region(inner, def)?;
                     }
                     if let Some(f) = def.and_then(|d| d.verify_regions) {
