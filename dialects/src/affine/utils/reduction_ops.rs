@@ -97,3 +97,69 @@ pub fn is_exactly_reassociable(kind: AtomicRmwKind) -> bool {
     use AtomicRmwKind as K;
     !matches!(kind, K::Addf | K::Mulf | K::Maxnumf | K::Minnumf | K::Assign)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use AtomicRmwKind as K;
+
+    fn int(ctx: &Context, a: Option<Attribute>) -> Option<i128> {
+        match ctx.attr_data(a?) {
+            AttrData::Integer { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+
+    fn float(ctx: &Context, a: Option<Attribute>) -> Option<u64> {
+        match ctx.attr_data(a?) {
+            AttrData::Float { bits, .. } => Some(*bits),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn neutral_values() {
+        let ctx = Context::new();
+        let c = ctx.common();
+        assert_eq!(float(&ctx, identity_attr(&ctx, K::Addf, c.f32)), Some(0));
+        assert_eq!(
+            float(&ctx, identity_attr(&ctx, K::Mulf, c.f32)),
+            Some(1.0f32.to_bits() as u64)
+        );
+        assert_eq!(
+            float(&ctx, identity_attr(&ctx, K::Maximumf, c.f32)),
+            Some(f32::NEG_INFINITY.to_bits() as u64)
+        );
+        assert_eq!(
+            float(&ctx, identity_attr(&ctx, K::Minimumf, c.f64)),
+            Some(f64::INFINITY.to_bits())
+        );
+        assert_eq!(
+            int(&ctx, identity_attr(&ctx, K::Maxs, c.i32)),
+            Some(i128::from(i32::MIN))
+        );
+        assert_eq!(
+            int(&ctx, identity_attr(&ctx, K::Mins, c.i32)),
+            Some(i128::from(i32::MAX))
+        );
+        assert_eq!(int(&ctx, identity_attr(&ctx, K::Minu, c.i64)), Some(-1));
+        assert_eq!(int(&ctx, identity_attr(&ctx, K::Andi, c.index)), Some(-1));
+        assert_eq!(int(&ctx, identity_attr(&ctx, K::Muli, c.index)), Some(1));
+        assert_eq!(int(&ctx, identity_attr(&ctx, K::Xori, c.i32)), Some(0));
+        assert_eq!(identity_attr(&ctx, K::Assign, c.f32), None);
+        assert_eq!(
+            identity_attr(&ctx, K::Addi, c.f32),
+            None,
+            "an integer kind has no float neutral value"
+        );
+        assert_eq!(identity_attr(&ctx, K::Addf, c.i32), None);
+    }
+
+    #[test]
+    fn which_kinds_reassociate_exactly() {
+        for k in AtomicRmwKind::ALL {
+            let float_rounding = matches!(k, K::Addf | K::Mulf | K::Maxnumf | K::Minnumf | K::Assign);
+            assert_eq!(is_exactly_reassociable(k), !float_rounding, "{k:?}");
+        }
+    }
+}

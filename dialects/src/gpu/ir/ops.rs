@@ -59,6 +59,15 @@ impl GpuLaunchOp {
     pub fn block_size<'c>(self, ir: &impl Ir<'c>) -> [Value; 3] {
         [self.block_size_x(ir), self.block_size_y(ir), self.block_size_z(ir)]
     }
+    /// Sets the launch configuration: the grid and block size operands.
+    pub fn set_sizes(self, b: &mut Builder<'_>, grid: [Value; 3], block: [Value; 3]) {
+        self.set_grid_size_x(b, grid[0]);
+        self.set_grid_size_y(b, grid[1]);
+        self.set_grid_size_z(b, grid[2]);
+        self.set_block_size_x(b, block[0]);
+        self.set_block_size_y(b, block[1]);
+        self.set_block_size_z(b, block[2]);
+    }
     /// How many attributions are workgroup (shared) memory.
     pub fn num_workgroup_attributions<'c>(self, ir: &impl Ir<'c>) -> usize {
         let ctx = ir.ctx();

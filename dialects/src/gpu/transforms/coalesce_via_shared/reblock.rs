@@ -164,12 +164,7 @@ pub fn reblock(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Reblock) {
     let block_x = ArithConstantOp::index(b, nx);
     let one = ArithConstantOp::index(b, 1);
     let block_y = if ny == 1 { one } else { ArithConstantOp::index(b, ny) };
-    launch.set_grid_size_x(b, grid[0]);
-    launch.set_grid_size_y(b, grid[1]);
-    launch.set_grid_size_z(b, grid[2]);
-    launch.set_block_size_x(b, block_x);
-    launch.set_block_size_y(b, block_y);
-    launch.set_block_size_z(b, one);
+    launch.set_sizes(b, [grid[0], grid[1], grid[2]], [block_x, block_y, one]);
     let [tx, ty, _] = launch.thread_ids(b);
     let [bidx, bidy, bidz] = launch.block_ids(b);
     for a in &plan.applies {

@@ -50,12 +50,7 @@ fn reblock_rows(b: &mut Builder<'_>, plan: &SplitPlan) {
     let lanes = ArithConstantOp::index(b, plan.lanes);
     let rows = ArithConstantOp::index(b, plan.rows);
     let one = ArithConstantOp::index(b, 1);
-    launch.set_grid_size_x(b, grid[0]);
-    launch.set_grid_size_y(b, grid[1]);
-    launch.set_grid_size_z(b, grid[2]);
-    launch.set_block_size_x(b, lanes);
-    launch.set_block_size_y(b, rows);
-    launch.set_block_size_z(b, one);
+    launch.set_sizes(b, [grid[0], grid[1], grid[2]], [lanes, rows, one]);
     let [_, ty, _] = launch.thread_ids(b);
     let [bidx, bidy, bidz] = launch.block_ids(b);
     for a in &plan.reblock.applies {
