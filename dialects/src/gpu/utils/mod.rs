@@ -1,5 +1,6 @@
 //! Helpers shared by the gpu dialect's passes.
 
+pub mod barriers;
 pub mod kernel_writes;
 pub mod launch_inputs;
 pub mod phase_barriers;

@@ -10,7 +10,8 @@ use super::transpose::{only_guarded_effects, plan_transpose, transpose_shape, Tr
 use crate::affine::{AffineForOp, AffineLoadOp};
 use crate::gpu::analysis::coalescing::{check_half_warp, Verdict, HALF_WARP};
 use crate::gpu::analysis::kernel_access::{kernel_accesses, KernelAccess, LaunchIds, MemorySpace, Term};
-use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
+use crate::gpu::utils::barriers::contains_barrier;
+use crate::gpu::GpuLaunchOp;
 use lf_ir::view::{Ir, OpView};
 use lf_ir::OpId;
 use std::collections::BTreeSet;
@@ -121,7 +122,7 @@ pub fn plan_launch<'c>(
     if !launch.private_attributions(ir).is_empty() {
         return Err("the launch has private attributions".into());
     }
-    if launch.num_workgroup_attributions(ir) != 0 || contains_barrier(ir, launch) {
+    if launch.num_workgroup_attributions(ir) != 0 || contains_barrier(ir.ctx(), ir.body(), launch.op()) {
         // Re-blocking would split threads that share a block's memory.
         return Err("the kernel already uses workgroup memory or barriers".into());
     }
@@ -254,23 +255,6 @@ pub fn plan_launch<'c>(
         loops: kept,
         tiles,
     })
-}
-
-/// Whether the kernel of `launch` has a `gpu.barrier`.
-fn contains_barrier<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
-    let mut found = false;
-    lf_ir::walk::walk(
-        ir.body(),
-        launch.op(),
-        lf_ir::walk::WalkOrder::PreOrder,
-        &mut |b, op| {
-            if GpuBarrierOp::isa(&(ir.ctx(), b), op) {
-                found = true;
-            }
-            lf_ir::walk::WalkControl::Advance
-        },
-    );
-    found
 }
 
 /// Whether every loop from `op` up to the launch is an `affine.for` with

@@ -13,6 +13,7 @@ pub mod thread_merge;
 
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp, AffineYieldOp};
 use crate::arith::ArithConstantOp;
+pub(crate) use crate::gpu::utils::barriers::contains_barrier;
 use crate::gpu::{GpuBarrierOp, GpuLaunchOp, GpuTerminatorOp};
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
 use crate::scf::{ScfForOp, ScfIfOp, ScfYieldOp};
@@ -20,7 +21,7 @@ use lf_ir::builder::Builder;
 use lf_ir::interfaces::memory_effects;
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
-use lf_ir::{Body, Context, OpId, Value};
+use lf_ir::Value;
 use lf_pass::pass::{OptionKind, PassOption, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 
@@ -89,19 +90,6 @@ pub(crate) fn unsupported_op<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> Optio
         WalkControl::Advance
     });
     why
-}
-
-/// Whether `op` (or an op inside it) is a `gpu.barrier`.
-pub(crate) fn contains_barrier(ctx: &Context, body: &Body, op: OpId) -> bool {
-    let mut found = false;
-    walk(body, op, WalkOrder::PreOrder, &mut |b, o| {
-        if GpuBarrierOp::isa(&(ctx, b), o) {
-            found = true;
-            return WalkControl::Interrupt;
-        }
-        WalkControl::Advance
-    });
-    found
 }
 
 /// Sets the launch's grid size along `dim` to `grid` and its block size

@@ -26,8 +26,9 @@ use crate::affine::{AffineForOp, AffineIfOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::transforms::coalesce_via_shared::reblock::{reblock_plan, Reblock};
+use crate::gpu::utils::barriers::contains_barrier;
 use crate::gpu::utils::kernel_writes::nested_writes;
-use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
+use crate::gpu::GpuLaunchOp;
 use lf_ir::interfaces::{memory_effects, Effect};
 use lf_ir::view::{Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
@@ -117,19 +118,6 @@ fn write_in<'c>(ir: &impl Ir<'c>, op: OpId) -> Option<String> {
     }
 }
 
-/// Whether `launch` contains a `gpu.barrier`.
-fn has_barrier<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> bool {
-    let mut found = false;
-    walk(ir.body(), launch.op(), WalkOrder::PreOrder, &mut |b, o| {
-        if GpuBarrierOp::isa(&(ir.ctx(), b), o) {
-            found = true;
-            return WalkControl::Interrupt;
-        }
-        WalkControl::Advance
-    });
-    found
-}
-
 /// The reduction loop among `ops`: the only `affine.for` with results.
 fn find_loop<'c>(ir: &impl Ir<'c>, ops: &[OpId]) -> Result<Option<AffineForOp>, String> {
     let mut found = None;
@@ -169,7 +157,7 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, limits: Limits) -> Result
     if !launch.workgroup_attributions(ir).is_empty() || !launch.private_attributions(ir).is_empty() {
         return Err("the kernel has workgroup or private memory attributions".into());
     }
-    if has_barrier(ir, launch) {
+    if contains_barrier(ir.ctx(), body, launch.op()) {
         return Err("the kernel has a gpu.barrier".into());
     }
     let entry = body
@@ -286,16 +274,6 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, limits: Limits) -> Result
                 }
                 carried.push(v);
             }
-        }
-    }
-    for &o in &ops[pos + 1..] {
-        let mut barrier = false;
-        walk(body, o, WalkOrder::PreOrder, &mut |b, inner| {
-            barrier |= GpuBarrierOp::isa(&(ir.ctx(), b), inner);
-            WalkControl::Advance
-        });
-        if barrier {
-            return Err("a gpu.barrier after the reduction loop".into());
         }
     }
     let x_threads = ids.grid_size[0].unwrap_or(1) * ids.block_size[0].unwrap_or(1);
