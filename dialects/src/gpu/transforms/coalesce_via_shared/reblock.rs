@@ -167,24 +167,41 @@ pub fn reblock(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Reblock) {
     launch.set_sizes(b, [grid[0], grid[1], grid[2]], [block_x, block_y, one]);
     let [tx, ty, _] = launch.thread_ids(b);
     let [bidx, bidy, bidz] = launch.block_ids(b);
-    for a in &plan.applies {
-        let [cx, cy, cz, c] = a.coefs;
-        let mut expr = AffineExpr::dim(0)
+    let mut operands = vec![bidx, tx, bidy, bidz];
+    if ny != 1 {
+        // tidy is 0 in a block of one row: only a taller block reads it.
+        operands.push(ty);
+    }
+    rewrite_id_applies(b, &plan.applies, &operands, |[cx, cy, cz, c]| {
+        let expr = AffineExpr::dim(0)
             .mul_const(cx * nx)
             .add(&AffineExpr::dim(1).mul_const(cx))
             .add(&AffineExpr::dim(2).mul_const(cy * ny))
             .add(&AffineExpr::dim(3).mul_const(cz))
             .add_const(c);
-        let mut operands = vec![bidx, tx, bidy, bidz];
         if ny != 1 {
-            // tidy is 0 in a block of one row: only a taller block reads it.
-            expr = expr.add(&AffineExpr::dim(4).mul_const(cy));
-            operands.push(ty);
+            expr.add(&AffineExpr::dim(4).mul_const(cy))
+        } else {
+            expr
         }
-        let map = AffineMap::new(operands.len() as u32, 0, vec![expr]);
+    });
+}
+
+/// Replaces each of `applies` by an `affine.apply` of `operands` (the new
+/// ids, as dimensions in order) computing `expr_of` of its coefficients
+/// `[cx, cy, cz, c]` (its value was `cx·idx + cy·idy + cz·idz + c` on the
+/// old ids): the one step of every re-blocking, whatever the new layout.
+pub fn rewrite_id_applies(
+    b: &mut Builder<'_>,
+    applies: &[IdApply],
+    operands: &[lf_ir::Value],
+    expr_of: impl Fn([i64; 4]) -> AffineExpr,
+) {
+    for a in applies {
+        let map = AffineMap::new(operands.len() as u32, 0, vec![expr_of(a.coefs)]);
         b.set_insertion_point_before(a.op);
         b.set_loc_of(a.op);
-        let new = AffineApplyOp::build(b, &operands, map).result(b);
+        let new = AffineApplyOp::build(b, operands, map).result(b);
         let old = AffineApplyOp::from_op_unchecked(a.op).result(b);
         b.replace_all_uses_with(old, new);
         b.erase_op(a.op);

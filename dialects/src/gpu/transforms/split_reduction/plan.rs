@@ -70,6 +70,8 @@ pub struct SplitPlan {
     pub for_op: AffineForOp,
     /// The bound guard around it, if any.
     pub guard: Option<AffineIfOp>,
+    /// The ops after the loop in its block, its terminator left out.
+    pub post: Vec<OpId>,
     /// The reductions, in `iter_args` order.
     pub reductions: Vec<Reduction>,
     /// Values defined in the guard before the loop and used after it (or as
@@ -295,6 +297,7 @@ pub fn plan<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, limits: Limits) -> Result
         launch,
         for_op,
         guard,
+        post: ops[pos + 1..].to_vec(),
         reductions,
         carried,
         lanes: limits.lanes,

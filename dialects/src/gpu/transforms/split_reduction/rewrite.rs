@@ -27,8 +27,9 @@
 use super::plan::SplitPlan;
 use crate::affine::utils::loop_unroll::loop_unroll_by_factor;
 use crate::affine::utils::reduction_ops::{combine, identity_attr};
-use crate::affine::{AffineApplyOp, AffineBound, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::affine::{AffineBound, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::arith::ArithConstantOp;
+use crate::gpu::transforms::coalesce_via_shared::reblock::rewrite_id_applies;
 use crate::gpu::{AddressSpace, GpuBarrierOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
@@ -53,22 +54,14 @@ fn reblock_rows(b: &mut Builder<'_>, plan: &SplitPlan) {
     launch.set_sizes(b, [grid[0], grid[1], grid[2]], [lanes, rows, one]);
     let [_, ty, _] = launch.thread_ids(b);
     let [bidx, bidy, bidz] = launch.block_ids(b);
-    for a in &plan.reblock.applies {
-        let [cx, cy, cz, c] = a.coefs;
-        let expr = AffineExpr::dim(0)
+    rewrite_id_applies(b, &plan.reblock.applies, &[bidx, ty, bidy, bidz], |[cx, cy, cz, c]| {
+        AffineExpr::dim(0)
             .mul_const(cx * plan.rows)
             .add(&AffineExpr::dim(1).mul_const(cx))
             .add(&AffineExpr::dim(2).mul_const(cy))
             .add(&AffineExpr::dim(3).mul_const(cz))
-            .add_const(c);
-        let map = AffineMap::new(4, 0, vec![expr]);
-        b.set_insertion_point_before(a.op);
-        b.set_loc_of(a.op);
-        let new = AffineApplyOp::build(b, &[bidx, ty, bidy, bidz], map).result(b);
-        let old = AffineApplyOp::from_op_unchecked(a.op).result(b);
-        b.replace_all_uses_with(old, new);
-        b.erase_op(a.op);
-    }
+            .add_const(c)
+    });
 }
 
 /// `arith.constant` of the neutral value of reduction `i`.
@@ -224,30 +217,24 @@ pub fn rewrite(b: &mut Builder<'_>, plan: &SplitPlan) {
     }
     let inits = stride_loop(b, plan, lane);
     let results: Vec<Value> = f.results(&*b).to_vec();
-    let container = b.body().op_block(f.op()).expect("the loop is in a block");
-    let term = b.body().terminator(container);
-    let post: Vec<OpId> = {
-        let body = b.body();
-        let mut out = Vec::new();
-        let mut cur = body.next_op(f.op());
-        while let Some(o) = cur {
-            if Some(o) != term {
-                out.push(o);
-            }
-            cur = body.next_op(o);
-        }
-        out
-    };
+    let post = &plan.post;
     b.set_loc(loc);
     match plan.guard {
         None => {
             b.set_insertion_point_after(f.op());
             combine_lanes(b, &lanes, &results);
-            let tail_at = *post
-                .first()
-                .unwrap_or(&term.expect("a kernel block ends with gpu.terminator"));
-            b.set_insertion_point_before(tail_at);
-            lane_zero_tail(b, &lanes, &inits, &results, &post);
+            match post.first() {
+                Some(&first) => b.set_insertion_point_before(first),
+                None => {
+                    let block = b.body().op_block(f.op()).expect("the loop is in a block");
+                    let term = b
+                        .body()
+                        .terminator(block)
+                        .expect("a kernel block ends with gpu.terminator");
+                    b.set_insertion_point_before(term);
+                }
+            }
+            lane_zero_tail(b, &lanes, &inits, &results, post);
         }
         Some(guard) => {
             // The guard's part up to the loop, as an affine.if with results.
@@ -281,21 +268,14 @@ pub fn rewrite(b: &mut Builder<'_>, plan: &SplitPlan) {
                 .body()
                 .terminator(head_then)
                 .expect("a then block ends with affine.yield");
-            let pre_and_loop: Vec<OpId> = {
-                let body = b.body();
-                let mut out = Vec::new();
-                let mut cur = body.first_op(guard.then_block(&*b));
-                while let Some(o) = cur {
-                    out.push(o);
-                    if o == f.op() {
-                        break;
-                    }
-                    cur = body.next_op(o);
-                }
-                out
-            };
-            for o in pre_and_loop {
+            // Everything up to the loop moves, with the neutral constants
+            // `stride_loop` put before it.
+            let guard_then = guard.then_block(&*b);
+            while let Some(o) = b.body().first_op(guard_then) {
                 b.move_op_before(o, head_yield);
+                if o == f.op() {
+                    break;
+                }
             }
             let head_results: Vec<Value> = head.results(&*b).to_vec();
             // Outside the head, the post part and the initial values read
@@ -315,10 +295,9 @@ pub fn rewrite(b: &mut Builder<'_>, plan: &SplitPlan) {
                 .collect();
             b.set_insertion_point_after(head_id);
             combine_lanes(b, &lanes, &head_results[..n]);
-            let guard_then = guard.then_block(&*b);
             let tail_at = b.body().first_op(guard_then).expect("the guard's yield is left");
             b.set_insertion_point_before(tail_at);
-            lane_zero_tail(b, &lanes, &inits, &results, &post);
+            lane_zero_tail(b, &lanes, &inits, &results, post);
             // The barriers run outside the guard: move it after them.
             let launch_block = b.body().op_block(guard.op()).expect("the guard is in a block");
             let launch_term = b
