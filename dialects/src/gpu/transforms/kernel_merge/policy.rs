@@ -74,7 +74,7 @@ since a kernel that no longer fills the GPU loses more than the reuse gains; (3)
 `min-threads` threads per block -> `block-merge` along x (else y) even without sharing. Every factor \
 must divide the grid and keep the block within 1024 threads; (4, lf) when none of these applied, a kernel \
 without loops is thread-merged along y (else x) by `ilp-factor` (more independent loads in flight per \
-thread), when the factor divides the grid, at least 1024 blocks remain and the register estimate fits. \
+thread), when the factor divides the grid, at least `min-blocks` blocks remain and the register estimate fits. \
 With `shared-reuse` (lf, default on; not with a fixed `thread-factor`), rule 2 also merges along the other \
 dimension when a shared-memory read in an innermost loop feeds the computation and is independent of its block \
 id (a 2-D register tile): both factors are chosen together, powers of two dividing the grid within the register \
@@ -218,12 +218,17 @@ pub struct MergePolicy {
     pub min_blocks: i64,
 }
 
+/// The blocks of the launch with `ids` (a size that is not a constant
+/// counted as 1).
+fn grid_blocks(ids: &LaunchIds) -> i64 {
+    ids.grid_size.iter().map(|g| g.unwrap_or(1)).product()
+}
+
 impl MergePolicy {
-    /// The blocks a rule-2 thread merge of the launch with `ids` must
-    /// keep: `min-blocks` when the launch has at least that many, else
-    /// none (a kernel too small to fill the GPU follows the seed's rule).
-    fn floor(&self, ids: &LaunchIds) -> i64 {
-        let blocks: i64 = ids.grid_size.iter().map(|g| g.unwrap_or(1)).product();
+    /// The blocks a rule-2 thread merge of a launch of `blocks` blocks
+    /// must keep: `min-blocks` when it has at least that many, else none
+    /// (a kernel too small to fill the GPU follows the seed's rule).
+    fn floor(&self, blocks: i64) -> i64 {
         if blocks >= self.min_blocks {
             self.min_blocks
         } else {
@@ -281,7 +286,7 @@ impl MergePolicy {
                 (d, other),
                 self.max_thread_factor as u64,
                 self.max_registers,
-                self.floor(&ids) as u64,
+                self.floor(grid_blocks(&ids)) as u64,
             )?;
             (tile, register_estimate(&ir, launch, None).total())
         };
@@ -460,13 +465,13 @@ impl Pass for MergePolicy {
                     "the register estimate exceeds the budget {} even at factor 2",
                     self.max_registers
                 );
-                let blocks: i64 = ids.grid_size.iter().map(|g| g.unwrap_or(1)).product();
+                let blocks = grid_blocks(&ids);
                 if let Some((mut g, _)) = fits {
                     while g >= 2 && grid % g != 0 {
                         g = if self.thread_factor > 0 { 1 } else { g / 2 };
                     }
                     let floor_from = g;
-                    let floor = self.floor(&ids);
+                    let floor = self.floor(blocks);
                     while self.thread_factor == 0 && g >= 2 && blocks / g < floor {
                         g /= 2;
                     }
