@@ -7,23 +7,22 @@
 //! are `divsi` with sign corrections; every constant is a fresh
 //! `arith.constant` at its use (run `canonicalize` or `cse` afterwards).
 
+use crate::affine::analysis::reductions::AtomicRmwKind;
+use crate::affine::utils::reduction_ops::{combine, identity_attr};
 use crate::affine::{
     AffineApplyOp, AffineForOp, AffineIfOp, AffineLoadOp, AffineMaxOp, AffineMinOp, AffineParallelOp, AffineStoreOp,
     AffineYieldOp,
 };
 use crate::arith::{
-    ArithAddfOp, ArithAddiOp, ArithAndiOp, ArithCmpiOp, ArithConstantOp, ArithDivsiOp, ArithMaximumfOp, ArithMaxsiOp,
-    ArithMinimumfOp, ArithMinsiOp, ArithMulfOp, ArithMuliOp, ArithOriOp, ArithRemsiOp, ArithSelectOp, ArithSubiOp,
-    CmpIPredicate, IntegerOverflowFlags,
+    ArithAddiOp, ArithAndiOp, ArithCmpiOp, ArithConstantOp, ArithDivsiOp, ArithMaxsiOp, ArithMinsiOp, ArithMuliOp,
+    ArithRemsiOp, ArithSelectOp, ArithSubiOp, CmpIPredicate, IntegerOverflowFlags,
 };
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
 use crate::scf::{ScfForOp, ScfIfOp, ScfParallelOp, ScfReduceOp, ScfYieldOp};
 use lf_ir::affine::{AffineExpr, AffineMap, BinaryOp, ExprView};
-use lf_ir::attrs::AttrData;
 use lf_ir::builder::Builder;
-use lf_ir::floatfmt::f64_to_bits;
 use lf_ir::view::OpView;
-use lf_ir::{Attribute, BlockId, Context, OpId, RegionId, Signedness, Type, TypeData, Value};
+use lf_ir::{Attribute, BlockId, Context, OpId, RegionId, Type, Value};
 use lf_pass::pass::{Anchor, Pass, PassInfo, PassOptions, PassResult, PassTarget};
 use lf_pass::rewrite::{
     apply_conversion, for_each_body_par, ConversionMode, ConversionTarget, FnPattern, PatternRewriter, PatternSet,
@@ -304,89 +303,25 @@ fn lower_for(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
 }
 
 /// A reduction kind of `affine.parallel` (a value of
-/// [`super::super::REDUCTION_KINDS`]) that the lowering supports.
-#[derive(Copy, Clone)]
-enum Reduction {
-    AddF,
-    MulF,
-    MaximumF,
-    MinimumF,
-    AddI,
-    MulI,
-    OrI,
-    AndI,
-}
-
-impl Reduction {
-    fn of(kind: i64) -> Option<Reduction> {
-        let name = super::super::REDUCTION_KINDS.iter().find(|k| k.1 == kind)?.0;
-        Some(match name {
-            "addf" => Reduction::AddF,
-            "mulf" => Reduction::MulF,
-            "maximumf" => Reduction::MaximumF,
-            "minimumf" => Reduction::MinimumF,
-            "addi" => Reduction::AddI,
-            "muli" => Reduction::MulI,
-            "ori" => Reduction::OrI,
-            "andi" => Reduction::AndI,
-            // `assign` has no identity (MLIR: "Reduction operation type not
-            // supported"). `maxs`, `mins`, `maxu` and `minu` reduce signed
-            // and unsigned integers, which `arith` does not take; `xori`,
-            // `maxnumf` and `minnumf` match no result type (the verifier
-            // refuses them, as MLIR's).
-            _ => return None,
-        })
+/// [`super::super::REDUCTION_KINDS`]) that the lowering supports, with the
+/// value it starts from (MLIR's `arith::getIdentityValueAttr`) for a float
+/// or signless integer type. `assign` has no identity (MLIR: "Reduction
+/// operation type not supported"); `maxs`, `mins`, `maxu` and `minu` reduce
+/// signed and unsigned integers, which `arith` does not take; `xori`,
+/// `maxnumf` and `minnumf` match no result type (the verifier refuses them,
+/// as MLIR's); `index` is not a float or signless integer.
+fn lowerable_reduction(ctx: &Context, kind: i64, ty: Type) -> Option<(AtomicRmwKind, Attribute)> {
+    use AtomicRmwKind as K;
+    let kind = AtomicRmwKind::from_value(kind).filter(|k| {
+        matches!(
+            k,
+            K::Addf | K::Mulf | K::Maximumf | K::Minimumf | K::Addi | K::Muli | K::Ori | K::Andi
+        )
+    })?;
+    if ctx.type_data(ty).is_index() {
+        return None;
     }
-
-    /// The value the reduction starts from (MLIR's
-    /// `arith::getIdentityValueAttr`), for a float or signless integer
-    /// type; `None` for another type (`arith.constant` takes no signed or
-    /// unsigned integer).
-    fn identity(self, ctx: &Context, ty: Type) -> Option<Attribute> {
-        match ctx.type_data(ty) {
-            TypeData::Float(kind) => {
-                let v = match self {
-                    Reduction::AddF => 0.0,
-                    Reduction::MulF => 1.0,
-                    Reduction::MaximumF => f64::NEG_INFINITY,
-                    Reduction::MinimumF => f64::INFINITY,
-                    _ => return None,
-                };
-                let bits = f64_to_bits(*kind, v);
-                Some(ctx.get_attr(AttrData::Float { bits, ty }))
-            }
-            TypeData::Integer {
-                width,
-                signedness: Signedness::Signless,
-            } => {
-                // Signless values are kept sign-extended: all ones is -1,
-                // and so is 1 as an `i1`.
-                let v = match self {
-                    Reduction::AddI | Reduction::OrI => 0,
-                    Reduction::MulI if *width == 1 => -1,
-                    Reduction::MulI => 1,
-                    Reduction::AndI => -1,
-                    _ => return None,
-                };
-                Some(ctx.integer_attr(v, ty))
-            }
-            _ => None,
-        }
-    }
-
-    /// Combines two partial results (MLIR's `arith::getReductionOp`).
-    fn combine(self, b: &mut Builder<'_>, x: Value, y: Value) -> Value {
-        match self {
-            Reduction::AddF => ArithAddfOp::build(b, x, y).result(b),
-            Reduction::MulF => ArithMulfOp::build(b, x, y).result(b),
-            Reduction::MaximumF => ArithMaximumfOp::build(b, x, y).result(b),
-            Reduction::MinimumF => ArithMinimumfOp::build(b, x, y).result(b),
-            Reduction::AddI => ArithAddiOp::build(b, x, y).result(b),
-            Reduction::MulI => ArithMuliOp::build(b, x, y).result(b),
-            Reduction::OrI => ArithOriOp::build(b, x, y).result(b),
-            Reduction::AndI => ArithAndiOp::build(b, x, y).result(b),
-        }
-    }
+    Some((kind, identity_attr(ctx, kind, ty)?))
 }
 
 /// The results of `map` from `start`, `count` of them, as a map of the same
@@ -449,7 +384,7 @@ fn lower_parallel(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     }
     let mut reductions = Vec::with_capacity(kinds.len());
     for (&k, &ty) in kinds.iter().zip(&result_types) {
-        match Reduction::of(k).and_then(|r| Some((r, r.identity(ctx, ty)?))) {
+        match lowerable_reduction(ctx, k, ty) {
             Some(r) => reductions.push(r),
             None => return false,
         }
@@ -492,7 +427,7 @@ fn lower_parallel(op: OpId, rw: &mut PatternRewriter<'_>) -> bool {
     rw.set_loc(term_loc);
     ScfReduceOp::build_reductions(rw, &yielded, |b, i, x, y| {
         b.set_loc(loc);
-        reductions[i].0.combine(b, x, y)
+        combine(b, reductions[i].0, x, y).expect("lowerable kinds combine")
     });
     rw.set_loc(loc);
     rw.erase_op(term);

@@ -68,18 +68,17 @@ pub fn identity_attr(ctx: &Context, kind: AtomicRmwKind, ty: Type) -> Option<Att
                 TypeData::Integer { width, .. } => *width,
                 _ => 64,
             };
-            if width == 0 || width > 64 {
-                return None;
-            }
-            let min_signed = -(1i128 << (width - 1));
-            let max_signed = (1i128 << (width - 1)) - 1;
             let v = match kind {
                 K::Addi | K::Ori | K::Xori | K::Maxu => 0,
                 K::Muli if width == 1 => -1,
                 K::Muli => 1,
                 K::Andi | K::Minu => -1,
-                K::Maxs => min_signed,
-                K::Mins => max_signed,
+                // The signed extremes, as far as an attribute holds them.
+                K::Maxs | K::Mins if width == 0 || width > 128 => return None,
+                K::Maxs if width == 128 => i128::MIN,
+                K::Mins if width == 128 => i128::MAX,
+                K::Maxs => -(1i128 << (width - 1)),
+                K::Mins => (1i128 << (width - 1)) - 1,
                 _ => return None,
             };
             Some(ctx.integer_attr(v, ty))
@@ -146,6 +145,9 @@ mod tests {
         assert_eq!(int(&ctx, identity_attr(&ctx, K::Andi, c.index)), Some(-1));
         assert_eq!(int(&ctx, identity_attr(&ctx, K::Muli, c.index)), Some(1));
         assert_eq!(int(&ctx, identity_attr(&ctx, K::Xori, c.i32)), Some(0));
+        let i128_ty = ctx.integer_type(128);
+        assert_eq!(int(&ctx, identity_attr(&ctx, K::Maxs, i128_ty)), Some(i128::MIN));
+        assert_eq!(int(&ctx, identity_attr(&ctx, K::Addi, i128_ty)), Some(0));
         assert_eq!(identity_attr(&ctx, K::Assign, c.f32), None);
         assert_eq!(
             identity_attr(&ctx, K::Addi, c.f32),
