@@ -31,6 +31,22 @@ pub fn is_constant_arg(ctx: &Context, f: FuncRef<'_>, i: usize) -> bool {
     }
 }
 
+/// ` __launch_bounds__(N)` for a kernel whose `known_block_size` gives N
+/// threads per block (empty without it): ptxas then keeps the kernel's
+/// registers within what N threads may hold (64K per block), so that a
+/// kernel with large blocks launches instead of failing with "too many
+/// resources requested" (it may spill instead).
+fn launch_bounds(ctx: &Context, f: FuncRef<'_>) -> String {
+    let threads = gpu_func(ctx, f)
+        .and_then(|g| g.known_block_size(&(ctx, f.body)))
+        .filter(|sizes| !sizes.is_empty() && sizes.iter().all(|&n| n > 0))
+        .and_then(|sizes| sizes.iter().try_fold(1i64, |acc, &n| acc.checked_mul(n)));
+    match threads {
+        Some(n) if n <= 1024 => format!(" __launch_bounds__({n})"),
+        _ => String::new(),
+    }
+}
+
 /// The number of function arguments of a `gpu.func` (from its type).
 pub fn arg_count(ctx: &Context, f: FuncRef<'_>) -> usize {
     gpu_func(ctx, f).map_or(0, |g| g.num_inputs(&(ctx, f.body)))
@@ -164,8 +180,8 @@ pub fn emit_kernel(ctx: &Context, f: FuncRef<'_>, cname: &str, flavor: Flavor) -
         params.join(", ")
     };
     let head = match flavor {
-        Flavor::OclDevice => "__kernel void",
-        _ => "extern \"C\" __global__ void",
+        Flavor::OclDevice => "__kernel void".to_string(),
+        _ => format!("extern \"C\" __global__ void{}", launch_bounds(ctx, f)),
     };
     Ok(format!("{head} {cname}({params}) {{\n{}}}\n", em.out))
 }

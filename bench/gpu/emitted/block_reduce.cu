@@ -27,7 +27,7 @@ static inline int64_t lf_ceildiv64(int64_t a, int64_t b) { int64_t q = a / b; re
 static inline int64_t lf_mod64(int64_t a, int64_t b) { int64_t r = a % b; return r < 0 ? r + (b < 0 ? -b : b) : r; }
 
 /* gpu.module @main_kernel, gpu.func @main_kernel */
-extern "C" __global__ void main_kernel(int arg0, float* arg1, int arg2, int arg3, int arg4, float arg5, float* arg6, int arg7, int arg8, int arg9, float* arg10) {
+extern "C" __global__ void __launch_bounds__(64) main_kernel(int arg0, float* arg1, int arg2, int arg3, int arg4, float arg5, float* arg6, int arg7, int arg8, int arg9, float* arg10) {
   __shared__ float arg11[64] __attribute__((aligned(16))); /* 64 */
   float arg12[4]; /* 4 */
   const int block_id_x = (int)blockIdx.x;
