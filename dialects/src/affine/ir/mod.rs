@@ -16,7 +16,9 @@ pub use views::*;
 pub mod canonicalize;
 mod ops;
 
-use crate::affine::utils::validity::{affine_scope_region, is_index, is_induction_var, is_valid_dim, is_valid_symbol};
+use crate::affine::utils::validity::{
+    affine_scope_region, is_index, is_induction_var, is_valid_dim_in, is_valid_symbol,
+};
 use lf_ir::view::is_op;
 
 pub use ops::{AffineBound, FOR_LOOP_LIKE, PARALLEL_LOOP_LIKE};
@@ -72,7 +74,7 @@ fn verify_dims_and_symbols(
             if is_index(ctx, body, *v) && is_induction_var(ctx, body, *v) {
                 continue;
             }
-            if !is_valid_dim(ctx, body, *v, scope()) {
+            if !is_valid_dim_in(ctx, body, *v, &scope) {
                 return Err(op_error(ctx, body, op, "operand cannot be used as a dimension id"));
             }
         } else if !is_valid_symbol(ctx, body, *v, scope()) {

@@ -29,7 +29,7 @@ use lf_ir::walk::{walk, walk_regions, WalkControl, WalkOrder};
 use lf_ir::{Body, Context, OpId, RegionId, Traits, Value};
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// The registration record of `affine-loop-invariant-code-motion`.
 pub static INFO: PassInfo = PassInfo {
@@ -103,8 +103,9 @@ pub fn hoist_invariant_code(b: &mut Builder<'_>, regions: &[RegionId], remarks: 
         WalkControl::Advance
     });
     let mut moved = 0;
+    let mut unknown_users = FxHashMap::default();
     for for_op in loops {
-        moved += hoist_from(b, for_op, remarks);
+        moved += hoist_from(b, for_op, remarks, &mut unknown_users);
     }
     moved
 }
@@ -219,6 +220,13 @@ struct Hoisting<'a> {
     to_hoist: FxHashSet<OpId>,
     /// Computed when an access first needs them.
     facts: Option<LoopFacts>,
+    /// The ops in the loop (as [`encloses_in_scope`] counts them) using
+    /// each memref, listed when an access first needs them.
+    users_in_loop: Option<FxHashMap<Value, Vec<OpId>>>,
+    /// Per memref of the function: whether an op uses it whose effects on
+    /// it are unknown ([`Hoisting::conflicts`] answers `None`). The pass only
+    /// moves ops, so the answers hold for all its loops.
+    unknown_users: &'a mut FxHashMap<Value, bool>,
     /// Why lf's rules kept an access (for a remark).
     kept: Option<(OpId, String)>,
 }
@@ -292,6 +300,11 @@ impl Hoisting<'_> {
                     return false;
                 }
             }
+            if !self.has_unknown_user(memref) {
+                // Every user's effects are known: only the users in the loop
+                // can conflict, and none leaves a remark.
+                return self.no_conflict_in_loop(op, memref, writes) && self.operands_invariant(op);
+            }
             // A user with several uses of the memref is looked at once per
             // use: the answer is the same each time.
             for u in body.uses(memref) {
@@ -325,6 +338,14 @@ impl Hoisting<'_> {
         } else if !is_memory_effect_free(ctx, body, op) {
             return false;
         }
+        self.operands_invariant(op)
+    }
+
+    /// The last step of [`Self::is_invariant`]: no operand is the induction
+    /// variable, an `iter_arg` or a result of a body op that stays; if so,
+    /// `op` is marked to move.
+    fn operands_invariant(&mut self, op: OpId) -> bool {
+        let body = self.body;
         for v in body.operands(op) {
             if v == self.iv || self.iter_args.contains(&v) {
                 return false;
@@ -338,6 +359,64 @@ impl Hoisting<'_> {
         self.to_hoist.insert(op);
         true
     }
+
+    /// Whether some op using `memref` has effects on it that are unknown.
+    fn has_unknown_user(&mut self, memref: Value) -> bool {
+        if let Some(&known) = self.unknown_users.get(&memref) {
+            return known;
+        }
+        let body = self.body;
+        // `conflicts` answers `None` or not whatever the access writes.
+        let unknown = body
+            .uses(memref)
+            .any(|u| self.conflicts(body.use_owner(u), memref, false).is_none());
+        self.unknown_users.insert(memref, unknown);
+        unknown
+    }
+
+    /// When every user of `memref` has known effects: whether no op in the
+    /// loop other than `op` conflicts with it (what the walk over all users
+    /// in [`Self::is_invariant`] finds then, the users outside the loop
+    /// never deciding).
+    fn no_conflict_in_loop(&mut self, op: OpId, memref: Value, writes: bool) -> bool {
+        let (ctx, body, for_op) = (self.ctx, self.body, self.for_op.op());
+        self.users_in_loop
+            .get_or_insert_with(|| memref_users_in_loop(ctx, body, for_op));
+        let users = self.users_in_loop.as_ref().and_then(|m| m.get(&memref));
+        users.is_none_or(|users| {
+            users
+                .iter()
+                .all(|&u| u == op || self.conflicts(u, memref, writes) == Some(false))
+        })
+    }
+}
+
+/// The ops nested in `for_op` for which [`encloses_in_scope`] holds (not
+/// inside an affine scope nested in the loop), by the memrefs among their
+/// operands.
+fn memref_users_in_loop(ctx: &Context, body: &Body, for_op: OpId) -> FxHashMap<Value, Vec<OpId>> {
+    let mut users: FxHashMap<Value, Vec<OpId>> = FxHashMap::default();
+    walk(body, for_op, WalkOrder::PreOrder, &mut |b, o| {
+        if o == for_op {
+            return WalkControl::Advance;
+        }
+        if !std::ptr::eq(b, body) {
+            return WalkControl::Skip;
+        }
+        for v in body.operands(o) {
+            if is_memref(ctx, body, v) {
+                let list = users.entry(v).or_default();
+                if list.last() != Some(&o) {
+                    list.push(o);
+                }
+            }
+        }
+        if is_affine_scope(ctx, body, o) {
+            return WalkControl::Skip;
+        }
+        WalkControl::Advance
+    });
+    users
 }
 
 /// Whether `for_op` is one of the loops around `user` inside its affine scope
@@ -358,7 +437,12 @@ fn encloses_in_scope(ctx: &Context, body: &Body, for_op: OpId, user: OpId) -> bo
 }
 
 /// Moves the invariant ops of `for_op`'s body before it; returns how many.
-fn hoist_from(b: &mut Builder<'_>, for_op: AffineForOp, remarks: bool) -> u64 {
+fn hoist_from(
+    b: &mut Builder<'_>,
+    for_op: AffineForOp,
+    remarks: bool,
+    unknown_users: &mut FxHashMap<Value, bool>,
+) -> u64 {
     let (ctx, body) = (b.ctx(), b.body());
     let ir = (ctx, body);
     let guaranteed = runs_at_least_once(&ir, for_op);
@@ -371,6 +455,8 @@ fn hoist_from(b: &mut Builder<'_>, for_op: AffineForOp, remarks: bool) -> u64 {
         with_users: FxHashSet::default(),
         to_hoist: FxHashSet::default(),
         facts: None,
+        users_in_loop: None,
+        unknown_users,
         kept: None,
     };
     let mut to_move = Vec::new();

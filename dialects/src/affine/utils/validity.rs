@@ -146,6 +146,15 @@ pub fn is_valid_symbol(ctx: &Context, body: &Body, v: Value, scope: Option<Regio
 /// symbol, an induction variable, `affine.apply` of valid dimensions,
 /// `memref.dim` of a top-level memref, or (inside a GPU kernel) a GPU id.
 pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId>) -> bool {
+    is_valid_dim_in(ctx, body, v, &|| scope)
+}
+
+/// [`is_valid_dim`] with the scope region computed by `scope` only when the
+/// answer depends on it: induction variables, and `affine.apply` ops inside
+/// a loop or condition whose operands are, are valid dimensions in any
+/// scope (an op's verifier asks this for every subscript, and finding the
+/// scope walks up to the enclosing function).
+pub fn is_valid_dim_in(ctx: &Context, body: &Body, v: Value, scope: &dyn Fn() -> Option<RegionId>) -> bool {
     if !is_index(ctx, body, v) {
         return false;
     }
@@ -157,10 +166,11 @@ pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId
     // every valid symbol is a valid dimension: its operands being valid
     // dimensions decides, without asking the symbol question first.
     if let ValueDef::OpResult { op, .. } = body.value_def(v) {
-        if is_op(ctx, body, op, AffineApplyOp::def()) && !is_top_level(body, v, scope) {
-            return body.operands(op).all(|o| is_valid_dim(ctx, body, o, scope));
+        if is_op(ctx, body, op, AffineApplyOp::def()) && !is_top_level_in(ctx, body, v, scope) {
+            return body.operands(op).all(|o| is_valid_dim_in(ctx, body, o, scope));
         }
     }
+    let scope = scope();
     if is_valid_symbol(ctx, body, v, scope) {
         return true;
     }
@@ -183,4 +193,18 @@ pub fn is_valid_dim(ctx: &Context, body: &Body, v: Value, scope: Option<RegionId
     .into_iter()
     .any(|d| is_op(ctx, body, op, d));
     is_gpu_id && (in_gpu_kernel(ctx, body, op) || body.parent_op(op).is_none())
+}
+
+/// [`is_top_level`] in the scope region `scope` computes, asked only when
+/// the region holding `v` could be that scope: a region held by an op that
+/// is no affine scope (a loop, a condition) is never one.
+fn is_top_level_in(ctx: &Context, body: &Body, v: Value, scope: &dyn Fn() -> Option<RegionId>) -> bool {
+    let Some(r) = value_region(body, v) else {
+        return false;
+    };
+    match body.region_parent(r) {
+        None => true,
+        Some(parent) if !is_affine_scope(ctx, body, parent) => false,
+        Some(_) => scope() == Some(r),
+    }
 }
