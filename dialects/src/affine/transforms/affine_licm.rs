@@ -223,10 +223,13 @@ struct Hoisting<'a> {
     /// The ops in the loop (as [`encloses_in_scope`] counts them) using
     /// each memref, listed when an access first needs them.
     users_in_loop: Option<FxHashMap<Value, Vec<OpId>>>,
-    /// Per memref of the function: whether an op uses it whose effects on
-    /// it are unknown ([`Hoisting::conflicts`] answers `None`). The pass only
-    /// moves ops, so the answers hold for all its loops.
-    unknown_users: &'a mut FxHashMap<Value, bool>,
+    /// Per memref of the function: the ops using it whose effects on it are
+    /// unknown ([`Hoisting::conflicts`] answers `None`). The pass only moves
+    /// ops, so the lists hold for all its loops.
+    unknown_users: &'a mut FxHashMap<Value, Vec<OpId>>,
+    /// Whether kept accesses get remarks (then the first user in use order
+    /// that keeps an access must be found, for its remark).
+    remarks: bool,
     /// Why lf's rules kept an access (for a remark).
     kept: Option<(OpId, String)>,
 }
@@ -300,9 +303,7 @@ impl Hoisting<'_> {
                     return false;
                 }
             }
-            if !self.has_unknown_user(memref) {
-                // Every user's effects are known: only the users in the loop
-                // can conflict, and none leaves a remark.
+            if !self.remarks || self.unknown_users_of(memref).is_empty() {
                 return self.no_conflict_in_loop(op, memref, writes) && self.operands_invariant(op);
             }
             // A user with several uses of the memref is looked at once per
@@ -360,26 +361,36 @@ impl Hoisting<'_> {
         true
     }
 
-    /// Whether some op using `memref` has effects on it that are unknown.
-    fn has_unknown_user(&mut self, memref: Value) -> bool {
-        if let Some(&known) = self.unknown_users.get(&memref) {
-            return known;
+    /// The ops using `memref` whose effects on it are unknown.
+    fn unknown_users_of(&mut self, memref: Value) -> &[OpId] {
+        if !self.unknown_users.contains_key(&memref) {
+            let body = self.body;
+            // `conflicts` answers `None` or not whatever the access writes.
+            let mut unknown: Vec<OpId> = body
+                .uses(memref)
+                .map(|u| body.use_owner(u))
+                .filter(|&user| self.conflicts(user, memref, false).is_none())
+                .collect();
+            unknown.dedup();
+            self.unknown_users.insert(memref, unknown);
         }
-        let body = self.body;
-        // `conflicts` answers `None` or not whatever the access writes.
-        let unknown = body
-            .uses(memref)
-            .any(|u| self.conflicts(body.use_owner(u), memref, false).is_none());
-        self.unknown_users.insert(memref, unknown);
-        unknown
+        &self.unknown_users[&memref]
     }
 
-    /// When every user of `memref` has known effects: whether no op in the
-    /// loop other than `op` conflicts with it (what the walk over all users
-    /// in [`Self::is_invariant`] finds then, the users outside the loop
-    /// never deciding).
+    /// Whether no user of `memref` other than `op` keeps `op` in the loop:
+    /// the answer of the walk over all users in [`Self::is_invariant`],
+    /// without its remark. Only the users in the loop and the users of
+    /// unknown effects can keep it (those inside the loop, or making a view
+    /// of the memref anywhere), so only those are asked.
     fn no_conflict_in_loop(&mut self, op: OpId, memref: Value, writes: bool) -> bool {
         let (ctx, body, for_op) = (self.ctx, self.body, self.for_op.op());
+        let unknown_ok = self
+            .unknown_users_of(memref)
+            .iter()
+            .all(|&u| u == op || !(body.is_ancestor(for_op, u) || body.results(u).any(|r| is_memref(ctx, body, r))));
+        if !unknown_ok {
+            return false;
+        }
         self.users_in_loop
             .get_or_insert_with(|| memref_users_in_loop(ctx, body, for_op));
         let users = self.users_in_loop.as_ref().and_then(|m| m.get(&memref));
@@ -441,7 +452,7 @@ fn hoist_from(
     b: &mut Builder<'_>,
     for_op: AffineForOp,
     remarks: bool,
-    unknown_users: &mut FxHashMap<Value, bool>,
+    unknown_users: &mut FxHashMap<Value, Vec<OpId>>,
 ) -> u64 {
     let (ctx, body) = (b.ctx(), b.body());
     let ir = (ctx, body);
@@ -457,6 +468,7 @@ fn hoist_from(
         facts: None,
         users_in_loop: None,
         unknown_users,
+        remarks,
         kept: None,
     };
     let mut to_move = Vec::new();
