@@ -58,7 +58,7 @@ pub fn clone_op_into(src: &Body, op: OpId, dst: &mut Body, map: &mut ValueMap) -
     }
     st.successors = src.successors(op).iter().map(|b| map.block(*b)).collect();
     let new = dst.create_op(st);
-    for (a, b) in src.results(op).zip(dst.results(new).collect::<Vec<_>>()) {
+    for (a, b) in src.results(op).zip(dst.results(new)) {
         map.map(a, b);
     }
     new
@@ -84,8 +84,7 @@ pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
     }
     st.successors = body.successors(op).iter().map(|b| map.block(*b)).collect();
     let new = body.create_op(st);
-    let pairs: Vec<(Value, Value)> = body.results(op).zip(body.results(new)).collect();
-    for (a, b) in pairs {
+    for (a, b) in body.results(op).zip(body.results(new)) {
         map.map(a, b);
     }
     new
