@@ -10,6 +10,9 @@ use rustc_hash::FxHashMap;
 pub struct ValueMap {
     values: FxHashMap<Value, Value>,
     blocks: FxHashMap<BlockId, BlockId>,
+    /// An emptied op state whose lists keep their room: each clone refills
+    /// it instead of allocating its operand and result-type lists.
+    scratch: Option<Box<OperationState>>,
 }
 
 impl ValueMap {
@@ -66,12 +69,19 @@ pub fn clone_op_into(src: &Body, op: OpId, dst: &mut Body, map: &mut ValueMap) -
 
 /// Clones `op` within one body, in O(size of `op`).
 pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
-    let mut st = OperationState::new(body.op_name(op), body.op_loc(op));
+    let mut st = match map.scratch.take() {
+        Some(mut st) => {
+            st.name = body.op_name(op);
+            st.loc = body.op_loc(op);
+            st
+        }
+        None => Box::new(OperationState::new(body.op_name(op), body.op_loc(op))),
+    };
     st.attrs = body.op_attrs(op);
     st.props = body.op_props(op);
     st.nested = body.nested_body(op).map(|b| Box::new(b.clone()));
-    st.operands = body.operands(op).map(|v| map.lookup(v)).collect();
-    st.result_types = body.results(op).map(|v| body.value_type(v)).collect();
+    st.operands.extend(body.operands(op).map(|v| map.lookup(v)));
+    st.result_types.extend(body.results(op).map(|v| body.value_type(v)));
     let regions: Vec<RegionId> = body.regions(op).to_vec();
     if st.nested.is_some() {
         st.regions = regions;
@@ -82,8 +92,11 @@ pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
             st.regions.push(nr);
         }
     }
-    st.successors = body.successors(op).iter().map(|b| map.block(*b)).collect();
-    let new = body.create_op(st);
+    st.successors.extend(body.successors(op).iter().map(|b| map.block(*b)));
+    // Leaves `st` empty with its lists' room (regions of nested clones took
+    // a scratch state of their own meanwhile).
+    let new = body.create_op_from(&mut st);
+    map.scratch = Some(st);
     for (a, b) in body.results(op).zip(body.results(new)) {
         map.map(a, b);
     }
