@@ -16,6 +16,15 @@ pub struct ValueMap {
 }
 
 impl ValueMap {
+    /// An empty map with room for `values` value mappings (cloning a body of
+    /// known size maps each result once: no rehashing on the way).
+    pub fn with_capacity(values: usize) -> ValueMap {
+        ValueMap {
+            values: FxHashMap::with_capacity_and_hasher(values, Default::default()),
+            ..ValueMap::default()
+        }
+    }
+
     /// Maps `from` to `to`.
     pub fn map(&mut self, from: Value, to: Value) {
         self.values.insert(from, to);

@@ -47,8 +47,10 @@ pub fn clone_body_with_iv_remapped(
         .reserve_ops(per_copy.saturating_mul(factor.saturating_sub(1) as usize));
     b.guarded(|b| {
         b.set_insertion_point_before(term);
+        // Each copy maps the results of the ops it clones (and the iv and iter_args).
+        let mapped = per_copy + iter_args.len() + 1;
         for i in 1..factor {
-            let mut map = ValueMap::default();
+            let mut map = ValueMap::with_capacity(mapped);
             for (a, v) in iter_args.iter().zip(&last) {
                 map.map(*a, *v);
             }
