@@ -160,53 +160,90 @@ fn is_pure_tree(ctx: &Context, body: &Body, op: OpId) -> bool {
     ok
 }
 
-/// What lf's safety rules found in a loop.
+/// What lf's safety rules and the memref checks need to know of a loop,
+/// found in one walk of its ops (in the loop's body, not in nested bodies).
 #[derive(Default)]
 struct LoopFacts {
     /// An op with unknown effects, or an effect on unnamed memory: (op, writes?).
+    /// The first that writes, in program order; else the first that reads.
     opaque: Option<(OpId, bool)>,
+    /// The ops in the loop (as [`encloses_in_scope`] counts them: not inside
+    /// an affine scope nested in the loop) using each memref.
+    users: FxHashMap<Value, Vec<OpId>>,
 }
 
 fn loop_facts(ctx: &Context, body: &Body, for_op: OpId) -> LoopFacts {
     let mut facts = LoopFacts::default();
-    walk(body, for_op, WalkOrder::PreOrder, &mut |b, o| {
-        if o == for_op || !std::ptr::eq(b, body) {
-            return WalkControl::Advance;
-        }
-        let Some(def) = ctx.op_def(body.op_name(o)) else {
-            facts.opaque = Some((o, true));
-            return WalkControl::Interrupt;
-        };
-        if def.has(Traits::PURE) {
-            return WalkControl::Advance;
-        }
-        if !def.has(Traits::MEMORY_EFFECTS) {
-            if def.has(Traits::RECURSIVE_MEMORY_EFFECTS) {
-                return WalkControl::Advance; // its nested ops are walked
-            }
-            facts.opaque = Some((o, true));
-            return WalkControl::Interrupt;
-        }
-        match memory_effects(ctx, body, o) {
-            None => {
-                facts.opaque = Some((o, true));
-                WalkControl::Interrupt
-            }
-            Some(effects) => {
-                for e in effects.iter().filter(|e| e.value.is_none() && e.op == o) {
-                    if matches!(e.effect, Effect::Write | Effect::Free) {
-                        facts.opaque = Some((o, true));
-                        return WalkControl::Interrupt;
-                    }
-                    if e.effect == Effect::Read && facts.opaque.is_none() {
-                        facts.opaque = Some((o, false));
+    let (mut first_write, mut first_read) = (None, None);
+    let mut visit = |o: OpId, in_scope: bool| {
+        if in_scope {
+            for v in body.operands(o) {
+                if is_memref(ctx, body, v) {
+                    let list = facts.users.entry(v).or_default();
+                    if list.last() != Some(&o) {
+                        list.push(o);
                     }
                 }
-                WalkControl::Advance
             }
         }
+        if first_write.is_none() {
+            match opaque_effect(ctx, body, o) {
+                Some(true) => first_write = Some(o),
+                Some(false) if first_read.is_none() => first_read = Some(o),
+                _ => {}
+            }
+        }
+    };
+    visit_nested(body, for_op, true, &mut |o, in_scope| {
+        visit(o, in_scope);
+        // Below an affine scope the ops no longer count as in the loop.
+        in_scope && !is_affine_scope(ctx, body, o)
     });
+    facts.opaque = first_write.map(|o| (o, true)).or(first_read.map(|o| (o, false)));
     facts
+}
+
+/// Calls `f` on every op nested in `op` in program order (parents first),
+/// with the flag `f` returned for the op around it (`in_scope` for the
+/// ops directly in `op`); ops in nested bodies are not visited.
+fn visit_nested(body: &Body, op: OpId, in_scope: bool, f: &mut dyn FnMut(OpId, bool) -> bool) {
+    if body.nested_body(op).is_some() {
+        return;
+    }
+    for &r in body.regions(op) {
+        for blk in body.region_blocks(r) {
+            for o in body.block_ops(blk) {
+                let inner = f(o, in_scope);
+                visit_nested(body, o, inner, f);
+            }
+        }
+    }
+}
+
+/// Whether `o` has unknown effects or an effect on unnamed memory:
+/// `Some(true)` when it may write, `Some(false)` when it only reads.
+fn opaque_effect(ctx: &Context, body: &Body, o: OpId) -> Option<bool> {
+    let Some(def) = ctx.op_def(body.op_name(o)) else {
+        return Some(true);
+    };
+    if def.has(Traits::PURE) {
+        return None;
+    }
+    if !def.has(Traits::MEMORY_EFFECTS) {
+        // A recursive-effects op's own effects are its nested ops'.
+        return (!def.has(Traits::RECURSIVE_MEMORY_EFFECTS)).then_some(true);
+    }
+    let Some(effects) = memory_effects(ctx, body, o) else {
+        return Some(true);
+    };
+    let mut reads = false;
+    for e in effects.iter().filter(|e| e.value.is_none() && e.op == o) {
+        if matches!(e.effect, Effect::Write | Effect::Free) {
+            return Some(true);
+        }
+        reads |= e.effect == Effect::Read;
+    }
+    reads.then_some(false)
 }
 
 /// The state of one loop's analysis (MLIR's `opsWithUsers`, `opsToHoist`).
@@ -220,9 +257,6 @@ struct Hoisting<'a> {
     to_hoist: FxHashSet<OpId>,
     /// Computed when an access first needs them.
     facts: Option<LoopFacts>,
-    /// The ops in the loop (as [`encloses_in_scope`] counts them) using
-    /// each memref, listed when an access first needs them.
-    users_in_loop: Option<FxHashMap<Value, Vec<OpId>>>,
     /// Per memref of the function: the ops using it whose effects on it are
     /// unknown ([`Hoisting::conflicts`] answers `None`). The pass only moves
     /// ops, so the lists hold for all its loops.
@@ -391,43 +425,14 @@ impl Hoisting<'_> {
         if !unknown_ok {
             return false;
         }
-        self.users_in_loop
-            .get_or_insert_with(|| memref_users_in_loop(ctx, body, for_op));
-        let users = self.users_in_loop.as_ref().and_then(|m| m.get(&memref));
+        self.facts.get_or_insert_with(|| loop_facts(ctx, body, for_op));
+        let users = self.facts.as_ref().and_then(|f| f.users.get(&memref));
         users.is_none_or(|users| {
             users
                 .iter()
                 .all(|&u| u == op || self.conflicts(u, memref, writes) == Some(false))
         })
     }
-}
-
-/// The ops nested in `for_op` for which [`encloses_in_scope`] holds (not
-/// inside an affine scope nested in the loop), by the memrefs among their
-/// operands.
-fn memref_users_in_loop(ctx: &Context, body: &Body, for_op: OpId) -> FxHashMap<Value, Vec<OpId>> {
-    let mut users: FxHashMap<Value, Vec<OpId>> = FxHashMap::default();
-    walk(body, for_op, WalkOrder::PreOrder, &mut |b, o| {
-        if o == for_op {
-            return WalkControl::Advance;
-        }
-        if !std::ptr::eq(b, body) {
-            return WalkControl::Skip;
-        }
-        for v in body.operands(o) {
-            if is_memref(ctx, body, v) {
-                let list = users.entry(v).or_default();
-                if list.last() != Some(&o) {
-                    list.push(o);
-                }
-            }
-        }
-        if is_affine_scope(ctx, body, o) {
-            return WalkControl::Skip;
-        }
-        WalkControl::Advance
-    });
-    users
 }
 
 /// Whether `for_op` is one of the loops around `user` inside its affine scope
@@ -466,7 +471,6 @@ fn hoist_from(
         with_users: FxHashSet::default(),
         to_hoist: FxHashSet::default(),
         facts: None,
-        users_in_loop: None,
         unknown_users,
         remarks,
         kept: None,
