@@ -254,6 +254,12 @@ impl Body {
         self.ops.reserve(ops);
         self.values.reserve(ops);
         self.uses.reserve(2 * ops);
+        // About one op in eight holds a region (loops, conditionals): without
+        // room, these arenas would grow from nothing by steps of eight.
+        let with_regions = ops / 8 + 1;
+        self.regions.reserve(with_regions);
+        self.blocks.reserve(with_regions);
+        self.region_lists.reserve(with_regions);
     }
 
     /// Number of operation slots in this body's arena: the live operations

@@ -43,11 +43,10 @@ use std::sync::Arc;
 
 mod aliases;
 
-/// Bytes of text per op of a function body in the generic and the custom
-/// form, rounded up from the benchmark inputs (112 and 54): the bodies
-/// parsed on workers are sized from their text with them.
-const BYTES_PER_GENERIC_OP: usize = 128;
-const BYTES_PER_CUSTOM_OP: usize = 64;
+/// Bytes of text per op of a function body that no real text exceeds much
+/// (the benchmark inputs have 112 in the generic form, 54 in the custom
+/// form): the least number of ops a body parsed on a worker is sized for.
+const MAX_BYTES_PER_OP: usize = 128;
 
 /// Region lists queued for the workers before the main thread waits.
 const QUEUE: usize = 64;
@@ -330,14 +329,14 @@ fn run_task<'a>(
         spawnable: false,
         spawned: None,
     };
-    // Size the body from the text (a little under the usual bytes per op of
-    // each form, so that it rarely grows and never holds much unused room).
+    // Size the body from the text: printed IR has an op per line in both
+    // forms (closing braces and block labels make it a slight overestimate,
+    // which the body gives back when it is shrunk after parsing), so that
+    // the arenas need not grow, and copy themselves, while it is parsed.
     let mut nested = Box::<Body>::default();
-    let bytes_per_op = match entry_args {
-        None => BYTES_PER_GENERIC_OP,
-        Some(_) => BYTES_PER_CUSTOM_OP,
-    };
-    nested.reserve_ops((task.end - open.start) as usize / bytes_per_op);
+    let text = &src.as_bytes()[open.start as usize..task.end as usize];
+    let lines = memchr::memchr_iter(b'\n', text).count();
+    nested.reserve_ops(lines.max(text.len() / MAX_BYTES_PER_OP));
     pending.state.nested = Some(nested);
     let r = match &entry_args {
         None => p.parse_region_list(&mut pending),

@@ -147,6 +147,58 @@ pub struct Format {
     /// The names of the attributes the format prints itself, and the
     /// segment sizes: what its `attr-dict` leaves out.
     pub printed_attrs: Vec<&'static str>,
+    /// The groups that each of the op's type rules names, in the order of
+    /// `def.type_rules`, found once here rather than by name for every op
+    /// parsed.
+    pub rule_groups: Vec<RuleGroups>,
+}
+
+/// An operand or result group of an op, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupRef {
+    /// Operand group `i`.
+    Operand(usize),
+    /// Result group `i`.
+    Result(usize),
+}
+
+/// The groups a [`crate::ods::TypeRule`] names: `None` for a name that is
+/// neither an operand nor a result group (an operand group when both are).
+#[derive(Clone, Debug)]
+pub enum RuleGroups {
+    /// The groups of a [`crate::ods::TypeRule::AllMatch`].
+    AllMatch(Vec<Option<GroupRef>>),
+    /// The target and source groups of a [`crate::ods::TypeRule::Derived`].
+    Derived {
+        /// The group whose type is computed.
+        target: Option<GroupRef>,
+        /// The group it is computed from.
+        source: Option<GroupRef>,
+    },
+}
+
+/// The group of `def` named `name` (operands first, as a type rule reads it).
+fn group_named(def: &OpDef, name: &str) -> Option<GroupRef> {
+    if let Some(i) = def.operands.iter().position(|g| g.name == name) {
+        return Some(GroupRef::Operand(i));
+    }
+    def.results.iter().position(|g| g.name == name).map(GroupRef::Result)
+}
+
+/// The groups each of `def`'s type rules names.
+fn rule_groups(def: &OpDef) -> Vec<RuleGroups> {
+    def.type_rules
+        .iter()
+        .map(|rule| match rule {
+            crate::ods::TypeRule::AllMatch(names) => {
+                RuleGroups::AllMatch(names.iter().map(|n| group_named(def, n)).collect())
+            }
+            crate::ods::TypeRule::Derived { target, source, .. } => RuleGroups::Derived {
+                target: group_named(def, target),
+                source: group_named(def, source),
+            },
+        })
+        .collect()
 }
 
 /// The compiled format of `def` (compiled once per process and kept).
@@ -187,6 +239,7 @@ pub fn compile(def: &'static OpDef) -> Result<Option<Format>, String> {
     Ok(Some(Format {
         elements,
         printed_attrs,
+        rule_groups: rule_groups(def),
     }))
 }
 

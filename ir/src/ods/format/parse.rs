@@ -1,6 +1,6 @@
 //! The parser side of declarative formats.
 
-use super::{CustomArg, Element, Format, TypeTarget};
+use super::{CustomArg, Element, Format, GroupRef, RuleGroups, TypeTarget};
 use crate::ods::{Arity, TypeRule};
 use crate::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use crate::{Attribute, Context, OpDef, Type};
@@ -67,7 +67,7 @@ pub fn parse_with_format(p: &mut CustomParser<'_, '_>, fmt: &Format) -> ParseRes
     }
     // By reference: the state is large (a few hundred bytes) and a move
     // is a copy of all of it.
-    finish(p, &mut st, def)
+    finish(p, &mut st, def, fmt)
 }
 
 fn parse_element<'a>(
@@ -197,7 +197,12 @@ fn group_present(p: &CustomParser<'_, '_>, first: &Element, def: &OpDef) -> bool
 }
 
 /// Resolves types, adds operands and results and sets properties.
-fn finish<'a>(p: &mut CustomParser<'_, 'a>, st: &mut FormatState<'a>, def: &'static OpDef) -> ParseResult<()> {
+fn finish<'a>(
+    p: &mut CustomParser<'_, 'a>,
+    st: &mut FormatState<'a>,
+    def: &'static OpDef,
+    fmt: &Format,
+) -> ParseResult<()> {
     let ctx = p.ctx();
     // Split `type(operands)` / `type(results)` into groups.
     if let Some(all) = st.all_operand_types.take() {
@@ -214,7 +219,7 @@ fn finish<'a>(p: &mut CustomParser<'_, 'a>, st: &mut FormatState<'a>, def: &'sta
     if let Some(all) = st.all_result_types.take() {
         split_results(p, st, def, all)?;
     }
-    resolve_by_rules(ctx, st, def);
+    resolve_by_rules(ctx, st, def, fmt);
     // Operands.
     let mut sizes = PerGroup::<usize>::new();
     for (g, refs) in st.operands.iter().enumerate() {
@@ -289,51 +294,46 @@ fn split_results(p: &CustomParser<'_, '_>, st: &mut FormatState<'_>, def: &OpDef
 }
 
 /// Fills unknown types from the op's [`TypeRule`]s until nothing changes.
-fn resolve_by_rules(ctx: &Context, st: &mut FormatState<'_>, def: &OpDef) {
-    let get = |st: &FormatState<'_>, name: &str| -> Option<Type> {
-        if let Some(i) = def.operands.iter().position(|g| g.name == name) {
-            return st.operand_types[i].as_ref().and_then(|v| v.first().copied());
+fn resolve_by_rules(ctx: &Context, st: &mut FormatState<'_>, def: &OpDef, fmt: &Format) {
+    let get = |st: &FormatState<'_>, g: Option<GroupRef>| -> Option<Type> {
+        match g? {
+            GroupRef::Operand(i) => st.operand_types[i].as_ref().and_then(|v| v.first().copied()),
+            GroupRef::Result(i) => st.result_types[i].as_ref().and_then(|v| v.first().copied()),
         }
-        let i = def.results.iter().position(|g| g.name == name)?;
-        st.result_types[i].as_ref().and_then(|v| v.first().copied())
     };
-    let set = |st: &mut FormatState<'_>, name: &str, t: Type| -> bool {
-        if let Some(i) = def.operands.iter().position(|g| g.name == name) {
-            if st.operand_types[i].is_none() {
+    let set = |st: &mut FormatState<'_>, g: Option<GroupRef>, t: Type| -> bool {
+        match g {
+            Some(GroupRef::Operand(i)) if st.operand_types[i].is_none() => {
                 let n = st.operands[i].len();
                 st.operand_types[i] = Some(smallvec![t; n]);
-                return true;
+                true
             }
-            return false;
-        }
-        if let Some(i) = def.results.iter().position(|g| g.name == name) {
-            if st.result_types[i].is_none() {
+            Some(GroupRef::Result(i)) if st.result_types[i].is_none() => {
                 st.result_types[i] = Some(smallvec![t]);
-                return true;
+                true
             }
+            _ => false,
         }
-        false
     };
     loop {
         let mut changed = false;
-        for rule in def.type_rules {
-            match rule {
-                TypeRule::AllMatch(names) => {
-                    if let Some(t) = names.iter().find_map(|n| get(st, n)) {
-                        for n in names.iter() {
-                            changed |= set(st, n, t);
+        for (rule, groups) in def.type_rules.iter().zip(&fmt.rule_groups) {
+            match (rule, groups) {
+                (TypeRule::AllMatch(_), RuleGroups::AllMatch(groups)) => {
+                    if let Some(t) = groups.iter().find_map(|&g| get(st, g)) {
+                        for &g in groups {
+                            changed |= set(st, g, t);
                         }
                     }
                 }
-                TypeRule::Derived {
-                    target, source, derive, ..
-                } => {
+                (TypeRule::Derived { derive, .. }, &RuleGroups::Derived { target, source }) => {
                     if get(st, target).is_none() {
                         if let Some(t) = get(st, source).and_then(|s| derive(ctx, s)) {
                             changed |= set(st, target, t);
                         }
                     }
                 }
+                _ => unreachable!("rule groups are made from the rules"),
             }
         }
         if !changed {
