@@ -83,6 +83,6 @@ for f in "${LIST[@]}"; do
     table+=$'\n'"$row"
   done
 done
-hdr="threads: ${THREADS:-default}; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); lf-opt $(cd "$ROOT" && git rev-parse --short HEAD)"
+hdr="threads: ${THREADS:-default}; $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); lf-opt $(cd "$ROOT" && git rev-parse --short HEAD) (${LF_OPT#"$ROOT"/})"
 if [ -n "$OUT" ]; then printf '%s\n\n%s\n' "$hdr" "$table" > "$OUT"; fi
 printf '%s\n\n%s\n' "$hdr" "$table"
