@@ -91,6 +91,10 @@ pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
     st.nested = body.nested_body(op).map(|b| Box::new(b.clone()));
     st.operands.extend(body.operands(op).map(|v| map.lookup(v)));
     st.result_types.extend(body.results(op).map(|v| body.value_type(v)));
+    let same_operand_types = body
+        .operands(op)
+        .zip(&st.operands)
+        .all(|(a, &b)| body.value_type(a) == body.value_type(b));
     let regions: Vec<RegionId> = body.regions(op).to_vec();
     if st.nested.is_some() {
         st.regions = regions;
@@ -106,6 +110,13 @@ pub fn clone_op(body: &mut Body, op: OpId, map: &mut ValueMap) -> OpId {
     // a scratch state of their own meanwhile).
     let new = body.create_op_from(&mut st);
     map.scratch = Some(st);
+    // The copy has the op's name, counts, properties and result types: with
+    // operands of the same types it passes the declared checks exactly when
+    // the op does (see `crate::declared_ok`), so the verifier after a pass
+    // that copies ops (unrolling) need not check the copies again.
+    if same_operand_types {
+        body.declared_ok.copy_bit(op.0, new.0);
+    }
     for (a, b) in body.results(op).zip(body.results(new)) {
         map.map(a, b);
     }

@@ -9,7 +9,10 @@
 //! the op's bit (operands set or replaced, properties or attributes set, a
 //! value's type changed, a nested body installed). Verifying IR again after
 //! a pass (`--verify-each`) then skips the declared checks of the ops the
-//! pass left alone, without hashing them.
+//! pass left alone, without hashing them. A copy made by
+//! [`crate::clone::clone_op`] whose operands have the original's types
+//! takes the original's bit (it has the same name, counts, properties and
+//! types), so the copies an unrolling makes are not checked again either.
 //!
 //! The bits hold for one context in one registration state
 //! ([`Context::verify_epoch`](crate::Context::verify_epoch)), which the
@@ -66,6 +69,24 @@ impl DeclaredOk {
             let bit = 1u64 << (id % 64);
             if bits & bit == 0 {
                 w.store(bits | bit, Relaxed);
+            }
+        }
+    }
+
+    /// Gives op `to` the bit of op `from` (a copy of it with the same
+    /// name, counts, properties and types passes exactly when it does).
+    #[inline]
+    pub(crate) fn copy_bit(&mut self, from: u32, to: u32) {
+        let bit = |id: u32| 1u64 << (id % 64);
+        let set = self
+            .words
+            .get_mut(from as usize / 64)
+            .is_some_and(|w| *w.get_mut() & bit(from) != 0);
+        if let Some(w) = self.words.get_mut(to as usize / 64) {
+            if set {
+                *w.get_mut() |= bit(to);
+            } else {
+                *w.get_mut() &= !bit(to);
             }
         }
     }

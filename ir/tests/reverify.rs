@@ -221,3 +221,29 @@ fn the_local_verifier_is_remembered_with_the_declared_checks() {
     verify(&ctx, &owned).expect("valid again");
     assert_eq!(LOCAL_CHECKS.get(), 5);
 }
+
+/// A copy of an op that passed (`clone_op`) keeps its original's mark only
+/// while its operands have the original's operand types: a copy whose
+/// operand maps to a value of another type is checked, and fails. (That
+/// the valid copy is not checked again shows in instruction counts only:
+/// the thread's memory of the ops that passed lately spares it too.)
+#[test]
+fn clones_keep_the_result_only_with_the_same_operand_types() {
+    let ctx = context();
+    let mut owned = parse(&ctx);
+    let (body, ops) = module(&mut owned);
+    let block = body.op_block(ops[2]).expect("in a block");
+    // A copy of `%2 = rv.use(%0)` using `%4` (index).
+    let mut map = lf_ir::clone::ValueMap::default();
+    map.map(result(body, ops[0]), result(body, ops[4]));
+    let copy = lf_ir::clone::clone_op(body, ops[2], &mut map);
+    body.append_op(block, copy);
+    verify(&ctx, &owned).expect("a copy with the same operand types is valid");
+    // A copy using `%1` (f32): checked, and the declared check fails.
+    let (body, ops) = module(&mut owned);
+    let mut map = lf_ir::clone::ValueMap::default();
+    map.map(result(body, ops[0]), result(body, ops[1]));
+    let copy = lf_ir::clone::clone_op(body, ops[2], &mut map);
+    body.append_op(block, copy);
+    assert_fails(&ctx, &owned, "a copy with an f32 operand", "operand #0 must be index");
+}
