@@ -52,6 +52,27 @@ pub struct LocalRepr {
     pub denominator: i64,
 }
 
+impl LocalRepr {
+    /// The same division in a relation of `cols` columns (constant
+    /// included) whose column `map[c]` holds column `c` of this one's, as
+    /// [`IntegerRelation::remap_columns`] lays a relation out.
+    pub fn remap(&self, cols: usize, map: &[usize]) -> LocalRepr {
+        assert_eq!(map.len(), self.dividend.len(), "one target column per column");
+        let mut dividend = vec![0; cols];
+        for (&c, &v) in map.iter().zip(&self.dividend) {
+            if c != usize::MAX {
+                dividend[c] = v;
+            } else {
+                assert_eq!(v, 0, "a dropped column holds a coefficient");
+            }
+        }
+        LocalRepr {
+            dividend,
+            denominator: self.denominator,
+        }
+    }
+}
+
 /// A fast hasher for constraint rows (multiply-rotate, as rustc's FxHash).
 #[derive(Default)]
 struct RowHasher(u64);
@@ -831,10 +852,40 @@ impl IntegerRelation {
         if self.num_local_vars() == 0 {
             return Ok(());
         }
+        let divs = self.laid_out_local_reprs_fm(other, init_a);
+        self.merge_laid_out_local_vars_with_reprs_fm(other, init_a, divs)
+    }
+
+    /// The division representations [`merge_laid_out_local_vars_fm`]
+    /// (Self::merge_laid_out_local_vars_fm) merges by: this system's
+    /// ([`local_reprs_fm`](Self::local_reprs_fm)) for its own `init_a`
+    /// locals, `other`'s for the rest. A local's representation depends
+    /// only on the rows of the system that owns it (the other side's locals
+    /// are zero columns there), so a caller that laid both systems out from
+    /// systems whose representations it knows may remap those instead
+    /// ([`LocalRepr::remap`]).
+    pub fn laid_out_local_reprs_fm(&self, other: &IntegerRelation, init_a: usize) -> Vec<Option<LocalRepr>> {
         let mut divs = self.local_reprs_fm();
         let divs_b = other.local_reprs_fm();
         for (i, d) in divs_b.into_iter().enumerate().skip(init_a) {
             divs[i] = d;
+        }
+        divs
+    }
+
+    /// [`merge_laid_out_local_vars_fm`](Self::merge_laid_out_local_vars_fm)
+    /// given the representations of the locals
+    /// ([`laid_out_local_reprs_fm`](Self::laid_out_local_reprs_fm)).
+    pub fn merge_laid_out_local_vars_with_reprs_fm(
+        &mut self,
+        other: &mut IntegerRelation,
+        init_a: usize,
+        mut divs: Vec<Option<LocalRepr>>,
+    ) -> Result<()> {
+        assert!(self.has_same_space(other), "merging locals of different spaces");
+        assert_eq!(divs.len(), self.num_local_vars(), "one representation per local");
+        if self.num_local_vars() == 0 {
+            return Ok(());
         }
         // DivisionRepr::removeDuplicateDivs, after normalizing each.
         let off = self.var_offset(VarKind::Local);

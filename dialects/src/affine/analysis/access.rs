@@ -12,7 +12,7 @@ use crate::affine::{AffineLoadOp, AffineStoreOp};
 use lf_ir::affine::AffineMap;
 use lf_ir::view::{IrRef, OpView};
 use lf_ir::{Body, Context, OpId, Value};
-use lf_presburger::{IntegerRelation, VarKind};
+use lf_presburger::{IntegerRelation, LocalRepr, VarKind};
 
 /// An access relation: domain columns (the loop variables around the
 /// access, outermost first), range columns (the subscripts), symbols (with
@@ -21,6 +21,25 @@ use lf_presburger::{IntegerRelation, VarKind};
 pub(crate) struct AccessRelation {
     pub rel: IntegerRelation,
     pub symbols: Vec<Option<Value>>,
+    /// The division representations of `rel`'s locals, found on first use
+    /// (every dependence check of a pair with locals merges them).
+    reprs: std::sync::OnceLock<Vec<Option<LocalRepr>>>,
+}
+
+impl AccessRelation {
+    /// An access relation over `rel`, its symbols' values `symbols`.
+    pub fn new(rel: IntegerRelation, symbols: Vec<Option<Value>>) -> Self {
+        AccessRelation {
+            rel,
+            symbols,
+            reprs: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// [`IntegerRelation::local_reprs_fm`] of the relation, found once.
+    pub fn local_reprs(&self) -> &[Option<LocalRepr>] {
+        self.reprs.get_or_init(|| self.rel.local_reprs_fm())
+    }
 }
 
 /// What the analysis knows of one affine access.
@@ -188,5 +207,5 @@ fn access_relation(
     super::check_size(&rel.rel)?;
     rel.rel.move_vars_fm(VarKind::Range, 0, d, VarKind::Domain, 0);
     let symbols = rel.ids[d + nr..].to_vec();
-    Ok(AccessRelation { rel: rel.rel, symbols })
+    Ok(AccessRelation::new(rel.rel, symbols))
 }

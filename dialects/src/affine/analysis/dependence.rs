@@ -13,7 +13,7 @@ use crate::affine::utils::validity::is_affine_scope;
 use crate::affine::AffineForOp;
 use lf_ir::view::OpView;
 use lf_ir::{BlockId, Body, Context, OpId, RegionId, Value};
-use lf_presburger::{BoundKind, IntegerRelation, VarKind};
+use lf_presburger::{BoundKind, IntegerRelation, LocalRepr, VarKind};
 
 /// The region an access is analysed in: the closest region not held by an
 /// `affine.for`/`affine.if`/`affine.parallel` (MLIR's
@@ -261,7 +261,22 @@ pub(super) fn compose(src: &AccessRelation, dst: &AccessRelation) -> lf_presburg
     } else {
         let mut this = d.remap_columns(domain, range, ns, locals, &this_map);
         let mut result = s.remap_columns(domain, range, ns, locals, &result_map);
-        this.merge_laid_out_local_vars_fm(&mut result, dl)?;
+        // The locals' representations, found once per access and laid out
+        // as the columns are: what searching the laid-out systems finds.
+        let cols = konst + 1;
+        let lay = |reprs: &[Option<LocalRepr>], map: &[usize]| -> Vec<Option<LocalRepr>> {
+            reprs.iter().map(|r| r.as_ref().map(|r| r.remap(cols, map))).collect()
+        };
+        let divs: Vec<Option<LocalRepr>> = lay(dst.local_reprs(), &this_map)
+            .into_iter()
+            .chain(lay(src.local_reprs(), &result_map))
+            .collect();
+        debug_assert_eq!(
+            divs,
+            this.laid_out_local_reprs_fm(&result, dl),
+            "local representations laid out differ from those of the laid-out systems"
+        );
+        this.merge_laid_out_local_vars_with_reprs_fm(&mut result, dl, divs)?;
         let l = this.num_local_vars();
         let (result_post, this_post) = final_maps(l);
         (
