@@ -21,7 +21,7 @@ cd "$ROOT"
 TRAIN_ONLY=0
 case "${1:-}" in
   --train-only) TRAIN_ONLY=1 ;;
-  -h|--help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
   "") ;;
   *) echo "unknown option $1" >&2; exit 2 ;;
 esac
