@@ -246,9 +246,10 @@ impl Body {
     }
 
     /// Reserves room for about `ops` more operations, with a result and
-    /// two operands each (the parser sizes a function's body from its text
-    /// instead of growing it by doubling). The body counts as sized from
-    /// then on: past the estimate, arenas grow by a quarter.
+    /// two operands each, and a region and block for one in eight (the
+    /// parser sizes a function's body from its text instead of growing it
+    /// by doubling). The body counts as sized from then on: past the
+    /// estimate, arenas grow by a quarter.
     pub fn reserve_ops(&mut self, ops: usize) {
         self.sized = true;
         self.ops.reserve(ops);

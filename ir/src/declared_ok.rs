@@ -77,17 +77,13 @@ impl DeclaredOk {
     /// name, counts, properties and types passes exactly when it does).
     #[inline]
     pub(crate) fn copy_bit(&mut self, from: u32, to: u32) {
-        let bit = |id: u32| 1u64 << (id % 64);
-        let set = self
+        let passed = self
             .words
             .get_mut(from as usize / 64)
-            .is_some_and(|w| *w.get_mut() & bit(from) != 0);
-        if let Some(w) = self.words.get_mut(to as usize / 64) {
-            if set {
-                *w.get_mut() |= bit(to);
-            } else {
-                *w.get_mut() &= !bit(to);
-            }
+            .is_some_and(|w| *w.get_mut() >> (from % 64) & 1 == 1);
+        match self.words.get_mut(to as usize / 64) {
+            Some(w) if passed => *w.get_mut() |= 1u64 << (to % 64),
+            _ => self.clear(to),
         }
     }
 

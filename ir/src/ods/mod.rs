@@ -458,6 +458,24 @@ pub fn operand_group(ctx: &Context, body: &Body, op: OpId, name: &str) -> Vec<Va
         .collect()
 }
 
+/// An operand or result group of an op, by index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupRef {
+    /// Operand group `i`.
+    Operand(usize),
+    /// Result group `i`.
+    Result(usize),
+}
+
+/// The group of `def` named `name`, operands first (as a [`TypeRule`]
+/// reads its names).
+pub fn group_named(def: &OpDef, name: &str) -> Option<GroupRef> {
+    if let Some(i) = def.operands.iter().position(|g| g.name == name) {
+        return Some(GroupRef::Operand(i));
+    }
+    def.results.iter().position(|g| g.name == name).map(GroupRef::Result)
+}
+
 /// An entry of a dictionary attribute.
 pub fn dict_get(ctx: &Context, dict: Option<Attribute>, name: &str) -> Option<Attribute> {
     let d = dict?;

@@ -3,7 +3,9 @@
 //! attribute constraints; the type rules.
 
 use super::format::GroupTypes;
-use super::{dict_get, operand_group_range, result_group_range, segment_sizes, ArgDef, Arity, TypeRule};
+use super::{
+    dict_get, group_named, operand_group_range, result_group_range, segment_sizes, ArgDef, Arity, GroupRef, TypeRule,
+};
 use crate::printer::type_to_string;
 use crate::registry::Traits;
 use crate::{Body, Context, OpDef, OpId, Type};
@@ -349,17 +351,15 @@ fn check_type(ctx: &Context, arg: &ArgDef, t: Type) -> Result<(), String> {
 }
 
 fn group_types(ctx: &Context, body: &Body, op: OpId, def: &OpDef, name: &str) -> GroupTypes {
-    if let Some(g) = def.operands.iter().position(|a| a.name == name) {
-        return operand_group_range(ctx, body, op, def, g)
+    match group_named(def, name) {
+        Some(GroupRef::Operand(g)) => operand_group_range(ctx, body, op, def, g)
             .map(|i| body.value_type(body.operand(op, i)))
-            .collect();
-    }
-    if let Some(g) = def.results.iter().position(|a| a.name == name) {
-        return result_group_range(ctx, body, op, def, g)
+            .collect(),
+        Some(GroupRef::Result(g)) => result_group_range(ctx, body, op, def, g)
             .map(|i| body.value_type(body.result(op, i)))
-            .collect();
+            .collect(),
+        None => GroupTypes::new(),
     }
-    GroupTypes::new()
 }
 
 /// MLIR's messages for a wrong number of operands or results.

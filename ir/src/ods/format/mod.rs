@@ -153,36 +153,19 @@ pub struct Format {
     pub rule_groups: Vec<RuleGroups>,
 }
 
-/// An operand or result group of an op, by index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GroupRef {
-    /// Operand group `i`.
-    Operand(usize),
-    /// Result group `i`.
-    Result(usize),
-}
-
-/// The groups a [`crate::ods::TypeRule`] names: `None` for a name that is
+/// The groups ([`crate::ods::group_named`]) a [`crate::ods::TypeRule`] names: `None` for a name that is
 /// neither an operand nor a result group (an operand group when both are).
 #[derive(Clone, Debug)]
 pub enum RuleGroups {
     /// The groups of a [`crate::ods::TypeRule::AllMatch`].
-    AllMatch(Vec<Option<GroupRef>>),
+    AllMatch(Vec<Option<crate::ods::GroupRef>>),
     /// The target and source groups of a [`crate::ods::TypeRule::Derived`].
     Derived {
         /// The group whose type is computed.
-        target: Option<GroupRef>,
+        target: Option<crate::ods::GroupRef>,
         /// The group it is computed from.
-        source: Option<GroupRef>,
+        source: Option<crate::ods::GroupRef>,
     },
-}
-
-/// The group of `def` named `name` (operands first, as a type rule reads it).
-fn group_named(def: &OpDef, name: &str) -> Option<GroupRef> {
-    if let Some(i) = def.operands.iter().position(|g| g.name == name) {
-        return Some(GroupRef::Operand(i));
-    }
-    def.results.iter().position(|g| g.name == name).map(GroupRef::Result)
 }
 
 /// The groups each of `def`'s type rules names.
@@ -191,11 +174,11 @@ fn rule_groups(def: &OpDef) -> Vec<RuleGroups> {
         .iter()
         .map(|rule| match rule {
             crate::ods::TypeRule::AllMatch(names) => {
-                RuleGroups::AllMatch(names.iter().map(|n| group_named(def, n)).collect())
+                RuleGroups::AllMatch(names.iter().map(|n| crate::ods::group_named(def, n)).collect())
             }
             crate::ods::TypeRule::Derived { target, source, .. } => RuleGroups::Derived {
-                target: group_named(def, target),
-                source: group_named(def, source),
+                target: crate::ods::group_named(def, target),
+                source: crate::ods::group_named(def, source),
             },
         })
         .collect()

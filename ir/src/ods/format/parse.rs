@@ -1,7 +1,7 @@
 //! The parser side of declarative formats.
 
-use super::{CustomArg, Element, Format, GroupRef, RuleGroups, TypeTarget};
-use crate::ods::{Arity, TypeRule};
+use super::{CustomArg, Element, Format, RuleGroups, TypeTarget};
+use crate::ods::{Arity, GroupRef, TypeRule};
 use crate::parser::{CustomParser, ParseResult, UnresolvedOperand};
 use crate::{Attribute, Context, OpDef, Type};
 use smallvec::{smallvec, SmallVec};
