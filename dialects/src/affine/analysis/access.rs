@@ -6,6 +6,7 @@
 use super::cst::{BuildError, ValueCst};
 use super::domain::{enclosing_affine_ops, index_set};
 use super::flatten::flatten_exprs;
+use super::subscript_test::{subscript_forms, Side, SubscriptForm};
 use crate::affine::utils::canonicalize_map_and_operands;
 use crate::affine::utils::map_composition::apply_producer;
 use crate::affine::{AffineLoadOp, AffineStoreOp};
@@ -24,6 +25,9 @@ pub(crate) struct AccessRelation {
     /// The division representations of `rel`'s locals, found on first use
     /// (every dependence check of a pair with locals merges them).
     reprs: std::sync::OnceLock<Vec<Option<LocalRepr>>>,
+    /// The subscripts as affine forms, found on first use (the quick test
+    /// of [`super::subscript_test`]).
+    forms: std::sync::OnceLock<Vec<Option<SubscriptForm>>>,
 }
 
 impl AccessRelation {
@@ -33,12 +37,24 @@ impl AccessRelation {
             rel,
             symbols,
             reprs: std::sync::OnceLock::new(),
+            forms: std::sync::OnceLock::new(),
         }
     }
 
     /// [`IntegerRelation::local_reprs_fm`] of the relation, found once.
     pub fn local_reprs(&self) -> &[Option<LocalRepr>] {
         self.reprs.get_or_init(|| self.rel.local_reprs_fm())
+    }
+
+    /// The relation's subscripts as the quick test of
+    /// [`super::subscript_test`] needs them ([`subscript_forms`], found
+    /// once).
+    pub fn subscript_side(&self) -> Side<'_> {
+        Side {
+            forms: self.forms.get_or_init(|| subscript_forms(self)),
+            symbols: &self.symbols,
+            dims: self.rel.num_domain_vars(),
+        }
     }
 }
 

@@ -8,6 +8,7 @@
 use super::access::{AccessInfo, AccessRelation};
 use super::alias::distinct_memrefs;
 use super::domain::{is_affine_region_op, iv_owner};
+use super::subscript_test;
 use super::{DependenceComponent, DependenceResult, MemRefAccesses, Precision};
 use crate::affine::utils::validity::is_affine_scope;
 use crate::affine::AffineForOp;
@@ -123,6 +124,33 @@ pub(crate) fn check(
         if !before {
             return DependenceResult::NoDependence;
         }
+    }
+    // Ordering constraints: the loops before `loop_depth` equal, the one at
+    // it advancing (when common); a subscript may contradict them outright.
+    let (equal_loops, advancing) = if loop_depth <= common {
+        (loop_depth.saturating_sub(1), loop_depth.checked_sub(1))
+    } else {
+        (common, None)
+    };
+    if subscript_test::independent(
+        &src_rel.subscript_side(),
+        &dst_rel.subscript_side(),
+        equal_loops,
+        advancing,
+    ) {
+        // Debug builds (the tests) check the claim against the full system.
+        #[cfg(debug_assertions)]
+        if let Ok(poly) = dependence_polyhedron(src_rel, dst_rel, src.dims.len(), common, loop_depth) {
+            let empty = match precision {
+                Precision::MlirCompatible => poly.is_empty_fm(),
+                Precision::Exact => poly.is_empty(),
+            };
+            debug_assert!(
+                !matches!(empty, Ok(false)),
+                "the subscript test found no dependence where the full check finds one"
+            );
+        }
+        return DependenceResult::NoDependence;
     }
     let poly = memo
         .composed(src.op, dst.op, || compose(src_rel, dst_rel))

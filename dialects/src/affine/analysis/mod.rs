@@ -34,6 +34,7 @@ pub use parallel::{parallel_blocker, ParallelBlocker};
 pub mod reductions;
 pub mod same_access;
 pub mod sibling;
+mod subscript_test;
 
 use access::{access_info, AccessInfo};
 use cst::BuildError;
