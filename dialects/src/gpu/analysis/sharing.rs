@@ -142,9 +142,15 @@ pub fn shared_loads<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> Vec<SharedLoad
 /// bound, an `affine.if` condition) are included through the op's
 /// operands, not its nested ops: callers check those ops themselves.
 pub fn dependent_values<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, dim: usize) -> FxHashSet<Value> {
+    values_depending_on(ir, launch, launch.block_ids(ir)[dim])
+}
+
+/// The values inside `launch` that depend on `seed` (a block argument of
+/// its body: a block or thread id), as [`dependent_values`] finds them.
+pub fn values_depending_on<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, seed: Value) -> FxHashSet<Value> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let mut dep: FxHashSet<Value> = FxHashSet::default();
-    dep.insert(launch.block_ids(ir)[dim]);
+    dep.insert(seed);
     let wg: FxHashSet<Value> = launch.workgroup_attributions(ir).into_iter().collect();
     loop {
         let before = dep.len();

@@ -25,21 +25,24 @@ use lf_ir::Value;
 use lf_pass::pass::{OptionKind, PassOption, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 
+/// The `dim` option of the merges.
+pub(crate) const DIM_OPTION: PassOption = PassOption {
+    name: "dim",
+    kind: OptionKind::Enum(&["x", "y"]),
+    default: "x",
+    help: "The dimension along which neighbouring blocks are merged",
+};
+
+/// The `factor` option of the merges.
+pub(crate) const FACTOR_OPTION: PassOption = PassOption {
+    name: "factor",
+    kind: OptionKind::UInt,
+    default: "2",
+    help: "How many neighbouring blocks are merged (at least 2)",
+};
+
 /// The `dim` and `factor` options both merges take.
-pub(crate) static MERGE_OPTIONS: &[PassOption] = &[
-    PassOption {
-        name: "dim",
-        kind: OptionKind::Enum(&["x", "y"]),
-        default: "x",
-        help: "The dimension along which neighbouring blocks are merged",
-    },
-    PassOption {
-        name: "factor",
-        kind: OptionKind::UInt,
-        default: "2",
-        help: "How many neighbouring blocks are merged (at least 2)",
-    },
-];
+pub(crate) static MERGE_OPTIONS: &[PassOption] = &[DIM_OPTION, FACTOR_OPTION];
 
 /// Parses `dim` and `factor`.
 pub(crate) fn parse_merge_options(opts: &lf_pass::pass::PassOptions) -> Result<(usize, i64), String> {

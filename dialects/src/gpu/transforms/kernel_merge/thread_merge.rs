@@ -15,12 +15,22 @@
 //! gets one copy per merged block (Fig. 7's `shared0_0 .. shared0_31`).
 //! Control flow that depends on the merged index is replicated whole when
 //! it holds no barrier, and the kernel is left alone otherwise.
+//!
+//! With `within-block=true` the N threads are those of the thread's own
+//! block at `tid + c·(B/N)` (`B` the block size along `dim`): the block
+//! shrinks N times, the grid keeps its size, and the copies are rebuilt
+//! from the values that depend on the thread id. Workgroup arrays are never
+//! replicated (they are the block's: the copies write the elements their
+//! threads wrote), and `blockDim` reads the old size. Running the N
+//! threads' work one after the other between the same barriers is one of
+//! the schedules the block could already run, so the result is the same
+//! for any kernel without races (lf-run checks for them).
 
-use super::{axis, contains_barrier, parse_merge_options, resize_launch, unsupported_op, MERGE_OPTIONS};
+use super::{axis, contains_barrier, parse_merge_options, resize_launch, unsupported_op, DIM_OPTION, FACTOR_OPTION};
 use crate::affine::{AffineApplyOp, AffineForOp, AffineIfOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::LaunchIds;
-use crate::gpu::analysis::sharing::dependent_values;
+use crate::gpu::analysis::sharing::{dependent_values, values_depending_on};
 use crate::gpu::{GpuLaunchOp, WORKGROUP_ATTRIBUTIONS_ATTR};
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
@@ -28,7 +38,7 @@ use lf_ir::clone::ValueMap;
 use lf_ir::view::{Ir, OpView, ValueList};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{BlockId, Body, Context, OpId, Value};
-use lf_pass::pass::{Anchor, Pass, PassInfo, PassOptions, PassResult, PassTarget};
+use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 use rustc_hash::FxHashSet;
 
@@ -47,15 +57,36 @@ replicated N times with its values renamed; a workgroup array written with a dep
 index is replicated per copy (seed Fig. 7). Control flow depending on the merged id is replicated \
 whole when it holds no barrier. Left unchanged, with a remark: sizes that are not constant, a grid \
 that does not divide, atomics or other ops with unknown effects, a barrier under control flow \
-that depends on the merged id, private attributions (per-thread arrays the copies would share).",
+that depends on the merged id, private attributions (per-thread arrays the copies would share). \
+With `within-block=true` the N threads are those of the thread's own block at `tid + c*(B/N)`: the \
+block shrinks N times along `dim` (it must divide by N), the grid keeps its size, workgroup arrays are \
+not replicated and `blockDim` reads the old size (on coalesce-via-shared's 32x32 transposed tile: the \
+hand-written tiled transpose, 32x8 threads of four rows each).",
     anchor: Anchor::Op("func.func"),
-    options: MERGE_OPTIONS,
+    options: THREAD_MERGE_OPTIONS,
     create,
 };
 
+/// `dim`, `factor`, and `within-block`.
+static THREAD_MERGE_OPTIONS: &[PassOption] = &[
+    DIM_OPTION,
+    FACTOR_OPTION,
+    PassOption {
+        name: "within-block",
+        kind: OptionKind::Bool,
+        default: "false",
+        help: "Merge the threads of the thread's own block at tid + c*(B/N) instead of those of N neighbouring blocks: the block shrinks N times, the grid keeps its size, workgroup arrays are not replicated",
+    },
+];
+
 fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     let (dim, factor) = parse_merge_options(opts)?;
-    Ok(Box::new(ThreadMerge { dim, factor }))
+    let within_block = opts.bool("within-block");
+    Ok(Box::new(ThreadMerge {
+        dim,
+        factor,
+        within_block,
+    }))
 }
 
 /// The `thread-merge` pass.
@@ -64,6 +95,8 @@ pub struct ThreadMerge {
     pub dim: usize,
     /// How many threads each thread does the work of.
     pub factor: i64,
+    /// Merge threads of the same block (`within-block=true`).
+    pub within_block: bool,
 }
 
 /// What thread merge does to one launch, decided before changing it.
@@ -72,7 +105,11 @@ pub struct ThreadMergePlan {
     dim: usize,
     factor: i64,
     old_grid: i64,
-    /// Values depending on the merged block id.
+    /// The block size along `dim` before the merge.
+    old_block: i64,
+    /// The merged threads are the thread's own block's.
+    within_block: bool,
+    /// Values depending on the merged block id (thread id within a block).
     dep: FxHashSet<Value>,
     /// Ops that are or contain something dependent.
     touched: FxHashSet<OpId>,
@@ -87,6 +124,19 @@ pub struct ThreadMergePlan {
 impl ThreadMergePlan {
     /// The remark describing the merge.
     pub fn describe(&self) -> String {
+        if self.within_block {
+            let stride = self.old_block / self.factor;
+            return format!(
+                "thread-merge: each thread does the work of {} threads of its block along {} (t{a} + {stride}*c): block {} -> {}; {} op(s) kept once, {} replicated",
+                self.factor,
+                axis(self.dim),
+                self.old_block,
+                stride,
+                self.kept_once,
+                self.replicated_ops,
+                a = axis(self.dim),
+            );
+        }
         format!(
             "thread-merge: each thread does the work of {} blocks along {}: grid {} -> {}; {} op(s) kept once, {} replicated, {} workgroup array(s) replicated",
             self.factor,
@@ -106,25 +156,56 @@ fn operands_dep(body: &Body, op: OpId, dep: &FxHashSet<Value>) -> bool {
     body.operands(op).any(|v| dep.contains(&v))
 }
 
-/// Decides whether `launch` can be thread-merged along `dim` by `factor`.
+/// Decides whether `launch` can be thread-merged along `dim` by `factor`
+/// (threads of neighbouring blocks).
 pub fn plan_thread_merge<'c>(
     ir: &impl Ir<'c>,
     launch: GpuLaunchOp,
     dim: usize,
     factor: i64,
 ) -> Result<ThreadMergePlan, String> {
+    plan(ir, launch, dim, factor, false)
+}
+
+/// Decides whether each thread of `launch` can do the work of `factor`
+/// threads of its own block along `dim` (`within-block=true`).
+pub fn plan_thread_merge_within_block<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    dim: usize,
+    factor: i64,
+) -> Result<ThreadMergePlan, String> {
+    plan(ir, launch, dim, factor, true)
+}
+
+fn plan<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    dim: usize,
+    factor: i64,
+    within_block: bool,
+) -> Result<ThreadMergePlan, String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let ids = LaunchIds::of(ir, launch);
-    let (_, old_grid) = super::merge_sizes(&ids, dim, factor)?;
+    let (old_block, old_grid) = if within_block {
+        block_sizes(&ids, dim, factor)?
+    } else {
+        super::merge_sizes(&ids, dim, factor)?
+    };
     if let Some(why) = unsupported_op(ir, launch) {
         return Err(format!("not merged: {why}"));
     }
-    let dep = dependent_values(ir, launch, dim);
-    let replicated: Vec<Value> = launch
-        .workgroup_attributions(ir)
-        .into_iter()
-        .filter(|w| dep.contains(w))
-        .collect();
+    let (dep, replicated) = if within_block {
+        (values_depending_on(ir, launch, launch.thread_ids(ir)[dim]), Vec::new())
+    } else {
+        let dep = dependent_values(ir, launch, dim);
+        let replicated: Vec<Value> = launch
+            .workgroup_attributions(ir)
+            .into_iter()
+            .filter(|w| dep.contains(w))
+            .collect();
+        (dep, replicated)
+    };
     if !launch.private_attributions(ir).is_empty() {
         // A per-thread array would be shared by the merged copies of a thread.
         return Err(
@@ -160,12 +241,32 @@ pub fn plan_thread_merge<'c>(
         dim,
         factor,
         old_grid,
+        old_block,
+        within_block,
         dep,
         touched,
         replicated,
         kept_once: once,
         replicated_ops: many,
     })
+}
+
+/// The constant block and grid sizes along `dim` of a launch whose block
+/// divides by `factor`, or why a merge within the block is declined.
+fn block_sizes(ids: &LaunchIds, dim: usize, factor: i64) -> Result<(i64, i64), String> {
+    let (Some(block), Some(grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
+        return Err(format!(
+            "not merged: the block or grid size along {} is not a constant",
+            axis(dim)
+        ));
+    };
+    if block % factor != 0 {
+        return Err(format!(
+            "not merged: the block ({block} threads along {}) does not divide by {factor}",
+            axis(dim)
+        ));
+    }
+    Ok((block, grid))
 }
 
 /// How an op is emitted.
@@ -243,11 +344,11 @@ fn classify_block(
 /// Applies a plan made by [`plan_thread_merge`] to `launch`.
 pub fn apply_thread_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &ThreadMergePlan) {
     let (dim, n) = (plan.dim, plan.factor as usize);
-    let bid = launch.block_ids(b)[dim];
-    let gdim = launch.grid_size_args(b)[dim];
-    let ids = LaunchIds::of(b, launch);
-    let old_block = ids.block_size[dim].unwrap_or(1);
-    resize_launch(b, launch, dim, plan.old_grid / plan.factor, old_block);
+    if plan.within_block {
+        resize_launch(b, launch, dim, plan.old_grid, plan.old_block / plan.factor);
+    } else {
+        resize_launch(b, launch, dim, plan.old_grid / plan.factor, plan.old_block);
+    }
     let entry = super::entry_block(b, launch);
     let old_ops: Vec<OpId> = b.body().block_ops(entry).collect();
     // Replicated workgroup arrays: new attributions at the end.
@@ -269,16 +370,34 @@ pub fn apply_thread_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Threa
     }
     b.guarded(|b| {
         b.set_insertion_point_before(old_ops[0]);
-        let g = ArithConstantOp::index(b, plan.old_grid);
-        for (c, m) in maps.iter_mut().enumerate() {
-            let map = AffineMap::new(
-                1,
-                0,
-                vec![AffineExpr::dim(0).mul_const(plan.factor).add_const(c as i64)],
-            );
-            let old = AffineApplyOp::build(b, &[bid], map).result(b);
-            m.map(bid, old);
-            m.map(gdim, g);
+        if plan.within_block {
+            // Copy c is the old thread tid + c*(B/N); blockDim the old B.
+            let tid = launch.thread_ids(b)[dim];
+            let bdim = launch.block_size_args(b)[dim];
+            let old_b = ArithConstantOp::index(b, plan.old_block);
+            let stride = plan.old_block / plan.factor;
+            for (c, m) in maps.iter_mut().enumerate() {
+                if c > 0 {
+                    let map = AffineMap::new(1, 0, vec![AffineExpr::dim(0).add_const(c as i64 * stride)]);
+                    let old = AffineApplyOp::build(b, &[tid], map).result(b);
+                    m.map(tid, old);
+                }
+                m.map(bdim, old_b);
+            }
+        } else {
+            let bid = launch.block_ids(b)[dim];
+            let gdim = launch.grid_size_args(b)[dim];
+            let g = ArithConstantOp::index(b, plan.old_grid);
+            for (c, m) in maps.iter_mut().enumerate() {
+                let map = AffineMap::new(
+                    1,
+                    0,
+                    vec![AffineExpr::dim(0).mul_const(plan.factor).add_const(c as i64)],
+                );
+                let old = AffineApplyOp::build(b, &[bid], map).result(b);
+                m.map(bid, old);
+                m.map(gdim, g);
+            }
         }
         let ops: Vec<OpId> = old_ops[..old_ops.len() - 1].to_vec();
         let mut em = Emitter { plan, maps: &mut maps };
@@ -287,7 +406,7 @@ pub fn apply_thread_merge(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &Threa
     for &op in old_ops[..old_ops.len() - 1].iter().rev() {
         b.erase_op(op);
     }
-    // The old grid size, when nothing used `gridDim`.
+    // The old grid (block) size, when nothing used `gridDim` (`blockDim`).
     let entry_first = b.body().block_ops(entry).next();
     if let Some(first) = entry_first {
         if ArithConstantOp::isa(b, first) && b.body().results(first).all(|v| !b.body().has_uses(v)) {
@@ -452,7 +571,7 @@ impl Pass for ThreadMerge {
             op,
             am,
             "thread-merge",
-            |ir, launch| plan_thread_merge(ir, launch, self.dim, self.factor),
+            |ir, launch| plan(ir, launch, self.dim, self.factor, self.within_block),
             apply_thread_merge,
             |plan| plan.describe(),
         )
