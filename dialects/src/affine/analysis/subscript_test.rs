@@ -215,7 +215,7 @@ fn eliminate(rows: &mut [Row], target: Option<Row>, width: usize) -> Option<bool
         if let Some((t, r, s)) = target.as_mut() {
             let q = t[col];
             if q != 0 {
-                let (scale, sign) = (pv.abs(), pv.signum());
+                let (scale, sign) = (pv.checked_abs()?, pv.signum());
                 for (x, &y) in t.iter_mut().zip(&pivot[..width]) {
                     *x = x
                         .checked_mul(scale)?

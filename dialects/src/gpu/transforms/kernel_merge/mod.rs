@@ -177,12 +177,7 @@ pub(crate) fn merge_sizes(
     dim: usize,
     factor: i64,
 ) -> Result<(i64, i64), String> {
-    let (Some(block), Some(grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
-        return Err(format!(
-            "not merged: the block or grid size along {} is not a constant",
-            axis(dim)
-        ));
-    };
+    let (block, grid) = constant_sizes(ids, dim)?;
     if grid % factor != 0 {
         return Err(format!(
             "not merged: the grid ({grid} blocks along {}) does not divide by {factor}",
@@ -190,4 +185,32 @@ pub(crate) fn merge_sizes(
         ));
     }
     Ok((block, grid))
+}
+
+/// The constant block and grid sizes along `dim` of a launch whose block
+/// divides by `factor`, or why a merge within the block is declined.
+pub(crate) fn block_merge_sizes(
+    ids: &crate::gpu::analysis::kernel_access::LaunchIds,
+    dim: usize,
+    factor: i64,
+) -> Result<(i64, i64), String> {
+    let (block, grid) = constant_sizes(ids, dim)?;
+    if block % factor != 0 {
+        return Err(format!(
+            "not merged: the block ({block} threads along {}) does not divide by {factor}",
+            axis(dim)
+        ));
+    }
+    Ok((block, grid))
+}
+
+/// The block and grid sizes along `dim`, when both are constants.
+fn constant_sizes(ids: &crate::gpu::analysis::kernel_access::LaunchIds, dim: usize) -> Result<(i64, i64), String> {
+    match (ids.block_size[dim], ids.grid_size[dim]) {
+        (Some(block), Some(grid)) => Ok((block, grid)),
+        _ => Err(format!(
+            "not merged: the block or grid size along {} is not a constant",
+            axis(dim)
+        )),
+    }
 }

@@ -188,7 +188,7 @@ fn plan<'c>(
     let (ctx, body) = (ir.ctx(), ir.body());
     let ids = LaunchIds::of(ir, launch);
     let (old_block, old_grid) = if within_block {
-        block_sizes(&ids, dim, factor)?
+        super::block_merge_sizes(&ids, dim, factor)?
     } else {
         super::merge_sizes(&ids, dim, factor)?
     };
@@ -249,24 +249,6 @@ fn plan<'c>(
         kept_once: once,
         replicated_ops: many,
     })
-}
-
-/// The constant block and grid sizes along `dim` of a launch whose block
-/// divides by `factor`, or why a merge within the block is declined.
-fn block_sizes(ids: &LaunchIds, dim: usize, factor: i64) -> Result<(i64, i64), String> {
-    let (Some(block), Some(grid)) = (ids.block_size[dim], ids.grid_size[dim]) else {
-        return Err(format!(
-            "not merged: the block or grid size along {} is not a constant",
-            axis(dim)
-        ));
-    };
-    if block % factor != 0 {
-        return Err(format!(
-            "not merged: the block ({block} threads along {}) does not divide by {factor}",
-            axis(dim)
-        ));
-    }
-    Ok((block, grid))
 }
 
 /// How an op is emitted.
