@@ -125,13 +125,8 @@ pub(crate) fn check(
             return DependenceResult::NoDependence;
         }
     }
-    // Ordering constraints: the loops before `loop_depth` equal, the one at
-    // it advancing (when common); a subscript may contradict them outright.
-    let (equal_loops, advancing) = if loop_depth <= common {
-        (loop_depth.saturating_sub(1), loop_depth.checked_sub(1))
-    } else {
-        (common, None)
-    };
+    // The subscripts alone may contradict the ordering constraints.
+    let (equal_loops, advancing) = ordering(common, loop_depth);
     if subscript_test::independent(
         &src_rel.subscript_side(),
         &dst_rel.subscript_side(),
@@ -358,6 +353,17 @@ fn align_symbols(a: &[Option<Value>], b: &[Option<Value>]) -> (Vec<Option<Value>
     (b_ids, place)
 }
 
+/// The ordering constraints at `loop_depth` (1-based; `common` loops shared):
+/// how many leading loops are equal in source and destination, and the loop
+/// that is later in the destination, when it is common.
+pub(super) fn ordering(common: usize, loop_depth: usize) -> (usize, Option<usize>) {
+    if loop_depth <= common {
+        (loop_depth.saturating_sub(1), loop_depth.checked_sub(1))
+    } else {
+        (common, None)
+    }
+}
+
 /// MLIR's `addOrderingConstraints`: the common loops before `loop_depth`
 /// equal, the one at `loop_depth` (when common) later in the destination.
 fn add_ordering_constraints(
@@ -367,17 +373,19 @@ fn add_ordering_constraints(
     loop_depth: usize,
 ) -> lf_presburger::Result<()> {
     let cols = result.num_cols();
-    let n = common.min(loop_depth);
-    for i in 0..n {
+    let (equal, advancing) = ordering(common, loop_depth);
+    for i in 0..equal {
         let mut row = vec![0; cols];
         row[i] = -1;
         row[i + num_src_dims] = 1;
-        if i + 1 == loop_depth {
-            row[cols - 1] = -1;
-            result.add_inequality(&row);
-        } else {
-            result.add_equality(&row);
-        }
+        result.add_equality(&row);
+    }
+    if let Some(l) = advancing {
+        let mut row = vec![0; cols];
+        row[l] = -1;
+        row[l + num_src_dims] = 1;
+        row[cols - 1] = -1;
+        result.add_inequality(&row);
     }
     super::check_size(result).map_err(|_| {
         lf_presburger::Error::LimitExceeded(lf_presburger::Limit::Variables {

@@ -251,12 +251,8 @@ fn normalize(row: &mut [i64]) {
 }
 
 fn gcd(a: i64, b: i64) -> i64 {
-    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
     // Only a row holding i64::MIN alone has a gcd past i64: left as is.
-    i64::try_from(a).unwrap_or(1)
+    i64::try_from(lf_ir::affine::gcd(a.unsigned_abs(), b.unsigned_abs())).unwrap_or(1)
 }
 
 #[cfg(test)]
@@ -440,7 +436,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_full_check_on_random_pairs() {
-        use super::super::dependence::dependence_polyhedron;
+        use super::super::dependence::{dependence_polyhedron, ordering};
         let mut rng = Lcg(0x5eed_0001);
         let (mut claimed, mut empty_either_way) = (0, 0);
         for _ in 0..6000 {
@@ -449,11 +445,7 @@ mod tests {
             let (src, dst) = (random_relation(&mut rng, sd, subs), random_relation(&mut rng, dd, subs));
             let common = rng.below(sd.min(dd) as u64 + 1) as usize;
             let depth = 1 + rng.below(common as u64 + 1) as usize;
-            let (equal, advancing) = if depth <= common {
-                (depth - 1, Some(depth - 1))
-            } else {
-                (common, None)
-            };
+            let (equal, advancing) = ordering(common, depth);
             let says = independent(&src.subscript_side(), &dst.subscript_side(), equal, advancing);
             let poly = dependence_polyhedron(&src, &dst, sd, common, depth).expect("a small system");
             let (fm, exact) = (poly.is_empty_fm().expect("fm"), poly.is_empty().expect("exact"));
