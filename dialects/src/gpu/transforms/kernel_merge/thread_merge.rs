@@ -167,17 +167,8 @@ pub fn plan_thread_merge<'c>(
     plan(ir, launch, dim, factor, false)
 }
 
-/// Decides whether each thread of `launch` can do the work of `factor`
-/// threads of its own block along `dim` (`within-block=true`).
-pub fn plan_thread_merge_within_block<'c>(
-    ir: &impl Ir<'c>,
-    launch: GpuLaunchOp,
-    dim: usize,
-    factor: i64,
-) -> Result<ThreadMergePlan, String> {
-    plan(ir, launch, dim, factor, true)
-}
-
+/// [`plan_thread_merge`], or with `within_block` the merge of `factor`
+/// threads of the thread's own block along `dim`.
 fn plan<'c>(
     ir: &impl Ir<'c>,
     launch: GpuLaunchOp,
