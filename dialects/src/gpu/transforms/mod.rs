@@ -16,6 +16,7 @@ pub mod kernel_merge;
 pub mod loop_merge;
 pub mod partition_camping;
 pub mod prefetch;
+pub mod promote_shared;
 pub mod split_reduction;
 pub mod swap_array_alloc;
 pub mod thread_granularity;

@@ -4,3 +4,4 @@ pub mod barriers;
 pub mod kernel_writes;
 pub mod launch_inputs;
 pub mod phase_barriers;
+pub mod staged_loop;

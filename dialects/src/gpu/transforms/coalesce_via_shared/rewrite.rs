@@ -14,9 +14,10 @@
 //! ```
 
 use super::plan::{Conversion, LoopPlan, Shape};
-use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineLoadOp, AffineStoreOp};
+use crate::affine::{AffineBound, AffineForOp, AffineLoadOp, AffineStoreOp};
 use crate::gpu::analysis::coalescing::HALF_WARP;
-use crate::gpu::{GpuBarrierOp, GpuLaunchOp};
+use crate::gpu::utils::staged_loop::stage_loop;
+use crate::gpu::GpuLaunchOp;
 use lf_ir::affine::{AffineExpr, AffineMap};
 use lf_ir::builder::Builder;
 use lf_ir::view::{OpView, ValueList};
@@ -83,80 +84,15 @@ fn emit_loader(b: &mut Builder<'_>, c: &Conversion, buf: Value, loop_iv: Value, 
 /// (one per conversion, in order).
 pub fn rewrite_loop(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &LoopPlan, buffers: &[Value]) {
     let f = plan.for_op;
-    let (lb, ub) = (
-        f.constant_lower_bound(b).expect("planned loops have constant bounds"),
-        f.constant_upper_bound(b).expect("planned loops have constant bounds"),
-    );
-    let step = f.step(b);
     let unroll = plan.unroll;
-    let inits: Vec<Value> = f.inits(b).to_vec();
     let loop_iv = f.iv(b);
     let [tidx, _, _] = launch.thread_ids(b);
-    b.set_insertion_point_before(f.op());
-    b.set_loc_of(f.op());
-    let mut inner_slot: Option<(AffineForOp, Value, ValueList)> = None;
-    let outer = AffineForOp::build(
-        b,
-        AffineBound::constant(lb),
-        AffineBound::constant(ub),
-        step * unroll,
-        &inits,
-        |b, i, args| {
-            for (c, &buf) in plan.conversions.iter().zip(buffers) {
-                emit_loader(b, c, buf, loop_iv, i, tidx, unroll);
-            }
-            GpuBarrierOp::build(b);
-            let mut k_slot = None;
-            let inner = AffineForOp::build(
-                b,
-                AffineBound::constant(0),
-                AffineBound::constant(unroll),
-                1,
-                args,
-                |b, k, kargs| {
-                    let map = AffineMap::new(2, 0, vec![AffineExpr::dim(0).add(&AffineExpr::dim(1).mul_const(step))]);
-                    let iv = AffineApplyOp::build(b, &[i, k], map).result(b);
-                    k_slot = Some((k, iv, kargs.iter().copied().collect::<ValueList>()));
-                    kargs.iter().copied().collect()
-                },
-            );
-            let (k, iv, kargs) = k_slot.expect("the inner loop's body was built");
-            let _ = k;
-            inner_slot = Some((inner, iv, kargs));
-            GpuBarrierOp::build(b);
-            inner.results(b)
-        },
-    );
-    let (inner, iv, kargs) = inner_slot.expect("the outer loop's body was built");
-    let k = inner.iv(b);
-    // Move the original body into the inner loop.
-    let old_block = f.region_block(b);
-    let old_yield = b
-        .body()
-        .terminator(old_block)
-        .expect("a loop body ends with affine.yield");
-    let yielded: Vec<Value> = b.body().operands(old_yield).collect();
-    let inner_yield = b
-        .body()
-        .terminator(inner.region_block(b))
-        .expect("the inner loop ends with affine.yield");
-    if let Some(first) = b.body().first_op(old_block) {
-        if first != old_yield {
-            b.set_insertion_point_before(inner_yield);
-            b.splice_rest_of_block(first, true);
+    let staged = stage_loop(b, f, unroll, |b, i| {
+        for (c, &buf) in plan.conversions.iter().zip(buffers) {
+            emit_loader(b, c, buf, loop_iv, i, tidx, unroll);
         }
-    }
-    b.replace_all_uses_with(loop_iv, iv);
-    for (a, v) in f.region_iter_args(b).iter().zip(&kargs) {
-        b.replace_all_uses_with(*a, *v);
-    }
-    b.modify_in_place(inner_yield, |_, body| body.set_operands(inner_yield, &yielded));
-    let old_results: Vec<Value> = f.results(b).to_vec();
-    let new_results: Vec<Value> = outer.results(b).to_vec();
-    for (o, n) in old_results.iter().zip(&new_results) {
-        b.replace_all_uses_with(*o, *n);
-    }
-    b.erase_op(f.op());
+    });
+    let k = staged.inner.iv(b);
     // The converted loads read shared memory.
     for (c, &buf) in plan.conversions.iter().zip(buffers) {
         let load = c.load.op();

@@ -1,0 +1,216 @@
+//! `gpu-promote-shared`: global arrays that the threads of a block read
+//! many times over a loop are copied, a chunk of iterations at a time,
+//! into shared memory by all the block's threads together, and read from
+//! there (lf's step beyond seed 004; the shared-memory promotion of
+//! polyhedral GPU compilers). See `docs/design/kernel-optimizer.md`.
+
+pub mod plan;
+pub mod rewrite;
+
+use crate::gpu::{AddressSpace, GpuLaunchOp};
+use lf_ir::builder::Builder;
+use lf_ir::diag::Diagnostic;
+use lf_ir::view::{collect_ops, OpView};
+use lf_ir::{OpId, TypeData, Value};
+use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
+use lf_pass::AnalysisManager;
+use plan::{plan_launch, LaunchPlan, PlanOptions};
+
+/// The registration record of `gpu-promote-shared`.
+pub static INFO: PassInfo = PassInfo {
+    name: "gpu-promote-shared",
+    summary: "Copy the global data a block reuses over a kernel loop into shared memory, a chunk of iterations at a time (lf)",
+    description: "On every inline `gpu.launch` with a constant block size: for each `affine.for` that every \
+thread of the block reaches (inside nothing but constant-bound `affine.for` loops) with constant bounds, \
+and each global array that the kernel does not write (no op of the kernel writes it or has unknown \
+effects), the `affine.load`s of the array directly in the loop's body are split per subscript into a part \
+every thread shares (block ids, enclosing loops), the loop's index and a part in the thread ids and \
+constants. When every load of the array has the same shared part and loop coefficient per subscript, the \
+elements the block reads over a chunk of C iterations (C: the largest divisor of the trip count up to \
+`tile`) form one box. The loop is staged: an outer loop over chunks; at the top of each chunk all threads \
+of the block copy the box into a workgroup buffer (element e of the box by thread `e mod P` in round \
+`e / P`, P the threads of the block, the innermost side contiguous, so neighbouring threads read \
+neighbouring elements), a `gpu.barrier`, an inner loop over the chunk's iterations with the loads reading \
+the buffer, a second `gpu.barrier` before the next copy. With `pad` (default), the innermost side of a box \
+of rank 2 or more gets one more element in shared memory (against bank conflicts and wide reads that \
+tie up registers).\n\n\
+Not promoted, with a remark at the first load: the block reads the box fewer than `min-reuse` times per \
+element over a chunk (no reuse across threads or iterations: shared memory would only add a copy); the \
+loads of the array differ by more than thread ids and constants; the box's position depends on a value \
+from outside the launch or the grid is not constant, or the box could reach outside the array (the copy \
+may read elements the loads do not, so it must stay inside the array); no subscript uses the loop's \
+index; the loop is inside other control flow or has non-constant bounds; the array is written by the \
+kernel; the buffers would exceed `max-shared-bytes` with the kernel's other workgroup buffers. A remark \
+at the launch lists the staged loops, the boxes and their reuse.",
+    anchor: Anchor::Op("func.func"),
+    options: &[
+        PassOption {
+            name: "tile",
+            kind: OptionKind::UInt,
+            default: "8",
+            help: "The most iterations of a loop one copy covers (the chunk: the largest divisor of the trip count up to this)",
+        },
+        PassOption {
+            name: "min-reuse",
+            kind: OptionKind::UInt,
+            default: "2",
+            help: "Promote only boxes whose elements the block reads at least this many times each over a chunk",
+        },
+        PassOption {
+            name: "max-shared-bytes",
+            kind: OptionKind::UInt,
+            default: "49152",
+            help: "Shared-memory budget per block, the kernel's existing workgroup buffers included",
+        },
+        PassOption {
+            name: "pad",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Pad the innermost side of boxes of rank 2 or more by one element",
+        },
+        PassOption {
+            name: "remarks",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Emit the remarks (promotions, and loads left in global memory and why)",
+        },
+    ],
+    create,
+};
+
+fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
+    let tile = opts.int("tile");
+    if !(1..=1024).contains(&tile) {
+        return Err(format!("tile: between 1 and 1024, got {tile}"));
+    }
+    let min_reuse = opts.int("min-reuse");
+    if min_reuse < 1 {
+        return Err("min-reuse: at least 1".into());
+    }
+    Ok(Box::new(GpuPromoteShared {
+        options: PlanOptions {
+            tile,
+            min_reuse,
+            max_shared_bytes: opts.int("max-shared-bytes"),
+            pad: opts.bool("pad"),
+        },
+        remarks: opts.bool("remarks"),
+    }))
+}
+
+/// The `gpu-promote-shared` pass.
+pub struct GpuPromoteShared {
+    /// The planning options.
+    pub options: PlanOptions,
+    /// Whether remarks are emitted.
+    pub remarks: bool,
+}
+
+/// A workgroup buffer of `launch` with `shape` and the element type of `memref`.
+fn add_buffer(b: &mut Builder<'_>, launch: GpuLaunchOp, memref: Value, shape: &[i64]) -> Value {
+    let ctx = b.ctx();
+    let element = match ctx.type_data(b.body().value_type(memref)) {
+        TypeData::MemRef { element, .. } => *element,
+        _ => unreachable!("a load reads a memref"),
+    };
+    let ty = ctx.get_type(TypeData::MemRef {
+        shape: shape.to_vec().into_boxed_slice(),
+        element,
+        layout: None,
+        memory_space: Some(AddressSpace::Workgroup.attr(ctx)),
+    });
+    launch
+        .add_workgroup_attribution(b, ty)
+        .unwrap_or_else(|| unreachable!("planned launches have no private attributions"))
+}
+
+/// The remark of a rewritten launch.
+fn describe(plan: &LaunchPlan) -> String {
+    let loops: Vec<String> = plan
+        .loops
+        .iter()
+        .map(|l| {
+            let arrays: Vec<String> = l
+                .arrays
+                .iter()
+                .map(|p| {
+                    let sides: Vec<String> = p.sides.iter().map(|s| s.extent.to_string()).collect();
+                    let shape: Vec<String> = p.buffer_shape.iter().map(|s| s.to_string()).collect();
+                    format!(
+                        "{} load(s) from a {} box ({} in shared memory, {:.1} reads per element)",
+                        p.loads.len(),
+                        sides.join("x"),
+                        shape.join("x"),
+                        p.reuse
+                    )
+                })
+                .collect();
+            format!("a loop staged by {} iterations: {}", l.chunk, arrays.join(", "))
+        })
+        .collect();
+    let [x, y, z] = plan.block;
+    format!(
+        "promoted to shared memory, copied by the block's {} threads ({x}x{y}x{z}): {}",
+        x * y * z,
+        loops.join("; ")
+    )
+}
+
+impl Pass for GpuPromoteShared {
+    fn info(&self) -> &'static PassInfo {
+        &INFO
+    }
+
+    fn run(&self, op: &mut PassTarget<'_>, am: &mut AnalysisManager) -> PassResult {
+        let ctx = op.ctx();
+        let regions = op.regions().to_vec();
+        let mut remarks: Vec<(OpId, String)> = Vec::new();
+        let mut plans = Vec::new();
+        {
+            let ir = (ctx, op.body());
+            for launch in collect_ops::<GpuLaunchOp>(ctx, op.body(), &regions) {
+                match plan_launch(&ir, launch, self.options, &mut remarks) {
+                    Ok(p) => {
+                        remarks.push((launch.op(), describe(&p)));
+                        plans.push(p);
+                    }
+                    Err(why) => remarks.push((launch.op(), format!("kernel not changed: {why}"))),
+                }
+            }
+        }
+        let remarks: Vec<_> = remarks
+            .into_iter()
+            .map(|(o, m)| (op.body().op_loc(o).source_pos(ctx), m))
+            .collect();
+        {
+            let mut b = op.builder();
+            for p in &plans {
+                let buffers: Vec<Vec<Value>> = p
+                    .loops
+                    .iter()
+                    .map(|l| {
+                        l.arrays
+                            .iter()
+                            .map(|a| add_buffer(&mut b, p.launch, a.memref, &a.buffer_shape))
+                            .collect()
+                    })
+                    .collect();
+                rewrite::rewrite_launch(&mut b, p, &buffers);
+            }
+        }
+        if self.remarks {
+            for (pos, m) in remarks {
+                op.emit(Diagnostic::remark(pos, m));
+            }
+        }
+        op.add_statistic(
+            "num-promoted-arrays",
+            "Arrays of kernel loops read through shared-memory copies",
+            plans.iter().flat_map(|p| &p.loops).map(|l| l.arrays.len() as u64).sum(),
+        );
+        if plans.is_empty() {
+            am.preserve_all();
+        }
+        Ok(())
+    }
+}

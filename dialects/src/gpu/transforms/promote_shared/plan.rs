@@ -1,0 +1,422 @@
+//! Which global arrays of a kernel loop `gpu-promote-shared` stages
+//! through shared memory, and the box each chunk of the loop copies.
+//!
+//! For a loop `L` that every thread of the block reaches (only constant-
+//! bound `affine.for` loops around it) and an array `A` that the kernel
+//! does not write, the loads of `A` directly in `L`'s body are written as
+//! `uniform_d + thread_d + c_d·iv + k_d` per subscript `d`: a part the
+//! same for every thread (block ids, enclosing loops, values from outside
+//! the launch), a part in the thread ids, the loop's index and a constant.
+//! When every load of `A` has the same uniform part and loop coefficient
+//! per subscript, the elements the block reads over `C` iterations of `L`
+//! lie in one box whose corner is `uniform_d + c_d·i + lo_d` (`i` the
+//! chunk's first iteration) and whose side `d` spans the smallest and
+//! largest `thread_d + c_d·step·j + k_d` over the block's threads, the
+//! chunk's iterations `j` and the loads. The box is copied when the block
+//! reads its elements at least `min-reuse` times each on average, fits
+//! the shared-memory budget and provably lies inside the array.
+
+use crate::affine::{AffineForOp, AffineLoadOp};
+use crate::gpu::analysis::kernel_access::{
+    kernel_accesses, KernelAccess, KernelLoop, LaunchIds, LinearIndex, MemorySpace, Term,
+};
+use crate::gpu::utils::kernel_writes::nested_writes;
+use crate::gpu::GpuLaunchOp;
+use lf_ir::view::{collect_ops, Ir, OpView};
+use lf_ir::{OpId, Value};
+
+/// The options that shape a plan.
+#[derive(Clone, Copy, Debug)]
+pub struct PlanOptions {
+    /// The most iterations of the loop one copy covers.
+    pub tile: i64,
+    /// The fewest reads per copied element.
+    pub min_reuse: i64,
+    /// The shared-memory budget of the block, in bytes.
+    pub max_shared_bytes: i64,
+    /// Whether the innermost side of a box of rank 2 or more is padded by one element.
+    pub pad: bool,
+}
+
+/// One side of a copied box.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxSide {
+    /// The part of the subscript that every thread shares (block ids,
+    /// enclosing loops, outside values), without its constant.
+    pub uniform: LinearIndex,
+    /// The coefficient of the staged loop's index.
+    pub loop_coef: i64,
+    /// The smallest thread-and-constant offset from `uniform + loop_coef·i`.
+    pub lo: i64,
+    /// The number of elements along this side.
+    pub extent: i64,
+}
+
+/// An array whose loads in one loop read a shared copy.
+#[derive(Clone, Debug)]
+pub struct Promotion {
+    /// The global memref.
+    pub memref: Value,
+    /// Its loads directly in the loop's body, in program order.
+    pub loads: Vec<AffineLoadOp>,
+    /// The thread-and-constant part of every subscript of every load
+    /// (`loads[n]`'s subscript `d` is `uniform_d + loop_coef_d·iv + local[n][d]`).
+    pub local: Vec<Vec<LinearIndex>>,
+    /// The box, one side per subscript.
+    pub sides: Vec<BoxSide>,
+    /// The shape of the workgroup buffer (the box, padded).
+    pub buffer_shape: Vec<i64>,
+    /// Reads per copied element over one chunk.
+    pub reuse: f64,
+}
+
+/// A loop with the arrays it stages.
+#[derive(Clone, Debug)]
+pub struct LoopPlan {
+    /// The staged loop.
+    pub for_op: AffineForOp,
+    /// Iterations per chunk (a divisor of the trip count).
+    pub chunk: i64,
+    /// The arrays read through shared copies.
+    pub arrays: Vec<Promotion>,
+}
+
+/// The promotions of one launch.
+#[derive(Clone, Debug)]
+pub struct LaunchPlan {
+    /// The launch.
+    pub launch: GpuLaunchOp,
+    /// Its ids and constant sizes.
+    pub ids: LaunchIds,
+    /// The threads of a block along x, y and z.
+    pub block: [i64; 3],
+    /// The loops that are staged.
+    pub loops: Vec<LoopPlan>,
+}
+
+/// Plans `launch`; remarks about loads left alone go to `remarks`.
+pub fn plan_launch<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    opts: PlanOptions,
+    remarks: &mut Vec<(OpId, String)>,
+) -> Result<LaunchPlan, String> {
+    if !launch.private_attributions(ir).is_empty() {
+        return Err("the launch has private attributions".into());
+    }
+    let ids = LaunchIds::of(ir, launch);
+    let (Some(bx), Some(by), Some(bz)) = (ids.block_size[0], ids.block_size[1], ids.block_size[2]) else {
+        return Err("the block size is not constant".into());
+    };
+    let block = [bx, by, bz];
+    let writes = nested_writes(ir.ctx(), ir.body(), launch.op())?;
+    let accesses = kernel_accesses(ir, launch);
+    let mut budget = opts.max_shared_bytes - existing_shared_bytes(ir, launch);
+    let mut loops = Vec::new();
+    for f in collect_ops::<AffineForOp>(ir.ctx(), ir.body(), &[launch.body(ir)]) {
+        let candidates: Vec<&KernelAccess> = accesses
+            .iter()
+            .filter(|a| {
+                !a.is_store
+                    && a.space == MemorySpace::Global
+                    && ir.body().parent_op(a.op) == Some(f.op())
+                    && AffineLoadOp::isa(ir, a.op)
+            })
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        let first = candidates[0].op;
+        let (trip, chunk) = match staged_chunk(ir, launch, f, opts.tile) {
+            Ok(c) => c,
+            Err(why) => {
+                remarks.push((first, format!("not promoted to shared memory: {why}")));
+                continue;
+            }
+        };
+        let mut arrays: Vec<Promotion> = Vec::new();
+        let mut memrefs: Vec<Value> = Vec::new();
+        for a in &candidates {
+            if !memrefs.contains(&a.memref) {
+                memrefs.push(a.memref);
+            }
+        }
+        for memref in memrefs {
+            let group: Vec<&KernelAccess> = candidates.iter().copied().filter(|a| a.memref == memref).collect();
+            let at = group[0].op;
+            if writes.iter().any(|w| w.value.is_none_or(|v| v == memref)) {
+                remarks.push((at, "not promoted to shared memory: the kernel writes this array".into()));
+                continue;
+            }
+            match plan_array(ir, &ids, block, f, trip, chunk, &group, opts) {
+                Ok(p) => {
+                    let bytes = shared_bytes(ir, &p);
+                    if bytes > budget {
+                        remarks.push((
+                            at,
+                            format!(
+                                "not promoted to shared memory: its copy needs {bytes} bytes, {budget} left of max-shared-bytes={}",
+                                opts.max_shared_bytes
+                            ),
+                        ));
+                        continue;
+                    }
+                    budget -= bytes;
+                    arrays.push(p);
+                }
+                Err(why) => remarks.push((at, format!("not promoted to shared memory: {why}"))),
+            }
+        }
+        if !arrays.is_empty() {
+            loops.push(LoopPlan {
+                for_op: f,
+                chunk,
+                arrays,
+            });
+        }
+    }
+    if loops.is_empty() {
+        return Err("no load promoted".into());
+    }
+    Ok(LaunchPlan {
+        launch,
+        ids,
+        block,
+        loops,
+    })
+}
+
+/// The bytes of the workgroup buffers `launch` already has.
+fn existing_shared_bytes<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> i64 {
+    launch
+        .workgroup_attributions(ir)
+        .iter()
+        .map(|&v| {
+            let ctx = ir.ctx();
+            match ctx.type_data(ir.body().value_type(v)) {
+                lf_ir::TypeData::MemRef { shape, element, .. } => {
+                    let bytes = crate::affine::utils::memory_footprint::element_bytes(ctx, *element).unwrap_or(8);
+                    shape.iter().product::<i64>().saturating_mul(bytes as i64)
+                }
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// The bytes of `p`'s workgroup buffer.
+fn shared_bytes<'c>(ir: &impl Ir<'c>, p: &Promotion) -> i64 {
+    let ctx = ir.ctx();
+    let bytes = match ctx.type_data(ir.body().value_type(p.memref)) {
+        lf_ir::TypeData::MemRef { element, .. } => {
+            crate::affine::utils::memory_footprint::element_bytes(ctx, *element).unwrap_or(8)
+        }
+        _ => 8,
+    };
+    p.buffer_shape.iter().product::<i64>().saturating_mul(bytes as i64)
+}
+
+/// The trip count of `f` and the chunk it is staged by (the largest
+/// divisor of the trip count up to `tile`), when every thread of the
+/// block reaches `f` and its bounds are constant.
+fn staged_chunk<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, f: AffineForOp, tile: i64) -> Result<(i64, i64), String> {
+    let body = ir.body();
+    let mut cur = body.parent_op(f.op());
+    while let Some(p) = cur {
+        if p == launch.op() {
+            break;
+        }
+        let Some(outer) = AffineForOp::cast(ir, p) else {
+            return Err(format!(
+                "the loop is inside '{}': the barriers would not be reached by every thread of the block",
+                ir.ctx().op_name_str(body.op_name(p))
+            ));
+        };
+        if outer.constant_lower_bound(ir).is_none() || outer.constant_upper_bound(ir).is_none() {
+            return Err("the loop is inside a loop without constant bounds".into());
+        }
+        cur = body.parent_op(p);
+    }
+    let (Some(lb), Some(ub)) = (f.constant_lower_bound(ir), f.constant_upper_bound(ir)) else {
+        return Err("the loop's bounds are not constant".into());
+    };
+    let step = f.step(ir);
+    let trip = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
+    if trip < 2 {
+        return Err(format!(
+            "the loop runs {trip} iteration(s): nothing to reuse across iterations"
+        ));
+    }
+    let chunk = (1..=tile.min(trip)).rev().find(|c| trip % c == 0).unwrap_or(1);
+    Ok((trip, chunk))
+}
+
+/// The range `[min, max]` of `t` over the block's threads, the grid's
+/// blocks and the enclosing loops' iterations; `None` for a value from
+/// outside the launch or a size that is not constant.
+fn term_range(t: Term, ids: &LaunchIds, block: [i64; 3], loops: &[KernelLoop]) -> Option<(i64, i64)> {
+    match t {
+        Term::Thread(d) => Some((0, block[d] - 1)),
+        Term::Block(d) => ids.grid_size[d].map(|g| (0, g - 1)),
+        Term::Loop(v) => {
+            let l = loops.iter().find(|l| l.iv == v)?;
+            let (lo, step, trip) = (l.lower?, l.step?, l.trip_count?);
+            let last = lo.checked_add(step.checked_mul(trip.checked_sub(1)?)?)?;
+            Some((lo.min(last), lo.max(last)))
+        }
+        Term::Invariant(_) => None,
+    }
+}
+
+/// The smallest and largest value of `l` over the ranges of its terms.
+fn linear_range(l: &LinearIndex, mut range: impl FnMut(Term) -> Option<(i64, i64)>) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (l.constant, l.constant);
+    for &(t, c) in &l.terms {
+        let (a, b) = range(t)?;
+        let (x, y) = (c.checked_mul(a)?, c.checked_mul(b)?);
+        lo = lo.checked_add(x.min(y))?;
+        hi = hi.checked_add(x.max(y))?;
+    }
+    Some((lo, hi))
+}
+
+/// The plan for the loads `group` of one array in loop `f`.
+#[allow(clippy::too_many_arguments)]
+fn plan_array<'c>(
+    ir: &impl Ir<'c>,
+    ids: &LaunchIds,
+    block: [i64; 3],
+    f: AffineForOp,
+    trip: i64,
+    chunk: i64,
+    group: &[&KernelAccess],
+    opts: PlanOptions,
+) -> Result<Promotion, String> {
+    let iv = f.iv(ir);
+    let step = f.step(ir);
+    let first = group[0];
+    let rank = first.subscripts.len();
+    if rank == 0 || first.shape.len() != rank || first.shape.iter().any(|&s| s < 0) {
+        return Err("the array does not have a static shape".into());
+    }
+    if !first.row_major {
+        return Err("the array has a layout map".into());
+    }
+    // Split every subscript into its uniform, loop and local parts.
+    let mut sides: Vec<Option<(LinearIndex, i64)>> = vec![None; rank];
+    let mut local: Vec<Vec<LinearIndex>> = Vec::new();
+    for acc in group {
+        let mut parts = Vec::new();
+        for (d, s) in acc.subscripts.iter().enumerate() {
+            let l = s.linear().ok_or("an unresolved subscript")?;
+            let mut uniform = LinearIndex::default();
+            let mut loc = LinearIndex::constant(l.constant);
+            let mut loop_coef = 0;
+            for &(t, c) in &l.terms {
+                match t {
+                    Term::Thread(_) => loc.terms.push((t, c)),
+                    Term::Loop(v) if v == iv => loop_coef = c,
+                    Term::Loop(v) if !acc.loops.iter().any(|k| k.iv == v && is_enclosing(ir, k.op, f)) => {
+                        return Err("a subscript uses a loop inside the staged loop".into());
+                    }
+                    _ => uniform.terms.push((t, c)),
+                }
+            }
+            match &sides[d] {
+                None => sides[d] = Some((uniform, loop_coef)),
+                Some((u, c)) if *u == uniform && *c == loop_coef => {}
+                Some(_) => {
+                    return Err(format!(
+                        "its loads differ in subscript {d} by more than the thread ids and a constant"
+                    ))
+                }
+            }
+            parts.push(loc);
+        }
+        local.push(parts);
+    }
+    let sides: Vec<(LinearIndex, i64)> = sides.into_iter().map(|s| s.expect("every subscript seen")).collect();
+    if sides.iter().all(|(_, c)| *c == 0) {
+        return Err("no subscript uses the loop's index: the loads read the same elements every iteration".into());
+    }
+    // The box: per subscript, the smallest and largest local part plus the chunk's loop offsets.
+    let thread_range = |t: Term| match t {
+        Term::Thread(d) => Some((0, block[d] - 1)),
+        _ => None,
+    };
+    let mut boxes = Vec::new();
+    for (d, (uniform, loop_coef)) in sides.iter().enumerate() {
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for parts in &local {
+            let (a, b) = linear_range(&parts[d], thread_range).ok_or("a subscript overflows")?;
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        let span = loop_coef
+            .checked_mul(step)
+            .and_then(|s| s.checked_mul(chunk - 1))
+            .ok_or("a subscript overflows")?;
+        let (lo, hi) = (lo + span.min(0), hi + span.max(0));
+        // The corner over the grid, the enclosing loops and the chunks.
+        let last_chunk = f
+            .constant_lower_bound(ir)
+            .and_then(|lb| lb.checked_add(step.checked_mul(trip - chunk)?))
+            .ok_or("a subscript overflows")?;
+        let first_chunk = f.constant_lower_bound(ir).expect("staged loops have constant bounds");
+        let loops = &first.loops;
+        let (ulo, uhi) = linear_range(uniform, |t| term_range(t, ids, block, loops))
+            .ok_or("the box's position depends on a value from outside the launch or a grid size that is not constant: it cannot be shown inside the array")?;
+        let (c0, c1) = (loop_coef * first_chunk, loop_coef * last_chunk);
+        let min = ulo + c0.min(c1) + lo;
+        let max = uhi + c0.max(c1) + hi;
+        if min < 0 || max >= first.shape[d] {
+            return Err(format!(
+                "its box reaches elements {min}..{max} along subscript {d}, outside the array (0..{}): copying it could read out of bounds",
+                first.shape[d] - 1
+            ));
+        }
+        boxes.push(BoxSide {
+            uniform: uniform.clone(),
+            loop_coef: *loop_coef,
+            lo,
+            extent: hi - lo + 1,
+        });
+    }
+    let elements: i64 = boxes.iter().map(|s| s.extent).product();
+    let threads: i64 = block.iter().product();
+    let reads = (group.len() as i64) * threads * chunk;
+    let reuse = reads as f64 / elements as f64;
+    if reads < opts.min_reuse.saturating_mul(elements) {
+        return Err(format!(
+            "the block reads the {elements} elements of its box {reads} times over {chunk} iterations: {reuse:.2} reads per element, below min-reuse={}",
+            opts.min_reuse
+        ));
+    }
+    let mut buffer_shape: Vec<i64> = boxes.iter().map(|s| s.extent).collect();
+    if opts.pad && rank >= 2 {
+        *buffer_shape.last_mut().expect("rank >= 2") += 1;
+    }
+    Ok(Promotion {
+        memref: first.memref,
+        loads: group
+            .iter()
+            .map(|a| AffineLoadOp::cast(ir, a.op).expect("candidates are affine.load"))
+            .collect(),
+        local,
+        sides: boxes,
+        buffer_shape,
+        reuse,
+    })
+}
+
+/// Whether the loop `outer` encloses `f`.
+fn is_enclosing<'c>(ir: &impl Ir<'c>, outer: OpId, f: AffineForOp) -> bool {
+    let mut cur = ir.body().parent_op(f.op());
+    while let Some(p) = cur {
+        if p == outer {
+            return true;
+        }
+        cur = ir.body().parent_op(p);
+    }
+    false
+}

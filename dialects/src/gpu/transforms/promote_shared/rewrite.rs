@@ -1,0 +1,203 @@
+//! The rewrite of one planned loop: the loop staged by its chunk
+//! (`gpu/utils/staged_loop.rs`), a cooperative copy per promoted array at
+//! the top of each chunk, and the array's loads reading the copy.
+//!
+//! ```text
+//! affine.for %i = lb to ub step C*st {
+//!   affine.for %q = 0 to ceil(N/P) {          // N box elements, P threads
+//!     // e = linear thread id + P*q; box coordinates (e floordiv S_d) mod E_d
+//!     affine.if (e < N) {                     // only when P does not divide N
+//!       %v = affine.load %A[corner_d(%i) + coord_d(e)]
+//!       affine.store %v, %sA[coord_d(e)]
+//!     }
+//!   }
+//!   gpu.barrier
+//!   affine.for %j = 0 to C { ... affine.load %sA[local_d + c_d*st*%j - lo_d] ... }
+//!   gpu.barrier
+//! }
+//! ```
+
+use super::plan::{BoxSide, LaunchPlan, LoopPlan, Promotion};
+use crate::affine::{AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::gpu::analysis::kernel_access::{LaunchIds, LinearIndex, Term};
+use crate::gpu::utils::staged_loop::stage_loop;
+use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
+use lf_ir::builder::Builder;
+use lf_ir::view::{OpView, ValueList};
+use lf_ir::Value;
+
+/// The operands of the maps the rewrite builds: dims first, then symbols
+/// (thread and block ids, as the kernel passes write them).
+#[derive(Default)]
+struct Operands {
+    dims: Vec<Value>,
+    symbols: Vec<Value>,
+}
+
+impl Operands {
+    /// The expression of dim `v`, adding it when new.
+    fn dim(&mut self, v: Value) -> AffineExpr {
+        let pos = self.dims.iter().position(|&d| d == v).unwrap_or_else(|| {
+            self.dims.push(v);
+            self.dims.len() - 1
+        });
+        AffineExpr::dim(pos as u32)
+    }
+
+    /// The expression of symbol `v`, adding it when new.
+    fn symbol(&mut self, v: Value) -> AffineExpr {
+        let pos = self.symbols.iter().position(|&d| d == v).unwrap_or_else(|| {
+            self.symbols.push(v);
+            self.symbols.len() - 1
+        });
+        AffineExpr::symbol(pos as u32)
+    }
+
+    /// `l` as an expression: thread and block ids as symbols, loop
+    /// indices as dims.
+    fn linear(&mut self, ids: &LaunchIds, l: &LinearIndex) -> AffineExpr {
+        let mut e = AffineExpr::constant(l.constant);
+        for &(t, c) in &l.terms {
+            let x = match t {
+                Term::Thread(d) => self.symbol(ids.thread[d]),
+                Term::Block(d) => self.symbol(ids.block[d]),
+                Term::Loop(v) => self.dim(v),
+                Term::Invariant(v) => self.symbol(v),
+            };
+            e = e.add(&x.mul_const(c));
+        }
+        e
+    }
+
+    /// A map of `results` over these operands.
+    fn map(&self, results: Vec<AffineExpr>) -> AffineMap {
+        AffineMap::new(self.dims.len() as u32, self.symbols.len() as u32, results)
+    }
+
+    /// The operand list, dims then symbols.
+    fn values(&self) -> Vec<Value> {
+        [self.dims.as_slice(), self.symbols.as_slice()].concat()
+    }
+}
+
+/// Rewrites every planned loop of `plan`; `buffers[l][a]` is the
+/// workgroup buffer of array `a` of loop `l`.
+pub fn rewrite_launch(b: &mut Builder<'_>, plan: &LaunchPlan, buffers: &[Vec<Value>]) {
+    for (l, bufs) in plan.loops.iter().zip(buffers) {
+        rewrite_loop(b, plan, l, bufs);
+    }
+}
+
+/// Stages one loop and points its promoted loads at `buffers`.
+fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &[Value]) {
+    let step = l.for_op.step(b);
+    let staged = stage_loop(b, l.for_op, l.chunk, |b, i| {
+        for (p, &buf) in l.arrays.iter().zip(buffers) {
+            emit_copy(b, plan, p, buf, i);
+        }
+    });
+    let j = staged.inner.iv(b);
+    for (p, &buf) in l.arrays.iter().zip(buffers) {
+        for (load, local) in p.loads.iter().zip(&p.local) {
+            let at = load.op();
+            b.set_insertion_point_before(at);
+            b.set_loc_of(at);
+            let mut ops = Operands::default();
+            let jd = ops.dim(j);
+            let results = p
+                .sides
+                .iter()
+                .zip(local)
+                .map(|(s, loc)| {
+                    ops.linear(&plan.ids, loc)
+                        .add(&jd.mul_const(s.loop_coef * step))
+                        .add_const(-s.lo)
+                })
+                .collect();
+            let map = ops.map(results);
+            let new = AffineLoadOp::build(b, buf, &ops.values(), map).result(b);
+            let old = load.result(b);
+            b.replace_all_uses_with(old, new);
+            b.erase_op(at);
+        }
+    }
+}
+
+/// The linear id of a thread in its block, `tx + bx*(ty + by*tz)`.
+fn linear_thread_id(ops: &mut Operands, ids: &LaunchIds, block: [i64; 3]) -> AffineExpr {
+    let [tx, ty, tz] = ids.thread;
+    let mut e = ops.symbol(tx);
+    if block[1] > 1 {
+        e = e.add(&ops.symbol(ty).mul_const(block[0]));
+    }
+    if block[2] > 1 {
+        e = e.add(&ops.symbol(tz).mul_const(block[0] * block[1]));
+    }
+    e
+}
+
+/// The box coordinates of element `e` (row-major, the innermost side
+/// contiguous).
+fn coordinates(sides: &[BoxSide], e: &AffineExpr) -> Vec<AffineExpr> {
+    let mut stride = 1i64;
+    let mut out = vec![AffineExpr::constant(0); sides.len()];
+    for (d, s) in sides.iter().enumerate().rev() {
+        let q = if stride == 1 {
+            e.clone()
+        } else {
+            e.floor_div_const(stride)
+        };
+        out[d] = if d == 0 { q } else { q.modulo_const(s.extent) };
+        stride *= s.extent;
+    }
+    out
+}
+
+/// Emits the cooperative copy of `p`'s box for the chunk starting at `i`.
+fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, i: Value) {
+    let threads: i64 = plan.block.iter().product();
+    let elements: i64 = p.sides.iter().map(|s| s.extent).product();
+    let rounds = (elements + threads - 1) / threads;
+    let memref = p.memref;
+    AffineForOp::build(
+        b,
+        AffineBound::constant(0),
+        AffineBound::constant(rounds),
+        1,
+        &[],
+        |b, q, _| {
+            let mut ops = Operands::default();
+            let (chunk_start, qd) = (ops.dim(i), ops.dim(q));
+            let e = linear_thread_id(&mut ops, &plan.ids, plan.block).add(&qd.mul_const(threads));
+            let coords = coordinates(&p.sides, &e);
+            let global: Vec<AffineExpr> = p
+                .sides
+                .iter()
+                .zip(&coords)
+                .map(|(s, c)| {
+                    ops.linear(&plan.ids, &s.uniform)
+                        .add(&chunk_start.mul_const(s.loop_coef))
+                        .add_const(s.lo)
+                        .add(c)
+                })
+                .collect();
+            let load_map = ops.map(global);
+            let store_map = ops.map(coords);
+            let operands = ops.values();
+            let copy = |b: &mut Builder<'_>| {
+                let v = AffineLoadOp::build(b, memref, &operands, load_map.clone()).result(b);
+                AffineStoreOp::build(b, v, buf, &operands, store_map.clone());
+                ValueList::new()
+            };
+            if elements % threads == 0 {
+                copy(b);
+            } else {
+                // e <= N - 1
+                let cond = e.neg().add_const(elements - 1);
+                let set = IntegerSet::new(ops.dims.len() as u32, ops.symbols.len() as u32, vec![cond], vec![false]);
+                AffineIfOp::build(b, set, &ops.values(), &[], copy, None);
+            }
+            ValueList::new()
+        },
+    );
+}
