@@ -19,12 +19,13 @@
 #
 # Every variable of polybench.sh applies; the defaults here:
 #   WORKLOADS      matmul matvec transpose complex_scale fig3_dead
-#   VARIANTS       naive coal merge prefetch opt split (cumulative steps; naive is the baseline);
+#   VARIANTS       naive coal merge prefetch tile opt split (cumulative seed steps; naive is the baseline);
 #                  a step that does not apply to a workload leaves its kernel unchanged
 #   PIPELINE_naive gpu-map-loops (cost model: matmul j on x, i on y) + placement + outlining
 #   PIPELINE_coal  + coalesce-via-shared
 #   PIPELINE_merge + gpu-merge-policy
 #   PIPELINE_prefetch + prefetch
+#   PIPELINE_tile  gpu-block-tile alone (lf's step: square block, register tile, shared operands)
 #   PIPELINE_opt   gpu-optimize-kernels (the whole sequence)
 #   PIPELINE_split gpu-split-reduction{reassociate-float=true chunk=4 lanes=128} and
 #                  vectorize-access{width=4} before gpu-optimize-kernels (lf's step for
@@ -39,7 +40,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 export SUITE=kernels
 export WORKLOADS=${WORKLOADS:-matmul matvec transpose complex_scale fig3_dead}
-export VARIANTS=${VARIANTS:-naive coal merge prefetch opt split}
+export VARIANTS=${VARIANTS:-naive coal merge prefetch tile opt split}
 steps() { # the passes after gpu-map-loops -> the whole pipeline
   echo "builtin.module(func.func(gpu-map-loops${1:+,$1},gpu-host-data-placement,canonicalize,cse),gpu-kernel-outlining)"
 }
@@ -51,6 +52,7 @@ fused() { # passes after the fusion -> fig3's pipeline
 [ -n "${PIPELINE_coal:-}" ] || PIPELINE_coal=$(steps "coalesce-via-shared")
 [ -n "${PIPELINE_merge:-}" ] || PIPELINE_merge=$(steps "coalesce-via-shared,gpu-merge-policy")
 [ -n "${PIPELINE_prefetch:-}" ] || PIPELINE_prefetch=$(steps "coalesce-via-shared,gpu-merge-policy,prefetch")
+[ -n "${PIPELINE_tile:-}" ] || PIPELINE_tile=$(steps "gpu-block-tile")
 [ -n "${PIPELINE_opt:-}" ] || PIPELINE_opt=$(steps "gpu-optimize-kernels")
 [ -n "${PIPELINE_split:-}" ] || PIPELINE_split=$(steps "gpu-split-reduction{reassociate-float=true chunk=4 lanes=128},vectorize-access{width=4},gpu-optimize-kernels")
 [ -n "${PIPELINE_merge_transpose:-}" ] || PIPELINE_merge_transpose=$(steps "coalesce-via-shared,gpu-merge-policy,diagonal-reorder")
@@ -58,11 +60,12 @@ fused() { # passes after the fusion -> fig3's pipeline
 [ -n "${PIPELINE_coal_complex_scale:-}" ] || PIPELINE_coal_complex_scale=$(steps "vectorize-access{width=2},coalesce-via-shared")
 [ -n "${PIPELINE_naive_fig3_dead:-}" ] || PIPELINE_naive_fig3_dead=$(fused "")
 [ -n "${PIPELINE_coal_fig3_dead:-}" ] || PIPELINE_coal_fig3_dead=$(fused "vectorize-access{width=4 mode=aggressive}")
+[ -n "${PIPELINE_tile_fig3_dead:-}" ] || PIPELINE_tile_fig3_dead=$(fused "gpu-block-tile")
 [ -n "${PIPELINE_opt_fig3_dead:-}" ] || PIPELINE_opt_fig3_dead=$(fused "gpu-optimize-kernels")
 [ -n "${PIPELINE_split_fig3_dead:-}" ] || PIPELINE_split_fig3_dead=$(fused "gpu-split-reduction{reassociate-float=true chunk=4 lanes=128},gpu-optimize-kernels")
-export PIPELINE_naive PIPELINE_coal PIPELINE_merge PIPELINE_prefetch PIPELINE_opt PIPELINE_split PIPELINE_merge_transpose \
+export PIPELINE_naive PIPELINE_coal PIPELINE_merge PIPELINE_prefetch PIPELINE_tile PIPELINE_opt PIPELINE_split PIPELINE_merge_transpose \
   PIPELINE_prefetch_transpose PIPELINE_coal_complex_scale PIPELINE_naive_fig3_dead PIPELINE_coal_fig3_dead \
-  PIPELINE_opt_fig3_dead PIPELINE_split_fig3_dead
+  PIPELINE_tile_fig3_dead PIPELINE_opt_fig3_dead PIPELINE_split_fig3_dead
 export RUNS=${RUNS:-5} KRUNS=${KRUNS:-15} CPU_RUNS=${CPU_RUNS:-1}
 export SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck} SAN_VARIANTS=${SAN_VARIANTS:-opt}
 export ANCHOR_PROGS=${ANCHOR_PROGS:-roofline matmul matvec transpose fig3} DEADLINE_S=${DEADLINE_S:-560}

@@ -160,6 +160,7 @@ pub fn register_passes(r: &mut PassRegistry) {
     r.register(&gpu::transforms::prefetch::INFO);
     r.register(&gpu::transforms::unroll_shared_reads::INFO);
     r.register(&gpu::transforms::promote_shared::INFO);
+    r.register(&gpu::transforms::block_tile::INFO);
     r.register(&gpu::transforms::split_reduction::INFO);
     r.register(&gpu::transforms::loop_merge::INFO);
     r.register(&gpu::transforms::gpu_launch_sink_index_computations::INFO);

@@ -7,10 +7,14 @@ use lf_pass::registry::PipelineInfo;
 /// The registration record of `gpu-optimize-kernels`.
 pub static GPU_OPTIMIZE_KERNELS: PipelineInfo = PipelineInfo {
     name: "gpu-optimize-kernels",
-    summary: "Seed 004: naive GPU kernels to tuned ones (vectorize, coalesce via shared memory, merge, prefetch, partition camping)",
+    summary: "Seed 004: naive GPU kernels to tuned ones (vectorize, block tile, coalesce via shared memory, merge, prefetch, partition camping)",
     description: "Seed 004 (Yang et al., PLDI 2010) on the inline `gpu.launch` ops of a function, after \
 `gpu-map-loops`: `vectorize-access` (the strict float2 rule: a thread's neighbouring \
 `A[2*idx+N]`, `A[2*idx+N+1]` as one `vector<2xf32>` access, with an alignment proof), \
+`gpu-block-tile` (lf's step: a kernel whose loop reads one array along rows and another along columns, mm's \
+`a[idy][k]` and `b[k][idx]`, gets a 16x16 block, an 8x8 register tile per thread and both operands staged \
+through shared memory 8 iterations at a time; on the H200 mm 4096^3 runs 3.6 ms this way against 4.7 ms with \
+the seed's steps that follow, which then leave the kernel alone), \
 `coalesce-via-shared` (the idx/idy swap when it coalesces more accesses; then each global load \
 the half-warp rule finds uncoalesced, and whose data is reused, loaded through a workgroup array by \
 coalesced G2S statements; the block becomes one half-warp), `gpu-merge-policy{max-registers=96}` (thread-block merge for sharing through shared memory or too few \
@@ -25,5 +29,5 @@ hand-written tiled transpose gains nothing from the diagonal order (bench/gpu/RE
 a pass to apply by hand. Use: \
 `builtin.module(func.func(gpu-map-loops,gpu-optimize-kernels,gpu-host-data-placement),gpu-kernel-outlining)`.",
     anchor: Anchor::Op("func.func"),
-    pipeline: "vectorize-access,coalesce-via-shared,gpu-merge-policy{max-registers=96},prefetch,unroll-shared-reads,gpu-partition-camping,canonicalize,cse",
+    pipeline: "vectorize-access,gpu-block-tile,coalesce-via-shared,gpu-merge-policy{max-registers=96},prefetch,unroll-shared-reads,gpu-partition-camping,canonicalize,cse",
 };

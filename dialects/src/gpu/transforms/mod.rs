@@ -1,5 +1,6 @@
 //! Passes on the `gpu` dialect.
 
+pub mod block_tile;
 pub mod coalesce_via_shared;
 pub mod diagonal_reorder;
 pub mod fuse_halo_gpu;

@@ -69,6 +69,12 @@ at the launch lists the staged loops, the boxes and their reuse.",
             help: "Pad the innermost side of boxes of rank 2 or more by one element",
         },
         PassOption {
+            name: "thread-contiguous",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Store a side read at thread + multiples of the block size so that each thread's reads are neighbours (wide shared reads)",
+        },
+        PassOption {
             name: "remarks",
             kind: OptionKind::Bool,
             default: "true",
@@ -93,6 +99,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
             min_reuse,
             max_shared_bytes: opts.int("max-shared-bytes"),
             pad: opts.bool("pad"),
+            thread_contiguous: opts.bool("thread-contiguous"),
         },
         remarks: opts.bool("remarks"),
     }))
@@ -107,7 +114,7 @@ pub struct GpuPromoteShared {
 }
 
 /// A workgroup buffer of `launch` with `shape` and the element type of `memref`.
-fn add_buffer(b: &mut Builder<'_>, launch: GpuLaunchOp, memref: Value, shape: &[i64]) -> Value {
+pub fn add_buffer(b: &mut Builder<'_>, launch: GpuLaunchOp, memref: Value, shape: &[i64]) -> Value {
     let ctx = b.ctx();
     let element = match ctx.type_data(b.body().value_type(memref)) {
         TypeData::MemRef { element, .. } => *element,
@@ -136,8 +143,12 @@ fn describe(plan: &LaunchPlan) -> String {
                 .map(|p| {
                     let sides: Vec<String> = p.sides.iter().map(|s| s.extent.to_string()).collect();
                     let shape: Vec<String> = p.buffer_shape.iter().map(|s| s.to_string()).collect();
+                    let layout = match p.contiguous {
+                        Some(c) => format!(", side {} thread-contiguous: {} neighbours per thread", c.side, c.width),
+                        None => String::new(),
+                    };
                     format!(
-                        "{} load(s) from a {} box ({} in shared memory, {:.1} reads per element)",
+                        "{} load(s) from a {} box ({} in shared memory{layout}, {:.1} reads per element)",
                         p.loads.len(),
                         sides.join("x"),
                         shape.join("x"),

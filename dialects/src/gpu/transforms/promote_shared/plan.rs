@@ -36,6 +36,24 @@ pub struct PlanOptions {
     pub max_shared_bytes: i64,
     /// Whether the innermost side of a box of rank 2 or more is padded by one element.
     pub pad: bool,
+    /// Whether a side read at `thread + multiples of the block size` is
+    /// laid out so that each thread's reads are neighbours (wide reads).
+    pub thread_contiguous: bool,
+}
+
+/// A side of the box stored in thread-contiguous order, innermost in the
+/// buffer: box position `ρ` goes to
+/// `(ρ floordiv (S·V))·S·V + (ρ mod S)·V + (ρ floordiv S) mod V`, so that the
+/// reads `t + S·r` of thread `t` for `r = 0..V-1` are the `V` neighbours
+/// from `t·V` (a bijection on the side, whose extent `S·V` divides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadContiguous {
+    /// The box side.
+    pub side: usize,
+    /// The block size `S` along the thread id the side reads.
+    pub threads: i64,
+    /// The elements one wide read takes, `V` (16 bytes' worth).
+    pub width: i64,
 }
 
 /// One side of a copied box.
@@ -64,7 +82,11 @@ pub struct Promotion {
     pub local: Vec<Vec<LinearIndex>>,
     /// The box, one side per subscript.
     pub sides: Vec<BoxSide>,
-    /// The shape of the workgroup buffer (the box, padded).
+    /// The side stored in thread-contiguous order, if any (it is then
+    /// the buffer's innermost dimension).
+    pub contiguous: Option<ThreadContiguous>,
+    /// The shape of the workgroup buffer (the box's sides, the
+    /// thread-contiguous side moved innermost, padded).
     pub buffer_shape: Vec<i64>,
     /// Reads per copied element over one chunk.
     pub reuse: f64,
@@ -392,9 +414,21 @@ fn plan_array<'c>(
             opts.min_reuse
         ));
     }
+    let contiguous = if opts.thread_contiguous {
+        let width = first.element_bytes.map_or(1, |b| 16 / (b as i64).clamp(1, 16));
+        thread_contiguous_side(&boxes, &local, block, width)
+    } else {
+        None
+    };
     let mut buffer_shape: Vec<i64> = boxes.iter().map(|s| s.extent).collect();
+    if let Some(c) = contiguous {
+        let e = buffer_shape.remove(c.side);
+        buffer_shape.push(e);
+    }
     if opts.pad && rank >= 2 {
-        *buffer_shape.last_mut().expect("rank >= 2") += 1;
+        // One element against bank conflicts; a wide read's worth to keep
+        // thread-contiguous rows aligned.
+        *buffer_shape.last_mut().expect("rank >= 2") += contiguous.map_or(1, |c| c.width);
     }
     Ok(Promotion {
         memref: first.memref,
@@ -404,6 +438,7 @@ fn plan_array<'c>(
             .collect(),
         local,
         sides: boxes,
+        contiguous,
         buffer_shape,
         reuse,
     })
@@ -419,4 +454,40 @@ fn is_enclosing<'c>(ir: &impl Ir<'c>, outer: OpId, f: AffineForOp) -> bool {
         cur = ir.body().parent_op(p);
     }
     false
+}
+
+/// The side of the box (innermost first) whose reads are `t + S·r` for
+/// one thread id `t` of block size `S` and at least `width` values of `r`
+/// per load group, not moved by the loop, and whose extent `S·width`
+/// divides: the side worth storing in thread-contiguous order.
+fn thread_contiguous_side(
+    sides: &[BoxSide],
+    local: &[Vec<LinearIndex>],
+    block: [i64; 3],
+    width: i64,
+) -> Option<ThreadContiguous> {
+    if width < 2 {
+        return None;
+    }
+    (0..sides.len()).rev().find_map(|d| {
+        let side = &sides[d];
+        if side.loop_coef != 0 {
+            return None;
+        }
+        let first = &local[0][d];
+        let [(Term::Thread(t), 1)] = first.terms.as_slice() else {
+            return None;
+        };
+        let s = block[*t];
+        let same_thread = local.iter().all(|parts| parts[d].terms == first.terms);
+        let multiples = local
+            .iter()
+            .all(|parts| (parts[d].constant - side.lo).rem_euclid(s) == 0);
+        let fits = s > 1 && side.extent % (s * width) == 0;
+        (same_thread && multiples && fits).then_some(ThreadContiguous {
+            side: d,
+            threads: s,
+            width,
+        })
+    })
 }

@@ -104,17 +104,30 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
             b.set_loc_of(at);
             let mut ops = Operands::default();
             let jd = ops.dim(j);
-            let results = p
+            let coords: Vec<AffineExpr> = p
                 .sides
                 .iter()
                 .zip(local)
-                .map(|(s, loc)| {
-                    ops.linear(&plan.ids, loc)
+                .enumerate()
+                .map(|(d, (s, loc))| match p.contiguous {
+                    Some(c) if c.side == d => {
+                        // t + S·r goes to (r floordiv V)·S·V + t·V + r mod V.
+                        let r = (loc.constant - s.lo) / c.threads;
+                        let thread = LinearIndex {
+                            terms: loc.terms.clone(),
+                            constant: 0,
+                        };
+                        ops.linear(&plan.ids, &thread)
+                            .mul_const(c.width)
+                            .add_const(r.div_euclid(c.width) * c.threads * c.width + r.rem_euclid(c.width))
+                    }
+                    _ => ops
+                        .linear(&plan.ids, loc)
                         .add(&jd.mul_const(s.loop_coef * step))
-                        .add_const(-s.lo)
+                        .add_const(-s.lo),
                 })
                 .collect();
-            let map = ops.map(results);
+            let map = ops.map(buffer_order(p, coords));
             let new = AffineLoadOp::build(b, buf, &ops.values(), map).result(b);
             let old = load.result(b);
             b.replace_all_uses_with(old, new);
@@ -153,6 +166,31 @@ fn coordinates(sides: &[BoxSide], e: &AffineExpr) -> Vec<AffineExpr> {
     out
 }
 
+/// The box coordinates with the thread-contiguous side (if any) mapped to
+/// its position, `(ρ floordiv (S·V))·S·V + (ρ mod S)·V + (ρ floordiv S) mod V`.
+fn stored_coordinates(p: &Promotion, mut coords: Vec<AffineExpr>) -> Vec<AffineExpr> {
+    if let Some(c) = p.contiguous {
+        let rho = coords[c.side].clone();
+        let group = c.threads * c.width;
+        coords[c.side] = rho
+            .floor_div_const(group)
+            .mul_const(group)
+            .add(&rho.modulo_const(c.threads).mul_const(c.width))
+            .add(&rho.floor_div_const(c.threads).modulo_const(c.width));
+    }
+    coords
+}
+
+/// Buffer subscripts from box-side subscripts: the thread-contiguous side
+/// (if any) moved innermost.
+fn buffer_order(p: &Promotion, mut coords: Vec<AffineExpr>) -> Vec<AffineExpr> {
+    if let Some(c) = p.contiguous {
+        let e = coords.remove(c.side);
+        coords.push(e);
+    }
+    coords
+}
+
 /// Emits the cooperative copy of `p`'s box for the chunk starting at `i`.
 fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, i: Value) {
     let threads: i64 = plan.block.iter().product();
@@ -182,7 +220,7 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
                 })
                 .collect();
             let load_map = ops.map(global);
-            let store_map = ops.map(coords);
+            let store_map = ops.map(buffer_order(p, stored_coordinates(p, coords.clone())));
             let operands = ops.values();
             let copy = |b: &mut Builder<'_>| {
                 let v = AffineLoadOp::build(b, memref, &operands, load_map.clone()).result(b);
