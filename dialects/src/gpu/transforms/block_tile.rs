@@ -147,8 +147,10 @@ impl GpuBlockTile {
         }
         if factor < 2 {
             return Err(format!(
-                "the grid of {}x{} blocks of {1}x{1} is not divisible along both dimensions by 2",
-                re.new_grid[0], re.new_grid[1]
+                "the grid of {}x{} blocks of {n}x{n} threads is not divisible by 2 along both dimensions",
+                re.new_grid[0],
+                re.new_grid[1],
+                n = self.block
             ));
         }
         Ok(TilePlan { launch, factor })

@@ -239,3 +239,62 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
         },
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::transforms::promote_shared::plan::ThreadContiguous;
+
+    /// A promotion with one thread-contiguous side of `s * r` elements.
+    fn promotion(s: i64, width: i64, r: i64) -> Promotion {
+        Promotion {
+            memref: Value::from_index(0),
+            loads: Vec::new(),
+            local: Vec::new(),
+            sides: vec![BoxSide {
+                uniform: LinearIndex::default(),
+                loop_coef: 0,
+                lo: 0,
+                extent: s * r,
+            }],
+            contiguous: Some(ThreadContiguous {
+                side: 0,
+                threads: s,
+                width,
+            }),
+            buffer_shape: vec![s * r],
+            reuse: 1.0,
+        }
+    }
+
+    #[test]
+    fn thread_contiguous_layout_is_a_bijection_with_neighbouring_reads() {
+        for s in [2, 4, 8, 16, 32] {
+            for width in [2, 4] {
+                for r in (width..=16).step_by(width as usize) {
+                    let p = promotion(s, width, r);
+                    let pos = stored_coordinates(&p, vec![AffineExpr::dim(0)]).remove(0);
+                    let at = |rho: i64| pos.evaluate(&[rho], &[]).expect("defined");
+                    let mut seen = vec![false; (s * r) as usize];
+                    for rho in 0..s * r {
+                        let q = at(rho);
+                        assert!((0..s * r).contains(&q), "s={s} width={width} r={r}: {rho} -> {q}");
+                        assert!(!seen[q as usize], "s={s} width={width} r={r}: {q} twice");
+                        seen[q as usize] = true;
+                    }
+                    // Thread t's reads t + s*k, k = 0..r, come in runs of `width` neighbours,
+                    // the first of each run aligned to `width`.
+                    for t in 0..s {
+                        for k in (0..r).step_by(width as usize) {
+                            let first = at(t + s * k);
+                            assert_eq!(first % width, 0);
+                            for v in 1..width {
+                                assert_eq!(at(t + s * (k + v)), first + v);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
