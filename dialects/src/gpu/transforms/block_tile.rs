@@ -90,6 +90,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
             max_shared_bytes: 49152,
             pad: true,
             thread_contiguous: true,
+            vector_copy: true,
         },
         remarks: opts.bool("remarks"),
     }))

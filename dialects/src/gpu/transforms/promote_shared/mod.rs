@@ -31,9 +31,14 @@ elements the block reads over a chunk of C iterations (C: the largest divisor of
 of the block copy the box into a workgroup buffer (element e of the box by thread `e mod P` in round \
 `e / P`, P the threads of the block, the innermost side contiguous, so neighbouring threads read \
 neighbouring elements), a `gpu.barrier`, an inner loop over the chunk's iterations with the loads reading \
-the buffer, a second `gpu.barrier` before the next copy. With `pad` (default), the innermost side of a box \
+the buffer, a second `gpu.barrier` before the next copy. With `vector-copy` (default), each thread copies 16 bytes per load \
+(a `vector.load` of 4 f32 or 2 f64, its elements stored one by one) where the box's innermost side is a multiple \
+of that and its start provably aligned in every block and chunk. With `thread-contiguous` (default), a side read \
+at `t + S*r` (one thread id t of block size S, constant r, the loop not moving it) is stored innermost in the order \
+that makes each thread's reads for 4 consecutive r neighbours (`(r/4)*4S + 4t + r%4`), which the device compiler \
+reads as one 128-bit load. With `pad` (default), the innermost side of a box \
 of rank 2 or more gets one more element in shared memory (against bank conflicts and wide reads that \
-tie up registers).\n\n\
+tie up registers), four more when it is thread-contiguous (rows stay 16-byte aligned).\n\n\
 Not promoted, with a remark at the first load: the block reads the box fewer than `min-reuse` times per \
 element over a chunk (no reuse across threads or iterations: shared memory would only add a copy); the \
 loads of the array differ by more than thread ids and constants; the box's position depends on a value \
@@ -75,6 +80,12 @@ at the launch lists the staged loops, the boxes and their reuse.",
             help: "Store a side read at thread + multiples of the block size so that each thread's reads are neighbours (wide shared reads)",
         },
         PassOption {
+            name: "vector-copy",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Copy 16 bytes per load (vector<4xf32>) where every copied run provably starts 16-byte aligned",
+        },
+        PassOption {
             name: "remarks",
             kind: OptionKind::Bool,
             default: "true",
@@ -100,6 +111,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
             max_shared_bytes: opts.int("max-shared-bytes"),
             pad: opts.bool("pad"),
             thread_contiguous: opts.bool("thread-contiguous"),
+            vector_copy: opts.bool("vector-copy"),
         },
         remarks: opts.bool("remarks"),
     }))
@@ -146,6 +158,11 @@ fn describe(plan: &LaunchPlan) -> String {
                     let layout = match p.contiguous {
                         Some(c) => format!(", side {} thread-contiguous: {} neighbours per thread", c.side, c.width),
                         None => String::new(),
+                    };
+                    let layout = if p.copy_width > 1 {
+                        format!("{layout}, copied {} elements per vector load", p.copy_width)
+                    } else {
+                        layout
                     };
                     format!(
                         "{} load(s) from a {} box ({} in shared memory{layout}, {:.1} reads per element)",

@@ -39,6 +39,8 @@ pub struct PlanOptions {
     /// Whether a side read at `thread + multiples of the block size` is
     /// laid out so that each thread's reads are neighbours (wide reads).
     pub thread_contiguous: bool,
+    /// Whether copies read 16 bytes at once where alignment is proven.
+    pub vector_copy: bool,
 }
 
 /// A side of the box stored in thread-contiguous order, innermost in the
@@ -85,6 +87,10 @@ pub struct Promotion {
     /// The side stored in thread-contiguous order, if any (it is then
     /// the buffer's innermost dimension).
     pub contiguous: Option<ThreadContiguous>,
+    /// Elements each thread copies with one vector load (1: scalar
+    /// loads): 16 bytes' worth when every copied run along the array's
+    /// innermost subscript provably starts 16-byte aligned.
+    pub copy_width: i64,
     /// The shape of the workgroup buffer (the box's sides, the
     /// thread-contiguous side moved innermost, padded).
     pub buffer_shape: Vec<i64>,
@@ -437,6 +443,11 @@ fn plan_array<'c>(
             .map(|a| AffineLoadOp::cast(ir, a.op).expect("candidates are affine.load"))
             .collect(),
         local,
+        copy_width: if opts.vector_copy {
+            copy_width(&boxes, first, f, ir, chunk)
+        } else {
+            1
+        },
         sides: boxes,
         contiguous,
         buffer_shape,
@@ -490,4 +501,33 @@ fn thread_contiguous_side(
             width,
         })
     })
+}
+
+/// The vector width of the copy of a box with `sides` of the array of
+/// `acc` staged over chunks of `chunk` iterations of `f`: 16 bytes' worth
+/// of elements when the box's innermost side is a multiple of it and its
+/// start is a multiple of it in every block and chunk (every coefficient of
+/// the corner's terms, its offset, and the array's row length: a flat
+/// offset from the array's start, which the device allocates aligned);
+/// 1 otherwise.
+fn copy_width<'c>(sides: &[BoxSide], acc: &KernelAccess, f: AffineForOp, ir: &impl Ir<'c>, chunk: i64) -> i64 {
+    let Some(bytes) = acc.element_bytes else { return 1 };
+    let w = 16 / (bytes as i64).clamp(1, 16);
+    let (Some(last), Some(&row)) = (sides.last(), acc.shape.last()) else {
+        return 1;
+    };
+    let step = f.step(ir);
+    let lb = f.constant_lower_bound(ir).unwrap_or(1);
+    let aligned = w >= 2
+        && last.extent % w == 0
+        && (acc.shape.len() == 1 || row % w == 0)
+        && last.lo.rem_euclid(w) == 0
+        && last.uniform.terms.iter().all(|(_, c)| c % w == 0)
+        && (last.loop_coef * lb) % w == 0
+        && (last.loop_coef * step * chunk) % w == 0;
+    if aligned {
+        w
+    } else {
+        1
+    }
 }

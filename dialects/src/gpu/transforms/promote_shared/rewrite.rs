@@ -18,13 +18,14 @@
 //! ```
 
 use super::plan::{BoxSide, LaunchPlan, LoopPlan, Promotion};
-use crate::affine::{AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::gpu::analysis::kernel_access::{LaunchIds, LinearIndex, Term};
 use crate::gpu::utils::staged_loop::stage_loop;
+use crate::vector::{vector_type, VectorExtractOp, VectorLoadOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::view::{OpView, ValueList};
-use lf_ir::Value;
+use lf_ir::{TypeData, Value};
 
 /// The operands of the maps the rewrite builds: dims first, then symbols
 /// (thread and block ids, as the kernel passes write them).
@@ -191,12 +192,15 @@ fn buffer_order(p: &Promotion, mut coords: Vec<AffineExpr>) -> Vec<AffineExpr> {
     coords
 }
 
-/// Emits the cooperative copy of `p`'s box for the chunk starting at `i`.
+/// Emits the cooperative copy of `p`'s box for the chunk starting at `i`:
+/// unit `u = l + P*q` of the box (`l` the linear thread id, `P` the
+/// threads) is its `copy_width` elements from `u*copy_width` on, read with
+/// one load (a `vector.load` when wider than 1) and stored one by one.
 fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, i: Value) {
     let threads: i64 = plan.block.iter().product();
-    let elements: i64 = p.sides.iter().map(|s| s.extent).product();
-    let rounds = (elements + threads - 1) / threads;
-    let memref = p.memref;
+    let width = p.copy_width;
+    let units: i64 = p.sides.iter().map(|s| s.extent).product::<i64>() / width;
+    let rounds = (units + threads - 1) / threads;
     AffineForOp::build(
         b,
         AffineBound::constant(0),
@@ -206,8 +210,8 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
         |b, q, _| {
             let mut ops = Operands::default();
             let (chunk_start, qd) = (ops.dim(i), ops.dim(q));
-            let e = linear_thread_id(&mut ops, &plan.ids, plan.block).add(&qd.mul_const(threads));
-            let coords = coordinates(&p.sides, &e);
+            let unit = linear_thread_id(&mut ops, &plan.ids, plan.block).add(&qd.mul_const(threads));
+            let coords = coordinates(&p.sides, &unit.mul_const(width));
             let global: Vec<AffineExpr> = p
                 .sides
                 .iter()
@@ -220,24 +224,60 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
                 })
                 .collect();
             let load_map = ops.map(global);
-            let store_map = ops.map(buffer_order(p, stored_coordinates(p, coords.clone())));
+            let store_maps: Vec<AffineMap> = (0..width)
+                .map(|k| {
+                    let mut at = coords.clone();
+                    let last = at.len() - 1;
+                    at[last] = at[last].add_const(k);
+                    ops.map(buffer_order(p, stored_coordinates(p, at)))
+                })
+                .collect();
             let operands = ops.values();
             let copy = |b: &mut Builder<'_>| {
-                let v = AffineLoadOp::build(b, memref, &operands, load_map.clone()).result(b);
-                AffineStoreOp::build(b, v, buf, &operands, store_map.clone());
+                emit_unit(b, p, buf, &operands, &load_map, &store_maps);
                 ValueList::new()
             };
-            if elements % threads == 0 {
+            if units % threads == 0 {
                 copy(b);
             } else {
-                // e <= N - 1
-                let cond = e.neg().add_const(elements - 1);
+                // unit <= units - 1
+                let cond = unit.neg().add_const(units - 1);
                 let set = IntegerSet::new(ops.dims.len() as u32, ops.symbols.len() as u32, vec![cond], vec![false]);
                 AffineIfOp::build(b, set, &ops.values(), &[], copy, None);
             }
             ValueList::new()
         },
     );
+}
+
+/// One unit of a copy: the load at `load_map`, its elements stored at
+/// `store_maps` (one per element).
+fn emit_unit(
+    b: &mut Builder<'_>,
+    p: &Promotion,
+    buf: Value,
+    operands: &[Value],
+    load_map: &AffineMap,
+    store_maps: &[AffineMap],
+) {
+    if p.copy_width == 1 {
+        let v = AffineLoadOp::build(b, p.memref, operands, load_map.clone()).result(b);
+        AffineStoreOp::build(b, v, buf, operands, store_maps[0].clone());
+        return;
+    }
+    let indices: Vec<Value> = (0..load_map.num_results())
+        .map(|d| AffineApplyOp::build(b, operands, load_map.get_sub_map(&[d])).result(b))
+        .collect();
+    let element = match b.ctx().type_data(b.body().value_type(p.memref)) {
+        TypeData::MemRef { element, .. } => *element,
+        _ => unreachable!("a promoted array is a memref"),
+    };
+    let ty = vector_type(b.ctx(), p.copy_width, element);
+    let v = VectorLoadOp::build(b, p.memref, &indices, ty).result(b);
+    for (k, map) in store_maps.iter().enumerate() {
+        let x = VectorExtractOp::build(b, v, &[], &[k as i64]).result(b);
+        AffineStoreOp::build(b, x, buf, operands, map.clone());
+    }
 }
 
 #[cfg(test)]
@@ -262,6 +302,7 @@ mod tests {
                 threads: s,
                 width,
             }),
+            copy_width: 1,
             buffer_shape: vec![s * r],
             reuse: 1.0,
         }
