@@ -33,7 +33,7 @@ thread does the work of `factor` blocks along x and along y (`thread-merge` twic
 loaded value used F times from a register), and `gpu-promote-shared{tile=chunk}` stages the loop's operands \
 through shared memory, stored thread-contiguous so that a thread's reads are 128-bit wide. The factor is the \
 largest power of two up to `factor` that divides the grid along both dimensions. On the H200, mm 4096^3 runs \
-3.6 ms this way against 4.8 ms for the seed's steps (bench/gpu/RESULTS.md).\n\n\
+3.4 ms this way (80% of cuBLAS) against 4.8 ms for the seed's steps (bench/gpu/RESULTS.md).\n\n\
 Not changed, with a remark at the launch: no such pair of loads; `gpu-promote-shared` would not promote the \
 kernel's loads as it is (checked first, with its remark: a loop under a bound guard, an array the kernel writes, \
 a box that could reach outside its array); a block that cannot be re-blocked (ids used otherwise, thread counts \
