@@ -20,8 +20,12 @@ use plan::{plan_launch, LaunchPlan, PlanOptions};
 pub static INFO: PassInfo = PassInfo {
     name: "gpu-promote-shared",
     summary: "Copy the global data a block reuses over a kernel loop into shared memory, a chunk of iterations at a time (lf)",
-    description: "On every inline `gpu.launch` with a constant block size: for each `affine.for` that every \
-thread of the block reaches (inside nothing but constant-bound `affine.for` loops) with constant bounds, \
+    description: "On every inline `gpu.launch` with a constant block size: for each `affine.for` with constant bounds that every \
+thread of the block reaches (inside nothing but constant-bound `affine.for` loops), or that sits directly in a \
+bound guard of the kernel (an `affine.if` without results or else block, directly in the kernel, with only \
+side-effect-free ops before the loop: the loop and those ops then leave the guard, so every thread copies and \
+waits at the barriers, the ops after the loop stay guarded; every memory access of the loop must then be a \
+promoted load), \
 and each global array that the kernel does not write (no op of the kernel writes it or has unknown \
 effects), the `affine.load`s of the array directly in the loop's body are split per subscript into a part \
 every thread shares (block ids, enclosing loops), the loop's index and a part in the thread ids and \
@@ -39,13 +43,16 @@ that makes each thread's reads for 4 consecutive r neighbours (`(r/4)*4S + 4t + 
 reads as one 128-bit load. With `pad` (default), the innermost side of a box \
 of rank 2 or more gets one more element in shared memory (against bank conflicts and wide reads that \
 tie up registers), four more when it is thread-contiguous (rows stay 16-byte aligned).\n\n\
+When the box cannot be shown inside the array in every block and chunk (the grid \
+is not constant, the position depends on a value from outside the launch, or an edge block's box reaches past \
+the array: the copy reads elements that no load reads), each copied unit is loaded only where it lies inside \
+the array, and zero is stored elsewhere (no thread reads those elements; nothing in shared memory stays \
+unwritten).\n\n\
 Not promoted, with a remark at the first load: the block reads the box fewer than `min-reuse` times per \
 element over a chunk (no reuse across threads or iterations: shared memory would only add a copy); the \
-loads of the array differ by more than thread ids and constants; the box's position depends on a value \
-from outside the launch or the grid is not constant, or the box could reach outside the array (the copy \
-may read elements the loads do not, so it must stay inside the array); no subscript uses the loop's \
-index; the loop is inside other control flow or has non-constant bounds; the array is written by the \
-kernel; the buffers would exceed `max-shared-bytes` with the kernel's other workgroup buffers. A remark \
+loads of the array differ by more than thread ids and constants; no subscript uses the loop's index; the \
+loop is inside other control flow (or a guard it cannot leave) or has non-constant bounds; the array is \
+written by the kernel; the buffers would exceed `max-shared-bytes` with the kernel's other workgroup buffers. A remark \
 at the launch lists the staged loops, the boxes and their reuse.",
     anchor: Anchor::Op("func.func"),
     options: &[
@@ -164,6 +171,11 @@ fn describe(plan: &LaunchPlan) -> String {
                     } else {
                         layout
                     };
+                    let layout = if p.bounds_guard {
+                        format!("{layout}, the copy guarded by the array's bounds (zero outside)")
+                    } else {
+                        layout
+                    };
                     format!(
                         "{} load(s) from a {} box ({} in shared memory{layout}, {:.1} reads per element)",
                         p.loads.len(),
@@ -173,7 +185,12 @@ fn describe(plan: &LaunchPlan) -> String {
                     )
                 })
                 .collect();
-            format!("a loop staged by {} iterations: {}", l.chunk, arrays.join(", "))
+            let guard = if l.guard.is_some() {
+                " (taken out of its bound guard: every thread copies and waits at the barriers; the ops after it stay guarded)"
+            } else {
+                ""
+            };
+            format!("a loop staged by {} iterations{guard}: {}", l.chunk, arrays.join(", "))
         })
         .collect();
     let [x, y, z] = plan.block;

@@ -16,13 +16,15 @@
 //! reads its elements at least `min-reuse` times each on average, fits
 //! the shared-memory budget and provably lies inside the array.
 
-use crate::affine::{AffineForOp, AffineLoadOp};
+use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp};
 use crate::gpu::analysis::kernel_access::{
     kernel_accesses, KernelAccess, KernelLoop, LaunchIds, LinearIndex, MemorySpace, Term,
 };
 use crate::gpu::utils::kernel_writes::nested_writes;
 use crate::gpu::GpuLaunchOp;
+use lf_ir::interfaces::memory_effects;
 use lf_ir::view::{collect_ops, Ir, OpView};
+use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{OpId, Value};
 
 /// The options that shape a plan.
@@ -87,6 +89,12 @@ pub struct Promotion {
     /// The side stored in thread-contiguous order, if any (it is then
     /// the buffer's innermost dimension).
     pub contiguous: Option<ThreadContiguous>,
+    /// Whether the box may reach outside the array in some block or chunk:
+    /// each copied unit is then loaded only where it lies inside the
+    /// array, and zero is stored elsewhere (no thread's load reads there).
+    pub bounds_guard: bool,
+    /// The array's shape.
+    pub shape: Vec<i64>,
     /// Elements each thread copies with one vector load (1: scalar
     /// loads): 16 bytes' worth when every copied run along the array's
     /// innermost subscript provably starts 16-byte aligned.
@@ -105,6 +113,10 @@ pub struct LoopPlan {
     pub for_op: AffineForOp,
     /// Iterations per chunk (a divisor of the trip count).
     pub chunk: i64,
+    /// The bound guard (`affine.if` directly in the kernel) whose then
+    /// block holds the loop: the loop and the side-effect-free ops before
+    /// it move before the guard, so that every thread reaches the barriers.
+    pub guard: Option<OpId>,
     /// The arrays read through shared copies.
     pub arrays: Vec<Promotion>,
 }
@@ -155,7 +167,7 @@ pub fn plan_launch<'c>(
             continue;
         }
         let first = candidates[0].op;
-        let (trip, chunk) = match staged_chunk(ir, launch, f, opts.tile) {
+        let (trip, chunk, guard) = match staged_chunk(ir, launch, f, opts.tile) {
             Ok(c) => c,
             Err(why) => {
                 remarks.push((first, format!("not promoted to shared memory: {why}")));
@@ -195,13 +207,21 @@ pub fn plan_launch<'c>(
                 Err(why) => remarks.push((at, format!("not promoted to shared memory: {why}"))),
             }
         }
-        if !arrays.is_empty() {
-            loops.push(LoopPlan {
-                for_op: f,
-                chunk,
-                arrays,
-            });
+        if arrays.is_empty() {
+            continue;
         }
+        if guard.is_some() {
+            if let Err(why) = only_promoted_accesses(ir, f, &arrays) {
+                remarks.push((first, format!("not promoted to shared memory: {why}")));
+                continue;
+            }
+        }
+        loops.push(LoopPlan {
+            for_op: f,
+            chunk,
+            guard,
+            arrays,
+        });
     }
     if loops.is_empty() {
         return Err("no load promoted".into());
@@ -244,15 +264,31 @@ fn shared_bytes<'c>(ir: &impl Ir<'c>, p: &Promotion) -> i64 {
     p.buffer_shape.iter().product::<i64>().saturating_mul(bytes as i64)
 }
 
-/// The trip count of `f` and the chunk it is staged by (the largest
-/// divisor of the trip count up to `tile`), when every thread of the
-/// block reaches `f` and its bounds are constant.
-fn staged_chunk<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, f: AffineForOp, tile: i64) -> Result<(i64, i64), String> {
+/// The trip count of `f`, the chunk it is staged by (the largest divisor
+/// of the trip count up to `tile`) and the bound guard it must leave,
+/// when every thread of the block reaches `f` (inside nothing but
+/// constant-bound `affine.for` loops) or reaches it once out of a guard
+/// (`f` directly in the then block of an `affine.if` directly in the
+/// kernel, without results or else block, with only side-effect-free ops
+/// before `f`), and its bounds are constant.
+fn staged_chunk<'c>(
+    ir: &impl Ir<'c>,
+    launch: GpuLaunchOp,
+    f: AffineForOp,
+    tile: i64,
+) -> Result<(i64, i64, Option<OpId>), String> {
     let body = ir.body();
+    let mut guard = None;
     let mut cur = body.parent_op(f.op());
     while let Some(p) = cur {
         if p == launch.op() {
             break;
+        }
+        if AffineIfOp::isa(ir, p) && body.parent_op(f.op()) == Some(p) && body.parent_op(p) == Some(launch.op()) {
+            hoistable_guard(ir, AffineIfOp::cast(ir, p).expect("checked"), f)?;
+            guard = Some(p);
+            cur = body.parent_op(p);
+            continue;
         }
         let Some(outer) = AffineForOp::cast(ir, p) else {
             return Err(format!(
@@ -276,7 +312,66 @@ fn staged_chunk<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, f: AffineForOp, tile:
         ));
     }
     let chunk = (1..=tile.min(trip)).rev().find(|c| trip % c == 0).unwrap_or(1);
-    Ok((trip, chunk))
+    Ok((trip, chunk, guard))
+}
+
+/// Whether loop `f` can leave the bound guard `g` (its direct parent):
+/// `g` has no results and no else block, and the ops before `f` in its
+/// then block have no regions and no memory effects (they may run for
+/// every thread).
+fn hoistable_guard<'c>(ir: &impl Ir<'c>, g: AffineIfOp, f: AffineForOp) -> Result<(), String> {
+    let (ctx, body) = (ir.ctx(), ir.body());
+    let inside = "the loop is inside 'affine.if'";
+    if body.num_results(g.op()) != 0 {
+        return Err(format!(
+            "{inside} with results: the barriers would not be reached by every thread of the block"
+        ));
+    }
+    if let Some(e) = g.else_block(ir) {
+        if body.block_ops(e).any(|o| Some(o) != body.terminator(e)) {
+            return Err(format!(
+                "{inside} with an else block: the barriers would not be reached by every thread of the block"
+            ));
+        }
+    }
+    for o in body.block_ops(g.then_block(ir)) {
+        if o == f.op() {
+            return Ok(());
+        }
+        let pure = body.num_regions(o) == 0 && memory_effects(ctx, body, o).is_some_and(|e| e.is_empty());
+        if !pure {
+            return Err(format!(
+                "{inside} after '{}', which cannot run for the threads the guard excludes: the loop cannot leave the guard",
+                ctx.op_name_str(body.op_name(o))
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the only memory accesses in `f` are loads of `arrays`: a
+/// loop taken out of its bound guard runs for every thread, and reads of
+/// shared copies are the only accesses that stay inside what exists.
+fn only_promoted_accesses<'c>(ir: &impl Ir<'c>, f: AffineForOp, arrays: &[Promotion]) -> Result<(), String> {
+    let (ctx, body) = (ir.ctx(), ir.body());
+    let promoted: Vec<OpId> = arrays.iter().flat_map(|p| p.loads.iter().map(|l| l.op())).collect();
+    let mut other = None;
+    walk(body, f.op(), WalkOrder::PreOrder, &mut |b, o| {
+        if o == f.op() || b.num_regions(o) > 0 || promoted.contains(&o) {
+            return WalkControl::Advance;
+        }
+        if memory_effects(ctx, b, o).is_none_or(|e| !e.is_empty()) {
+            other = Some(ctx.op_name_str(b.op_name(o)).to_string());
+            return WalkControl::Interrupt;
+        }
+        WalkControl::Advance
+    });
+    match other {
+        Some(name) => Err(format!(
+            "the loop is under a bound guard and also has '{name}', which would run for the threads the guard excludes once the loop leaves it"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The range `[min, max]` of `t` over the block's threads, the grid's
@@ -373,6 +468,7 @@ fn plan_array<'c>(
         _ => None,
     };
     let mut boxes = Vec::new();
+    let mut bounds_guard = false;
     for (d, (uniform, loop_coef)) in sides.iter().enumerate() {
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for parts in &local {
@@ -392,17 +488,16 @@ fn plan_array<'c>(
             .ok_or("a subscript overflows")?;
         let first_chunk = f.constant_lower_bound(ir).expect("staged loops have constant bounds");
         let loops = &first.loops;
-        let (ulo, uhi) = linear_range(uniform, |t| term_range(t, ids, block, loops))
-            .ok_or("the box's position depends on a value from outside the launch or a grid size that is not constant: it cannot be shown inside the array")?;
         let (c0, c1) = (loop_coef * first_chunk, loop_coef * last_chunk);
-        let min = ulo + c0.min(c1) + lo;
-        let max = uhi + c0.max(c1) + hi;
-        if min < 0 || max >= first.shape[d] {
-            return Err(format!(
-                "its box reaches elements {min}..{max} along subscript {d}, outside the array (0..{}): copying it could read out of bounds",
-                first.shape[d] - 1
-            ));
-        }
+        let inside = linear_range(uniform, |t| term_range(t, ids, block, loops))
+            .and_then(|(ulo, uhi)| {
+                Some((
+                    ulo.checked_add(c0.min(c1))?.checked_add(lo)?,
+                    uhi.checked_add(c0.max(c1))?.checked_add(hi)?,
+                ))
+            })
+            .is_some_and(|(min, max)| min >= 0 && max < first.shape[d]);
+        bounds_guard |= !inside;
         boxes.push(BoxSide {
             uniform: uniform.clone(),
             loop_coef: *loop_coef,
@@ -443,6 +538,8 @@ fn plan_array<'c>(
             .map(|a| AffineLoadOp::cast(ir, a.op).expect("candidates are affine.load"))
             .collect(),
         local,
+        bounds_guard,
+        shape: first.shape.clone(),
         copy_width: if opts.vector_copy {
             copy_width(&boxes, first, f, ir, chunk)
         } else {

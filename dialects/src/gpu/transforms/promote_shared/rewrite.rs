@@ -19,13 +19,14 @@
 
 use super::plan::{BoxSide, LaunchPlan, LoopPlan, Promotion};
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
+use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::{LaunchIds, LinearIndex, Term};
 use crate::gpu::utils::staged_loop::stage_loop;
-use crate::vector::{vector_type, VectorExtractOp, VectorLoadOp};
+use crate::vector::{vector_type, VectorBroadcastOp, VectorExtractOp, VectorLoadOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::view::{OpView, ValueList};
-use lf_ir::{TypeData, Value};
+use lf_ir::{OpId, TypeData, Value};
 
 /// The operands of the maps the rewrite builds: dims first, then symbols
 /// (thread and block ids, as the kernel passes write them).
@@ -91,6 +92,9 @@ pub fn rewrite_launch(b: &mut Builder<'_>, plan: &LaunchPlan, buffers: &[Vec<Val
 
 /// Stages one loop and points its promoted loads at `buffers`.
 fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &[Value]) {
+    if let Some(g) = l.guard {
+        leave_guard(b, g, l.for_op.op());
+    }
     let step = l.for_op.step(b);
     let staged = stage_loop(b, l.for_op, l.chunk, |b, i| {
         for (p, &buf) in l.arrays.iter().zip(buffers) {
@@ -135,6 +139,21 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
             b.erase_op(at);
         }
     }
+}
+
+/// Moves loop `f` out of the bound guard `g` (its parent), with the ops
+/// before it in the guard's then block (side-effect free, checked by the
+/// plan): they now run for every thread, the ops after the loop stay
+/// guarded.
+fn leave_guard(b: &mut Builder<'_>, g: OpId, f: OpId) {
+    let then = AffineIfOp::cast(b, g)
+        .expect("a planned guard is an affine.if")
+        .then_block(b);
+    let before: Vec<OpId> = b.body().block_ops(then).take_while(|&o| o != f).collect();
+    for o in before {
+        b.move_op_before(o, g);
+    }
+    b.move_op_before(f, g);
 }
 
 /// The linear id of a thread in its block, `tx + bx*(ty + by*tz)`.
@@ -232,9 +251,20 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
                     ops.map(buffer_order(p, stored_coordinates(p, at)))
                 })
                 .collect();
+            let bounds = p.bounds_guard.then(|| {
+                // 0 <= g_d <= size_d - 1, and the unit's last element inside.
+                let mut cons = Vec::new();
+                for (d, g) in load_map.results().iter().enumerate() {
+                    let last = if d + 1 == p.sides.len() { p.copy_width - 1 } else { 0 };
+                    cons.push(g.clone());
+                    cons.push(g.neg().add_const(p.shape[d] - 1 - last));
+                }
+                let n = cons.len();
+                IntegerSet::new(ops.dims.len() as u32, ops.symbols.len() as u32, cons, vec![false; n])
+            });
             let operands = ops.values();
             let copy = |b: &mut Builder<'_>| {
-                emit_unit(b, p, buf, &operands, &load_map, &store_maps);
+                emit_unit(b, p, buf, &operands, &load_map, &store_maps, bounds.clone());
                 ValueList::new()
             };
             if units % threads == 0 {
@@ -250,8 +280,8 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
     );
 }
 
-/// One unit of a copy: the load at `load_map`, its elements stored at
-/// `store_maps` (one per element).
+/// One unit of a copy: the load at `load_map` (under `bounds`, zero
+/// outside them), its elements stored at `store_maps` (one per element).
 fn emit_unit(
     b: &mut Builder<'_>,
     p: &Promotion,
@@ -259,21 +289,54 @@ fn emit_unit(
     operands: &[Value],
     load_map: &AffineMap,
     store_maps: &[AffineMap],
+    bounds: Option<IntegerSet>,
 ) {
-    if p.copy_width == 1 {
-        let v = AffineLoadOp::build(b, p.memref, operands, load_map.clone()).result(b);
-        AffineStoreOp::build(b, v, buf, operands, store_maps[0].clone());
-        return;
-    }
-    let indices: Vec<Value> = (0..load_map.num_results())
-        .map(|d| AffineApplyOp::build(b, operands, load_map.get_sub_map(&[d])).result(b))
-        .collect();
     let element = match b.ctx().type_data(b.body().value_type(p.memref)) {
         TypeData::MemRef { element, .. } => *element,
         _ => unreachable!("a promoted array is a memref"),
     };
-    let ty = vector_type(b.ctx(), p.copy_width, element);
-    let v = VectorLoadOp::build(b, p.memref, &indices, ty).result(b);
+    let width = p.copy_width;
+    let ty = if width == 1 {
+        element
+    } else {
+        vector_type(b.ctx(), width, element)
+    };
+    let load = |b: &mut Builder<'_>| -> Value {
+        if width == 1 {
+            return AffineLoadOp::build(b, p.memref, operands, load_map.clone()).result(b);
+        }
+        let indices: Vec<Value> = (0..load_map.num_results())
+            .map(|d| AffineApplyOp::build(b, operands, load_map.get_sub_map(&[d])).result(b))
+            .collect();
+        VectorLoadOp::build(b, p.memref, &indices, ty).result(b)
+    };
+    let v = match bounds {
+        None => load(b),
+        Some(set) => {
+            let mut zero = |b: &mut Builder<'_>| -> ValueList {
+                let z = ArithConstantOp::zero(b, element).expect("promoted arrays hold numbers");
+                let z = if width == 1 {
+                    z
+                } else {
+                    VectorBroadcastOp::build(b, z, ty).vector(b)
+                };
+                [z].into_iter().collect()
+            };
+            let guarded = AffineIfOp::build(
+                b,
+                set,
+                operands,
+                &[ty],
+                |b| [load(b)].into_iter().collect(),
+                Some(&mut zero),
+            );
+            b.body().result(guarded.op(), 0)
+        }
+    };
+    if width == 1 {
+        AffineStoreOp::build(b, v, buf, operands, store_maps[0].clone());
+        return;
+    }
     for (k, map) in store_maps.iter().enumerate() {
         let x = VectorExtractOp::build(b, v, &[], &[k as i64]).result(b);
         AffineStoreOp::build(b, x, buf, operands, map.clone());
@@ -303,6 +366,8 @@ mod tests {
                 width,
             }),
             copy_width: 1,
+            bounds_guard: false,
+            shape: vec![s * r],
             buffer_shape: vec![s * r],
             reuse: 1.0,
         }
