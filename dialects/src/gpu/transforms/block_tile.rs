@@ -13,6 +13,7 @@ use crate::gpu::transforms::kernel_merge::thread_merge::{apply_thread_merge, pla
 use crate::gpu::transforms::promote_shared::plan::{plan_launch, PlanOptions};
 use crate::gpu::transforms::promote_shared::rewrite::rewrite_launch;
 use crate::gpu::utils::barriers::contains_barrier;
+use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::{collect_ops, Ir, OpView};
@@ -241,7 +242,7 @@ impl GpuBlockTile {
             .map(|l| {
                 l.arrays
                     .iter()
-                    .map(|a| super::promote_shared::add_buffer(&mut b, launch, a.memref, &a.buffer_shape))
+                    .map(|a| add_workgroup_buffer(&mut b, launch, a.memref, &a.buffer_shape))
                     .collect()
             })
             .collect();

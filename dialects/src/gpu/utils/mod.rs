@@ -5,3 +5,4 @@ pub mod kernel_writes;
 pub mod launch_inputs;
 pub mod phase_barriers;
 pub mod staged_loop;
+pub mod workgroup_buffer;

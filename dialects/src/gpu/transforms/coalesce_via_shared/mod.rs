@@ -10,10 +10,11 @@ pub mod swap;
 pub mod transpose;
 
 use crate::gpu::analysis::coalescing::HALF_WARP;
+use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::{collect_ops, OpView};
-use lf_ir::{OpId, TypeData};
+use lf_ir::OpId;
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 use plan::{plan_launch, LaunchPlan, PlanOptions, Shape};
@@ -140,30 +141,6 @@ pub struct CoalesceViaShared {
     pub remarks: bool,
 }
 
-/// A workgroup attribution of `launch` of the given shape, with the
-/// element type of `memref`.
-fn add_buffer(
-    b: &mut lf_ir::builder::Builder<'_>,
-    launch: GpuLaunchOp,
-    memref: lf_ir::Value,
-    shape: Vec<i64>,
-) -> lf_ir::Value {
-    let ctx = b.ctx();
-    let element = match ctx.type_data(b.body().value_type(memref)) {
-        TypeData::MemRef { element, .. } => *element,
-        _ => unreachable!("a load reads a memref"),
-    };
-    let ty = ctx.get_type(TypeData::MemRef {
-        shape: shape.into_boxed_slice(),
-        element,
-        layout: None,
-        memory_space: Some(crate::gpu::AddressSpace::Workgroup.attr(ctx)),
-    });
-    launch
-        .add_workgroup_attribution(b, ty)
-        .unwrap_or_else(|| unreachable!("planned launches have no private attributions"))
-}
-
 /// The remark of a converted launch.
 fn describe(plan: &LaunchPlan, pad: bool) -> String {
     let [bx, by, _] = plan.reblock.old_block;
@@ -284,7 +261,7 @@ impl Pass for CoalesceViaShared {
                             Shape::Tile { .. } => vec![HALF_WARP, HALF_WARP + i64::from(self.pad)],
                         };
                         let memref = c.load.memref(&b);
-                        bufs.push(add_buffer(&mut b, p.launch, memref, shape));
+                        bufs.push(add_workgroup_buffer(&mut b, p.launch, memref, &shape));
                     }
                     buffers.push(bufs);
                 }
@@ -294,7 +271,7 @@ impl Pass for CoalesceViaShared {
                     .iter()
                     .map(|t| {
                         let memref = t.load.memref(&b);
-                        add_buffer(&mut b, p.launch, memref, vec![side, side + i64::from(self.pad)])
+                        add_workgroup_buffer(&mut b, p.launch, memref, &[side, side + i64::from(self.pad)])
                     })
                     .collect();
                 reblock::reblock(&mut b, p.launch, &p.reblock);

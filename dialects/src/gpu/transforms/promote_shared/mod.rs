@@ -7,11 +7,11 @@
 pub mod plan;
 pub mod rewrite;
 
-use crate::gpu::{AddressSpace, GpuLaunchOp};
-use lf_ir::builder::Builder;
+use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
+use crate::gpu::GpuLaunchOp;
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::{collect_ops, OpView};
-use lf_ir::{OpId, TypeData, Value};
+use lf_ir::{OpId, Value};
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 use plan::{plan_launch, LaunchPlan, PlanOptions};
@@ -132,24 +132,6 @@ pub struct GpuPromoteShared {
     pub remarks: bool,
 }
 
-/// A workgroup buffer of `launch` with `shape` and the element type of `memref`.
-pub fn add_buffer(b: &mut Builder<'_>, launch: GpuLaunchOp, memref: Value, shape: &[i64]) -> Value {
-    let ctx = b.ctx();
-    let element = match ctx.type_data(b.body().value_type(memref)) {
-        TypeData::MemRef { element, .. } => *element,
-        _ => unreachable!("a load reads a memref"),
-    };
-    let ty = ctx.get_type(TypeData::MemRef {
-        shape: shape.to_vec().into_boxed_slice(),
-        element,
-        layout: None,
-        memory_space: Some(AddressSpace::Workgroup.attr(ctx)),
-    });
-    launch
-        .add_workgroup_attribution(b, ty)
-        .unwrap_or_else(|| unreachable!("planned launches have no private attributions"))
-}
-
 /// The remark of a rewritten launch.
 fn describe(plan: &LaunchPlan) -> String {
     let loops: Vec<String> = plan
@@ -236,7 +218,7 @@ impl Pass for GpuPromoteShared {
                     .map(|l| {
                         l.arrays
                             .iter()
-                            .map(|a| add_buffer(&mut b, p.launch, a.memref, &a.buffer_shape))
+                            .map(|a| add_workgroup_buffer(&mut b, p.launch, a.memref, &a.buffer_shape))
                             .collect()
                     })
                     .collect();
