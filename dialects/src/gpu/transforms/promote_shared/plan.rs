@@ -2,7 +2,8 @@
 //! through shared memory, and the box each chunk of the loop copies.
 //!
 //! For a loop `L` that every thread of the block reaches (only constant-
-//! bound `affine.for` loops around it) and an array `A` that the kernel
+//! bound `affine.for` loops around it, or a bound guard it can leave) and
+//! an array `A` that the kernel
 //! does not write, the loads of `A` directly in `L`'s body are written as
 //! `uniform_d + thread_d + c_d·iv + k_d` per subscript `d`: a part the
 //! same for every thread (block ids, enclosing loops, values from outside
@@ -13,8 +14,9 @@
 //! chunk's first iteration) and whose side `d` spans the smallest and
 //! largest `thread_d + c_d·step·j + k_d` over the block's threads, the
 //! chunk's iterations `j` and the loads. The box is copied when the block
-//! reads its elements at least `min-reuse` times each on average, fits
-//! the shared-memory budget and provably lies inside the array.
+//! reads its elements at least `min-reuse` times each on average and fits
+//! the shared-memory budget; where it cannot be shown inside the array,
+//! the copy checks the array's bounds.
 
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp};
 use crate::gpu::analysis::kernel_access::{
