@@ -6,16 +6,22 @@
 //! `thread-merge`s and `gpu-promote-shared`, chosen together (lf's step of
 //! the kernel optimizer; `docs/design/kernel-optimizer.md`).
 
+use crate::affine::{AffineForOp, AffineIfOp};
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::transforms::coalesce_via_shared::reblock::{reblock, reblock_plan};
+use crate::gpu::transforms::coalesce_via_shared::transpose::{exclude_extra_threads, only_guarded_effects};
 use crate::gpu::transforms::kernel_merge::register_tile::innermost_loads;
 use crate::gpu::transforms::kernel_merge::thread_merge::{apply_thread_merge, plan_thread_merge};
-use crate::gpu::transforms::promote_shared::plan::{plan_launch, PlanOptions};
-use crate::gpu::transforms::promote_shared::rewrite::rewrite_launch;
+use crate::gpu::transforms::promote_shared::plan::{
+    only_promoted_accesses, plan_launch, LaunchPlan, PlanOptions, Promotion,
+};
+use crate::gpu::transforms::promote_shared::rewrite::{leave_guard, rewrite_launch};
 use crate::gpu::utils::barriers::contains_barrier;
 use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
 use crate::gpu::GpuLaunchOp;
+use lf_ir::clone::ValueMap;
 use lf_ir::diag::Diagnostic;
+use lf_ir::interfaces::is_memory_effect_free;
 use lf_ir::view::{collect_ops, Ir, OpView};
 use lf_ir::OpId;
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
@@ -33,12 +39,18 @@ re-blocking: the kernel must read its ids only through `idx = bidx*bdx + tidx`, 
 thread does the work of `factor` blocks along x and along y (`thread-merge` twice: an FxF register tile, each \
 loaded value used F times from a register), and `gpu-promote-shared{tile=chunk}` stages the loop's operands \
 through shared memory, stored thread-contiguous so that a thread's reads are 128-bit wide. The factor is the \
-largest power of two up to `factor` that divides the grid along both dimensions. On the H200, mm 4096^3 runs \
+largest power of two up to `factor` that divides the grid along both dimensions; when none of at least 2 does \
+(or the threads are not multiples of `block`), the grid is rounded up to whole register tiles and the extra \
+threads are kept out by the kernel's bound guards (every memory access of the kernel must be under such a guard, \
+as `gpu-map-loops` makes them for sizes the block does not divide), the loop leaves its guard before the merges \
+and every memory access left outside the guards must end as a read of a promoted copy, whose copy checks the \
+arrays' bounds; otherwise the launch is put back as it was. On the H200, mm 4096^3 runs \
 3.4 ms this way (80% of cuBLAS) against 4.8 ms for the seed's steps (bench/gpu/RESULTS.md).\n\n\
 Not changed, with a remark at the launch: no such pair of loads; `gpu-promote-shared` would not promote the \
-kernel's loads as it is (checked first, with its remark: a loop under a bound guard, an array the kernel writes, \
-a box that could reach outside its array); a block that cannot be re-blocked (ids used otherwise, thread counts \
-not multiples of `block`); a grid that no factor of at least 2 divides; ops that thread-merge refuses.",
+kernel's loads as it is (checked first, with its remark: a loop under a guard it cannot leave, an array the \
+kernel writes); a block that cannot be re-blocked (ids used otherwise than through the absolute ids); extra \
+threads needed but a memory access outside the bound guards; a grid with fewer than 2 blocks along a dimension; \
+ops that thread-merge refuses; a step that fails after the first (the launch is copied before and put back).",
     anchor: Anchor::Op("func.func"),
     options: &[
         PassOption {
@@ -113,6 +125,10 @@ pub struct GpuBlockTile {
 struct TilePlan {
     launch: GpuLaunchOp,
     factor: i64,
+    /// The grid is rounded up (the block does not divide the threads, or
+    /// the register tile does not divide the grid): the extra threads are
+    /// kept out by the kernel's bound guards.
+    round_up: bool,
 }
 
 impl GpuBlockTile {
@@ -140,22 +156,47 @@ impl GpuBlockTile {
                 .map_or(String::new(), |(_, m)| format!(" ({m})"));
             format!("gpu-promote-shared would not stage its loads: {why}{first}")
         })?;
-        let re = reblock_plan(ir, launch, &ids, [self.block, self.block], false)
+        let top = 1i64 << (63 - self.factor.leading_zeros());
+        if let Ok(re) = reblock_plan(ir, launch, &ids, [self.block, self.block], false) {
+            // The largest power of two up to `factor` that divides the grid.
+            let mut factor = top;
+            while factor >= 2 && (re.new_grid[0] % factor != 0 || re.new_grid[1] % factor != 0) {
+                factor /= 2;
+            }
+            if factor >= 2 {
+                return Ok(TilePlan {
+                    launch,
+                    factor,
+                    round_up: false,
+                });
+            }
+        }
+        // Round the grid up: every memory access must be under a bound guard.
+        if !only_guarded_effects(ir, launch) {
+            return Err(format!(
+                "the block cannot become {0}x{0} with whole register tiles without extra threads, and not every memory access of the kernel is under a bound guard that could keep them out",
+                self.block
+            ));
+        }
+        let re = reblock_plan(ir, launch, &ids, [self.block, self.block], true)
             .map_err(|why| format!("the block cannot become {0}x{0}: {why}", self.block))?;
-        // The largest power of two up to `factor`.
-        let mut factor = 1i64 << (63 - self.factor.leading_zeros());
-        while factor >= 2 && (re.new_grid[0] % factor != 0 || re.new_grid[1] % factor != 0) {
+        let mut factor = top;
+        while factor >= 2 && (re.new_grid[0] < factor || re.new_grid[1] < factor) {
             factor /= 2;
         }
         if factor < 2 {
             return Err(format!(
-                "the grid of {}x{} blocks of {n}x{n} threads is not divisible by 2 along both dimensions",
+                "the grid of {}x{} blocks of {n}x{n} threads has fewer than 2 blocks along a dimension",
                 re.new_grid[0],
                 re.new_grid[1],
                 n = self.block
             ));
         }
-        Ok(TilePlan { launch, factor })
+        Ok(TilePlan {
+            launch,
+            factor,
+            round_up: true,
+        })
     }
 }
 
@@ -205,26 +246,81 @@ impl Pass for GpuBlockTile {
 
 impl GpuBlockTile {
     /// Re-blocks, merges and promotes `p.launch`; the remark, or why a
-    /// step stopped (the steps before it stay: each keeps the program's
-    /// results).
+    /// step stopped. The launch is copied first and the copy put back
+    /// when a step fails: a loop taken out of its bound guard must end with
+    /// every memory access a promoted load, or the threads the guard
+    /// excludes would read outside the arrays.
     fn apply(&self, op: &mut PassTarget<'_>, p: &TilePlan) -> Result<String, String> {
+        let launch = p.launch;
+        let backup = {
+            let mut b = op.builder();
+            b.set_insertion_point_before(launch.op());
+            b.clone_op(launch.op(), &mut ValueMap::default())
+        };
+        match self.transform(op, p) {
+            Ok(remark) => {
+                op.builder().erase_op(backup);
+                Ok(remark)
+            }
+            Err(why) => {
+                op.builder().erase_op(launch.op());
+                Err(format!("kernel not changed: {why}"))
+            }
+        }
+    }
+
+    /// The steps of [`GpuBlockTile::apply`] on `p.launch`, in place.
+    fn transform(&self, op: &mut PassTarget<'_>, p: &TilePlan) -> Result<String, String> {
         let ctx = op.ctx();
         let launch = p.launch;
+        let f = p.factor;
         let old = {
             let ir = (ctx, op.body());
             let ids = LaunchIds::of(&ir, launch);
-            let re = reblock_plan(&ir, launch, &ids, [self.block, self.block], false)?;
-            reblock(&mut op.builder(), launch, &re);
+            let mut re = reblock_plan(&ir, launch, &ids, [self.block, self.block], p.round_up)?;
+            if p.round_up {
+                // Whole register tiles: the grid a multiple of the factor.
+                for g in &mut re.new_grid[..2] {
+                    *g = (*g + f - 1) / f * f;
+                }
+                re.rounded_up = Some([
+                    ids.grid_size[0].unwrap_or(0) * ids.block_size[0].unwrap_or(0),
+                    ids.grid_size[1].unwrap_or(0) * ids.block_size[1].unwrap_or(0),
+                ]);
+            }
+            let mut b = op.builder();
+            reblock(&mut b, launch, &re);
+            if let Some(extents) = re.rounded_up {
+                exclude_extra_threads(&mut b, launch, extents, &mut []);
+            }
             ids.block_size
         };
+        // Loops leave their bound guards before the merges, so that the
+        // merged copies share one loop (checked again after the promotion).
+        let mut hoisted = 0;
+        {
+            let mut promote_remarks = Vec::new();
+            let plan = plan_launch(&(ctx, op.body()), launch, self.promote, &mut promote_remarks)
+                .map_err(|why| format!("gpu-promote-shared after re-blocking: {why}"))?;
+            let mut b = op.builder();
+            for l in &plan.loops {
+                if let Some(g) = l.guard {
+                    leave_guard(&mut b, g, l.for_op.op());
+                    hoisted += 1;
+                }
+            }
+        }
         for dim in 0..2 {
-            let plan = plan_thread_merge(&(ctx, op.body()), launch, dim, p.factor)
-                .map_err(|why| format!("re-blocked only: thread merge along {}: {why}", ["x", "y"][dim]))?;
+            let plan = plan_thread_merge(&(ctx, op.body()), launch, dim, f)
+                .map_err(|why| format!("thread merge along {}: {why}", ["x", "y"][dim]))?;
             apply_thread_merge(&mut op.builder(), launch, &plan);
         }
         let mut promote_remarks = Vec::new();
         let plan = plan_launch(&(ctx, op.body()), launch, self.promote, &mut promote_remarks)
-            .map_err(|why| format!("re-blocked and thread-merged only: gpu-promote-shared: {why}"))?;
+            .map_err(|why| format!("gpu-promote-shared after the merges: {why}"))?;
+        if hoisted > 0 || p.round_up {
+            unguarded_accesses_promoted(&(ctx, op.body()), launch, &plan)?;
+        }
         let boxes: Vec<String> = plan
             .loops
             .iter()
@@ -248,13 +344,44 @@ impl GpuBlockTile {
             .collect();
         rewrite_launch(&mut b, &plan, &buffers);
         let [bx, by, _] = old.map(|s| s.unwrap_or(0));
-        let f = p.factor;
+        let rounded = if p.round_up {
+            "; grid rounded up, the extra threads kept out by the bound guards, the loop out of its guard"
+        } else {
+            ""
+        };
         Ok(format!(
-            "gpu-block-tile: block {bx}x{by} -> {n}x{n}, a {f}x{f} register tile per thread ({t}x{t} outputs per block), operands staged in shared memory {chunk} iterations at a time ({} box(es): {})",
+            "gpu-block-tile: block {bx}x{by} -> {n}x{n}, a {f}x{f} register tile per thread ({t}x{t} outputs per block), operands staged in shared memory {chunk} iterations at a time ({} box(es): {}){rounded}",
             boxes.len(),
             boxes.join(", "),
             n = self.block,
             t = self.block * f,
         ))
     }
+}
+
+/// Whether every memory access that no bound guard of the kernel encloses
+/// is a load `plan` promotes: the threads the guards exclude (the extra
+/// threads of a rounded-up grid, those past the arrays' ends) then only
+/// read shared memory, which the copies fill.
+fn unguarded_accesses_promoted<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp, plan: &LaunchPlan) -> Result<(), String> {
+    let body = ir.body();
+    let block = body
+        .regions_body(launch.op())
+        .entry_block(launch.body(ir))
+        .ok_or("a launch without a body")?;
+    let arrays: Vec<Promotion> = plan.loops.iter().flat_map(|l| l.arrays.iter().cloned()).collect();
+    for o in body.block_ops(block) {
+        if AffineIfOp::isa(ir, o) || body.terminator(block) == Some(o) {
+            continue;
+        }
+        if let Some(f) = AffineForOp::cast(ir, o) {
+            only_promoted_accesses(ir, f, &arrays)?;
+        } else if body.num_regions(o) != 0 || !is_memory_effect_free(ir.ctx(), body, o) {
+            return Err(format!(
+                "'{}' outside the bound guards would run for the threads they exclude",
+                ir.ctx().op_name_str(body.op_name(o))
+            ));
+        }
+    }
+    Ok(())
 }

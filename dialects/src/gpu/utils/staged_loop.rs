@@ -6,7 +6,7 @@
 //! affine.for %i = lb to ub step C*st iter_args(...) {
 //!   <loaders: fill the buffers for iterations %i .. %i + (C-1)*st>
 //!   gpu.barrier
-//!   affine.for %k = 0 to C iter_args(...) {
+//!   affine.for %k = 0 to C iter_args(...) {     // min(C, (ub - %i) ceildiv st) for a last partial chunk
 //!     %iv = %i + %k*st
 //!     <the original body>
 //!   }
@@ -30,8 +30,9 @@ pub struct StagedLoop {
     pub inner: AffineForOp,
 }
 
-/// Replaces `f` (constant bounds, a trip count that `chunk` divides) by
-/// the staged shape: `emit_loaders` is called once, with the insertion
+/// Replaces `f` (constant bounds) by the staged shape (when `chunk` does
+/// not divide the trip count, the last chunk's inner loop stops at the
+/// loop's end): `emit_loaders` is called once, with the insertion
 /// point in the outer loop's body before the first barrier and the outer
 /// loop's index; the original body moves into the inner loop, where the
 /// old index becomes `%i + %k*step`. Iteration arguments and results are
@@ -47,6 +48,7 @@ pub fn stage_loop(
         f.constant_upper_bound(b).expect("staged loops have constant bounds"),
     );
     let step = f.step(b);
+    let trip = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
     let inits: Vec<Value> = f.inits(b).to_vec();
     let loop_iv = f.iv(b);
     b.set_insertion_point_before(f.op());
@@ -62,19 +64,20 @@ pub fn stage_loop(
             emit_loaders(b, i);
             GpuBarrierOp::build(b);
             let mut k_slot = None;
-            let inner = AffineForOp::build(
-                b,
-                AffineBound::constant(0),
-                AffineBound::constant(chunk),
-                1,
-                args,
-                |b, k, kargs| {
-                    let map = AffineMap::new(2, 0, vec![AffineExpr::dim(0).add(&AffineExpr::dim(1).mul_const(step))]);
-                    let iv = AffineApplyOp::build(b, &[i, k], map).result(b);
-                    k_slot = Some((iv, kargs.iter().copied().collect::<ValueList>()));
-                    kargs.iter().copied().collect()
-                },
-            );
+            // A trip count that `chunk` does not divide: the last chunk
+            // runs min(chunk, ceil((ub - i) / step)) iterations.
+            let upper = if trip % chunk == 0 {
+                AffineBound::constant(chunk)
+            } else {
+                let left = AffineExpr::constant(ub).sub(&AffineExpr::dim(0)).ceil_div_const(step);
+                AffineBound::map(AffineMap::new(1, 0, vec![AffineExpr::constant(chunk), left]), &[i])
+            };
+            let inner = AffineForOp::build(b, AffineBound::constant(0), upper, 1, args, |b, k, kargs| {
+                let map = AffineMap::new(2, 0, vec![AffineExpr::dim(0).add(&AffineExpr::dim(1).mul_const(step))]);
+                let iv = AffineApplyOp::build(b, &[i, k], map).result(b);
+                k_slot = Some((iv, kargs.iter().copied().collect::<ValueList>()));
+                kargs.iter().copied().collect()
+            });
             let (iv, kargs) = k_slot.expect("the inner loop's body was built");
             inner_slot = Some((inner, iv, kargs));
             GpuBarrierOp::build(b);

@@ -30,8 +30,8 @@ and each global array that the kernel does not write (no op of the kernel writes
 effects), the `affine.load`s of the array directly in the loop's body are split per subscript into a part \
 every thread shares (block ids, enclosing loops), the loop's index and a part in the thread ids and \
 constants. When every load of the array has the same shared part and loop coefficient per subscript, the \
-elements the block reads over a chunk of C iterations (C: the largest divisor of the trip count up to \
-`tile`) form one box. The loop is staged: an outer loop over chunks; at the top of each chunk all threads \
+elements the block reads over a chunk of C iterations (C: `tile` when it divides the trip count, else its \
+largest divisor up to `tile` when that is at least half of `tile`, else `tile` with a shorter last chunk) form one box. The loop is staged: an outer loop over chunks; at the top of each chunk all threads \
 of the block copy the box into a workgroup buffer (element e of the box by thread `e mod P` in round \
 `e / P`, P the threads of the block, the innermost side contiguous, so neighbouring threads read \
 neighbouring elements), a `gpu.barrier`, an inner loop over the chunk's iterations with the loads reading \
@@ -60,7 +60,7 @@ at the launch lists the staged loops, the boxes and their reuse.",
             name: "tile",
             kind: OptionKind::UInt,
             default: "8",
-            help: "The most iterations of a loop one copy covers (the chunk: the largest divisor of the trip count up to this)",
+            help: "The most iterations of a loop one copy covers (a divisor of the trip count of at least half this, or this with a shorter last chunk)",
         },
         PassOption {
             name: "min-reuse",

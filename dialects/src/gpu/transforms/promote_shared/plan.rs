@@ -313,8 +313,22 @@ fn staged_chunk<'c>(
             "the loop runs {trip} iteration(s): nothing to reuse across iterations"
         ));
     }
-    let chunk = (1..=tile.min(trip)).rev().find(|c| trip % c == 0).unwrap_or(1);
-    Ok((trip, chunk, guard))
+    Ok((trip, chunk_for(trip, tile), guard))
+}
+
+/// The chunk of a loop of `trip` iterations: `tile` when it divides the
+/// trip count, else its largest divisor up to `tile` when that is at
+/// least half of `tile` (no partial chunk), else `tile` with a shorter
+/// last chunk (a prime trip count would otherwise copy one iteration at
+/// a time).
+pub fn chunk_for(trip: i64, tile: i64) -> i64 {
+    let tile = tile.min(trip).max(1);
+    let divisor = (1..=tile).rev().find(|c| trip % c == 0).unwrap_or(1);
+    if 2 * divisor >= tile {
+        divisor
+    } else {
+        tile
+    }
 }
 
 /// Whether loop `f` can leave the bound guard `g` (its direct parent):
@@ -354,7 +368,7 @@ fn hoistable_guard<'c>(ir: &impl Ir<'c>, g: AffineIfOp, f: AffineForOp) -> Resul
 /// Whether the only memory accesses in `f` are loads of `arrays`: a
 /// loop taken out of its bound guard runs for every thread, and reads of
 /// shared copies are the only accesses that stay inside what exists.
-fn only_promoted_accesses<'c>(ir: &impl Ir<'c>, f: AffineForOp, arrays: &[Promotion]) -> Result<(), String> {
+pub fn only_promoted_accesses<'c>(ir: &impl Ir<'c>, f: AffineForOp, arrays: &[Promotion]) -> Result<(), String> {
     let (ctx, body) = (ir.ctx(), ir.body());
     let promoted: Vec<OpId> = arrays.iter().flat_map(|p| p.loads.iter().map(|l| l.op())).collect();
     let mut other = None;
@@ -484,9 +498,10 @@ fn plan_array<'c>(
             .ok_or("a subscript overflows")?;
         let (lo, hi) = (lo + span.min(0), hi + span.max(0));
         // The corner over the grid, the enclosing loops and the chunks.
+        let chunks = (trip + chunk - 1) / chunk;
         let last_chunk = f
             .constant_lower_bound(ir)
-            .and_then(|lb| lb.checked_add(step.checked_mul(trip - chunk)?))
+            .and_then(|lb| lb.checked_add(step.checked_mul(chunk.checked_mul(chunks - 1)?)?))
             .ok_or("a subscript overflows")?;
         let first_chunk = f.constant_lower_bound(ir).expect("staged loops have constant bounds");
         let loops = &first.loops;

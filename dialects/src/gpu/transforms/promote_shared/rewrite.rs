@@ -22,7 +22,7 @@ use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineL
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::{LaunchIds, LinearIndex, Term};
 use crate::gpu::utils::staged_loop::stage_loop;
-use crate::vector::{vector_type, VectorBroadcastOp, VectorExtractOp, VectorLoadOp};
+use crate::vector::{vector_type, VectorExtractOp, VectorLoadOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::view::{OpView, ValueList};
@@ -145,7 +145,7 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
 /// before it in the guard's then block (side-effect free, checked by the
 /// plan): they now run for every thread, the ops after the loop stay
 /// guarded.
-fn leave_guard(b: &mut Builder<'_>, g: OpId, f: OpId) {
+pub fn leave_guard(b: &mut Builder<'_>, g: OpId, f: OpId) {
     let then = AffineIfOp::cast(b, g)
         .expect("a planned guard is an affine.if")
         .then_block(b);
@@ -280,8 +280,10 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
     );
 }
 
-/// One unit of a copy: the load at `load_map` (under `bounds`, zero
-/// outside them), its elements stored at `store_maps` (one per element).
+/// One unit of a copy: the load at `load_map`, its elements stored at
+/// `store_maps` (one per element); under `bounds`, zeros are stored where
+/// the unit lies outside them (a guard without results: the emitters
+/// take no vector-valued `affine.if`).
 fn emit_unit(
     b: &mut Builder<'_>,
     p: &Promotion,
@@ -296,50 +298,37 @@ fn emit_unit(
         _ => unreachable!("a promoted array is a memref"),
     };
     let width = p.copy_width;
-    let ty = if width == 1 {
-        element
-    } else {
-        vector_type(b.ctx(), width, element)
-    };
-    let load = |b: &mut Builder<'_>| -> Value {
+    let copy = |b: &mut Builder<'_>| -> ValueList {
         if width == 1 {
-            return AffineLoadOp::build(b, p.memref, operands, load_map.clone()).result(b);
+            let v = AffineLoadOp::build(b, p.memref, operands, load_map.clone()).result(b);
+            AffineStoreOp::build(b, v, buf, operands, store_maps[0].clone());
+            return ValueList::new();
         }
         let indices: Vec<Value> = (0..load_map.num_results())
             .map(|d| AffineApplyOp::build(b, operands, load_map.get_sub_map(&[d])).result(b))
             .collect();
-        VectorLoadOp::build(b, p.memref, &indices, ty).result(b)
-    };
-    let v = match bounds {
-        None => load(b),
-        Some(set) => {
-            let mut zero = |b: &mut Builder<'_>| -> ValueList {
-                let z = ArithConstantOp::zero(b, element).expect("promoted arrays hold numbers");
-                let z = if width == 1 {
-                    z
-                } else {
-                    VectorBroadcastOp::build(b, z, ty).vector(b)
-                };
-                [z].into_iter().collect()
-            };
-            let guarded = AffineIfOp::build(
-                b,
-                set,
-                operands,
-                &[ty],
-                |b| [load(b)].into_iter().collect(),
-                Some(&mut zero),
-            );
-            b.body().result(guarded.op(), 0)
+        let ty = vector_type(b.ctx(), width, element);
+        let v = VectorLoadOp::build(b, p.memref, &indices, ty).result(b);
+        for (k, map) in store_maps.iter().enumerate() {
+            let x = VectorExtractOp::build(b, v, &[], &[k as i64]).result(b);
+            AffineStoreOp::build(b, x, buf, operands, map.clone());
         }
+        ValueList::new()
     };
-    if width == 1 {
-        AffineStoreOp::build(b, v, buf, operands, store_maps[0].clone());
-        return;
-    }
-    for (k, map) in store_maps.iter().enumerate() {
-        let x = VectorExtractOp::build(b, v, &[], &[k as i64]).result(b);
-        AffineStoreOp::build(b, x, buf, operands, map.clone());
+    match bounds {
+        None => {
+            copy(b);
+        }
+        Some(set) => {
+            let mut zeros = |b: &mut Builder<'_>| -> ValueList {
+                let z = ArithConstantOp::zero(b, element).expect("promoted arrays hold numbers");
+                for map in store_maps {
+                    AffineStoreOp::build(b, z, buf, operands, map.clone());
+                }
+                ValueList::new()
+            };
+            AffineIfOp::build(b, set, operands, &[], copy, Some(&mut zeros));
+        }
     }
 }
 
