@@ -558,7 +558,7 @@ fn plan_array<'c>(
         bounds_guard,
         shape: first.shape.clone(),
         copy_width: if opts.vector_copy {
-            copy_width(&boxes, first, f, ir, chunk)
+            copy_width(&boxes, first, f, ir, chunk, bounds_guard)
         } else {
             1
         },
@@ -623,8 +623,17 @@ fn thread_contiguous_side(
 /// start is a multiple of it in every block and chunk (every coefficient of
 /// the corner's terms, its offset, and the array's row length: a flat
 /// offset from the array's start, which the device allocates aligned);
-/// 1 otherwise.
-fn copy_width<'c>(sides: &[BoxSide], acc: &KernelAccess, f: AffineForOp, ir: &impl Ir<'c>, chunk: i64) -> i64 {
+/// 1 otherwise. With a `bounds_guard`, the array's innermost size must be a
+/// multiple of it too, so that a unit lies wholly inside or wholly outside
+/// the array (a unit the guard drops must hold no element a thread reads).
+fn copy_width<'c>(
+    sides: &[BoxSide],
+    acc: &KernelAccess,
+    f: AffineForOp,
+    ir: &impl Ir<'c>,
+    chunk: i64,
+    bounds_guard: bool,
+) -> i64 {
     let Some(bytes) = acc.element_bytes else { return 1 };
     let w = 16 / (bytes as i64).clamp(1, 16);
     let (Some(last), Some(&row)) = (sides.last(), acc.shape.last()) else {
@@ -634,7 +643,7 @@ fn copy_width<'c>(sides: &[BoxSide], acc: &KernelAccess, f: AffineForOp, ir: &im
     let lb = f.constant_lower_bound(ir).unwrap_or(1);
     let aligned = w >= 2
         && last.extent % w == 0
-        && (acc.shape.len() == 1 || row % w == 0)
+        && ((acc.shape.len() == 1 && !bounds_guard) || row % w == 0)
         && last.lo.rem_euclid(w) == 0
         && last.uniform.terms.iter().all(|(_, c)| c % w == 0)
         && (last.loop_coef * lb) % w == 0
