@@ -8,8 +8,9 @@
 
 use crate::affine::{AffineForOp, AffineIfOp};
 use crate::gpu::analysis::kernel_access::LaunchIds;
-use crate::gpu::transforms::coalesce_via_shared::reblock::{reblock, reblock_plan};
+use crate::gpu::transforms::coalesce_via_shared::reblock::{reblock, reblock_plan, Reblock};
 use crate::gpu::transforms::coalesce_via_shared::transpose::{exclude_extra_threads, only_guarded_effects};
+use crate::gpu::transforms::kernel_merge::block_merge::MAX_SHARED_BYTES;
 use crate::gpu::transforms::kernel_merge::register_tile::innermost_loads;
 use crate::gpu::transforms::kernel_merge::thread_merge::{apply_thread_merge, plan_thread_merge};
 use crate::gpu::transforms::promote_shared::plan::{
@@ -17,7 +18,6 @@ use crate::gpu::transforms::promote_shared::plan::{
 };
 use crate::gpu::transforms::promote_shared::rewrite::{leave_guard, rewrite_launch};
 use crate::gpu::utils::barriers::contains_barrier;
-use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::clone::ValueMap;
 use lf_ir::diag::Diagnostic;
@@ -100,7 +100,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
         promote: PlanOptions {
             tile: chunk,
             min_reuse: 2,
-            max_shared_bytes: 49152,
+            max_shared_bytes: MAX_SHARED_BYTES,
             pad: true,
             thread_contiguous: true,
             vector_copy: true,
@@ -125,10 +125,11 @@ pub struct GpuBlockTile {
 struct TilePlan {
     launch: GpuLaunchOp,
     factor: i64,
-    /// The grid is rounded up (the block does not divide the threads, or
-    /// the register tile does not divide the grid): the extra threads are
-    /// kept out by the kernel's bound guards.
-    round_up: bool,
+    /// The re-blocking; with `rounded_up` set (the block does not divide
+    /// the threads, or the register tile does not divide the grid), the
+    /// grid is rounded up to whole tiles and the extra threads are kept
+    /// out by the kernel's bound guards.
+    reblock: Reblock,
 }
 
 impl GpuBlockTile {
@@ -167,7 +168,7 @@ impl GpuBlockTile {
                 return Ok(TilePlan {
                     launch,
                     factor,
-                    round_up: false,
+                    reblock: re,
                 });
             }
         }
@@ -178,7 +179,7 @@ impl GpuBlockTile {
                 self.block
             ));
         }
-        let re = reblock_plan(ir, launch, &ids, [self.block, self.block], true)
+        let mut re = reblock_plan(ir, launch, &ids, [self.block, self.block], true)
             .map_err(|why| format!("the block cannot become {0}x{0}: {why}", self.block))?;
         let mut factor = top;
         while factor >= 2 && (re.new_grid[0] < factor || re.new_grid[1] < factor) {
@@ -192,10 +193,16 @@ impl GpuBlockTile {
                 n = self.block
             ));
         }
+        // Whole register tiles: the grid a multiple of the factor, the
+        // threads beyond the old ones (grid times block) kept out.
+        for g in &mut re.new_grid[..2] {
+            *g = (*g + factor - 1) / factor * factor;
+        }
+        re.rounded_up = Some([0, 1].map(|d| ids.grid_size[d].unwrap_or(0) * ids.block_size[d].unwrap_or(0)));
         Ok(TilePlan {
             launch,
             factor,
-            round_up: true,
+            reblock: re,
         })
     }
 }
@@ -274,27 +281,14 @@ impl GpuBlockTile {
         let ctx = op.ctx();
         let launch = p.launch;
         let f = p.factor;
-        let old = {
-            let ir = (ctx, op.body());
-            let ids = LaunchIds::of(&ir, launch);
-            let mut re = reblock_plan(&ir, launch, &ids, [self.block, self.block], p.round_up)?;
-            if p.round_up {
-                // Whole register tiles: the grid a multiple of the factor.
-                for g in &mut re.new_grid[..2] {
-                    *g = (*g + f - 1) / f * f;
-                }
-                re.rounded_up = Some([
-                    ids.grid_size[0].unwrap_or(0) * ids.block_size[0].unwrap_or(0),
-                    ids.grid_size[1].unwrap_or(0) * ids.block_size[1].unwrap_or(0),
-                ]);
-            }
+        let re = &p.reblock;
+        {
             let mut b = op.builder();
-            reblock(&mut b, launch, &re);
+            reblock(&mut b, launch, re);
             if let Some(extents) = re.rounded_up {
                 exclude_extra_threads(&mut b, launch, extents, &mut []);
             }
-            ids.block_size
-        };
+        }
         // Loops leave their bound guards before the merges, so that the
         // merged copies share one loop (checked again after the promotion).
         let mut hoisted = 0;
@@ -318,7 +312,7 @@ impl GpuBlockTile {
         let mut promote_remarks = Vec::new();
         let plan = plan_launch(&(ctx, op.body()), launch, self.promote, &mut promote_remarks)
             .map_err(|why| format!("gpu-promote-shared after the merges: {why}"))?;
-        if hoisted > 0 || p.round_up {
+        if hoisted > 0 || re.rounded_up.is_some() {
             unguarded_accesses_promoted(&(ctx, op.body()), launch, &plan)?;
         }
         let boxes: Vec<String> = plan
@@ -331,20 +325,9 @@ impl GpuBlockTile {
             })
             .collect();
         let chunk = plan.loops.first().map_or(0, |l| l.chunk);
-        let mut b = op.builder();
-        let buffers: Vec<Vec<lf_ir::Value>> = plan
-            .loops
-            .iter()
-            .map(|l| {
-                l.arrays
-                    .iter()
-                    .map(|a| add_workgroup_buffer(&mut b, launch, a.memref, &a.buffer_shape))
-                    .collect()
-            })
-            .collect();
-        rewrite_launch(&mut b, &plan, &buffers);
-        let [bx, by, _] = old.map(|s| s.unwrap_or(0));
-        let rounded = if p.round_up {
+        rewrite_launch(&mut op.builder(), &plan);
+        let [bx, by, _] = re.old_block;
+        let rounded = if re.rounded_up.is_some() {
             "; grid rounded up, the extra threads kept out by the bound guards, the loop out of its guard"
         } else {
             ""

@@ -48,7 +48,7 @@ pub fn stage_loop(
         f.constant_upper_bound(b).expect("staged loops have constant bounds"),
     );
     let step = f.step(b);
-    let trip = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
+    let trip = f.constant_trip_count(b).expect("staged loops have constant bounds");
     let inits: Vec<Value> = f.inits(b).to_vec();
     let loop_iv = f.iv(b);
     b.set_insertion_point_before(f.op());

@@ -193,8 +193,9 @@ pub fn plan_block_merge<'c>(
     })
 }
 
-/// The most shared memory a merged block may use (bytes).
-const MAX_SHARED_BYTES: i64 = 48 * 1024;
+/// The most shared memory a block may use (bytes): CUDA's static limit,
+/// also `gpu-block-tile`'s budget for its promoted operands.
+pub const MAX_SHARED_BYTES: i64 = 48 * 1024;
 
 /// The bytes of a workgroup array (0 when unknown).
 fn array_bytes<'c>(ir: &impl Ir<'c>, m: Value) -> i64 {

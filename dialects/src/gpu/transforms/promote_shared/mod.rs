@@ -7,11 +7,10 @@
 pub mod plan;
 pub mod rewrite;
 
-use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::diag::Diagnostic;
 use lf_ir::view::{collect_ops, OpView};
-use lf_ir::{OpId, Value};
+use lf_ir::OpId;
 use lf_pass::pass::{Anchor, OptionKind, Pass, PassInfo, PassOption, PassOptions, PassResult, PassTarget};
 use lf_pass::AnalysisManager;
 use plan::{plan_launch, LaunchPlan, PlanOptions};
@@ -212,17 +211,7 @@ impl Pass for GpuPromoteShared {
         {
             let mut b = op.builder();
             for p in &plans {
-                let buffers: Vec<Vec<Value>> = p
-                    .loops
-                    .iter()
-                    .map(|l| {
-                        l.arrays
-                            .iter()
-                            .map(|a| add_workgroup_buffer(&mut b, p.launch, a.memref, &a.buffer_shape))
-                            .collect()
-                    })
-                    .collect();
-                rewrite::rewrite_launch(&mut b, p, &buffers);
+                rewrite::rewrite_launch(&mut b, p);
             }
         }
         if self.remarks {

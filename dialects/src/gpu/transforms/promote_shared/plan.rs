@@ -18,13 +18,14 @@
 //! the shared-memory budget; where it cannot be shown inside the array,
 //! the copy checks the array's bounds.
 
+use crate::affine::utils::memory_footprint::element_bytes;
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp};
 use crate::gpu::analysis::kernel_access::{
     kernel_accesses, KernelAccess, KernelLoop, LaunchIds, LinearIndex, MemorySpace, Term,
 };
 use crate::gpu::utils::kernel_writes::nested_writes;
 use crate::gpu::GpuLaunchOp;
-use lf_ir::interfaces::memory_effects;
+use lf_ir::interfaces::{is_memory_effect_free, memory_effects};
 use lf_ir::view::{collect_ops, Ir, OpView};
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{OpId, Value};
@@ -113,7 +114,7 @@ pub struct Promotion {
 pub struct LoopPlan {
     /// The staged loop.
     pub for_op: AffineForOp,
-    /// Iterations per chunk (a divisor of the trip count).
+    /// Iterations per chunk ([`chunk_for`]; the last chunk may be shorter).
     pub chunk: i64,
     /// The bound guard (`affine.if` directly in the kernel) whose then
     /// block holds the loop: the loop and the side-effect-free ops before
@@ -236,38 +237,38 @@ pub fn plan_launch<'c>(
     })
 }
 
+/// The bytes of an element of the memref `m` (8, the widest scalar, when
+/// its element type has no size: `index`).
+fn element_size<'c>(ir: &impl Ir<'c>, m: Value) -> i64 {
+    let ctx = ir.ctx();
+    match ctx.type_data(ir.body().value_type(m)) {
+        lf_ir::TypeData::MemRef { element, .. } => element_bytes(ctx, *element).map_or(8, |b| b as i64),
+        _ => 8,
+    }
+}
+
 /// The bytes of the workgroup buffers `launch` already has.
 fn existing_shared_bytes<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> i64 {
     launch
         .workgroup_attributions(ir)
         .iter()
-        .map(|&v| {
-            let ctx = ir.ctx();
-            match ctx.type_data(ir.body().value_type(v)) {
-                lf_ir::TypeData::MemRef { shape, element, .. } => {
-                    let bytes = crate::affine::utils::memory_footprint::element_bytes(ctx, *element).unwrap_or(8);
-                    shape.iter().product::<i64>().saturating_mul(bytes as i64)
-                }
-                _ => 0,
-            }
+        .map(|&v| match ir.ctx().type_data(ir.body().value_type(v)) {
+            lf_ir::TypeData::MemRef { shape, .. } => shape.iter().product::<i64>().saturating_mul(element_size(ir, v)),
+            _ => 0,
         })
         .sum()
 }
 
 /// The bytes of `p`'s workgroup buffer.
 fn shared_bytes<'c>(ir: &impl Ir<'c>, p: &Promotion) -> i64 {
-    let ctx = ir.ctx();
-    let bytes = match ctx.type_data(ir.body().value_type(p.memref)) {
-        lf_ir::TypeData::MemRef { element, .. } => {
-            crate::affine::utils::memory_footprint::element_bytes(ctx, *element).unwrap_or(8)
-        }
-        _ => 8,
-    };
-    p.buffer_shape.iter().product::<i64>().saturating_mul(bytes as i64)
+    p.buffer_shape
+        .iter()
+        .product::<i64>()
+        .saturating_mul(element_size(ir, p.memref))
 }
 
-/// The trip count of `f`, the chunk it is staged by (the largest divisor
-/// of the trip count up to `tile`) and the bound guard it must leave,
+/// The trip count of `f`, the chunk it is staged by ([`chunk_for`]) and
+/// the bound guard it must leave,
 /// when every thread of the block reaches `f` (inside nothing but
 /// constant-bound `affine.for` loops) or reaches it once out of a guard
 /// (`f` directly in the then block of an `affine.if` directly in the
@@ -303,11 +304,9 @@ fn staged_chunk<'c>(
         }
         cur = body.parent_op(p);
     }
-    let (Some(lb), Some(ub)) = (f.constant_lower_bound(ir), f.constant_upper_bound(ir)) else {
+    let Some(trip) = f.constant_trip_count(ir) else {
         return Err("the loop's bounds are not constant".into());
     };
-    let step = f.step(ir);
-    let trip = if ub > lb { (ub - lb + step - 1) / step } else { 0 };
     if trip < 2 {
         return Err(format!(
             "the loop runs {trip} iteration(s): nothing to reuse across iterations"
@@ -354,7 +353,7 @@ fn hoistable_guard<'c>(ir: &impl Ir<'c>, g: AffineIfOp, f: AffineForOp) -> Resul
         if o == f.op() {
             return Ok(());
         }
-        let pure = body.num_regions(o) == 0 && memory_effects(ctx, body, o).is_some_and(|e| e.is_empty());
+        let pure = body.num_regions(o) == 0 && is_memory_effect_free(ctx, body, o);
         if !pure {
             return Err(format!(
                 "{inside} after '{}', which cannot run for the threads the guard excludes: the loop cannot leave the guard",
@@ -455,7 +454,12 @@ fn plan_array<'c>(
                 match t {
                     Term::Thread(_) => loc.terms.push((t, c)),
                     Term::Loop(v) if v == iv => loop_coef = c,
-                    Term::Loop(v) if !acc.loops.iter().any(|k| k.iv == v && is_enclosing(ir, k.op, f)) => {
+                    Term::Loop(v)
+                        if !acc
+                            .loops
+                            .iter()
+                            .any(|k| k.iv == v && ir.body().is_ancestor(k.op, f.op())) =>
+                    {
                         return Err("a subscript uses a loop inside the staged loop".into());
                     }
                     _ => uniform.terms.push((t, c)),
@@ -483,6 +487,14 @@ fn plan_array<'c>(
         Term::Thread(d) => Some((0, block[d] - 1)),
         _ => None,
     };
+    // The first and last chunk's first iterations, for the corner's range.
+    let first_chunk = f.constant_lower_bound(ir).expect("staged loops have constant bounds");
+    let chunks = (trip + chunk - 1) / chunk;
+    let last_chunk = step
+        .checked_mul(chunk)
+        .and_then(|c| c.checked_mul(chunks - 1))
+        .and_then(|c| c.checked_add(first_chunk))
+        .ok_or("a subscript overflows")?;
     let mut boxes = Vec::new();
     let mut bounds_guard = false;
     for (d, (uniform, loop_coef)) in sides.iter().enumerate() {
@@ -498,15 +510,8 @@ fn plan_array<'c>(
             .ok_or("a subscript overflows")?;
         let (lo, hi) = (lo + span.min(0), hi + span.max(0));
         // The corner over the grid, the enclosing loops and the chunks.
-        let chunks = (trip + chunk - 1) / chunk;
-        let last_chunk = f
-            .constant_lower_bound(ir)
-            .and_then(|lb| lb.checked_add(step.checked_mul(chunk.checked_mul(chunks - 1)?)?))
-            .ok_or("a subscript overflows")?;
-        let first_chunk = f.constant_lower_bound(ir).expect("staged loops have constant bounds");
-        let loops = &first.loops;
         let (c0, c1) = (loop_coef * first_chunk, loop_coef * last_chunk);
-        let inside = linear_range(uniform, |t| term_range(t, ids, block, loops))
+        let inside = linear_range(uniform, |t| term_range(t, ids, block, &first.loops))
             .and_then(|(ulo, uhi)| {
                 Some((
                     ulo.checked_add(c0.min(c1))?.checked_add(lo)?,
@@ -533,8 +538,7 @@ fn plan_array<'c>(
         ));
     }
     let contiguous = if opts.thread_contiguous {
-        let width = first.element_bytes.map_or(1, |b| 16 / (b as i64).clamp(1, 16));
-        thread_contiguous_side(&boxes, &local, block, width)
+        thread_contiguous_side(&boxes, &local, block, wide_read_width(first))
     } else {
         None
     };
@@ -567,18 +571,6 @@ fn plan_array<'c>(
         buffer_shape,
         reuse,
     })
-}
-
-/// Whether the loop `outer` encloses `f`.
-fn is_enclosing<'c>(ir: &impl Ir<'c>, outer: OpId, f: AffineForOp) -> bool {
-    let mut cur = ir.body().parent_op(f.op());
-    while let Some(p) = cur {
-        if p == outer {
-            return true;
-        }
-        cur = ir.body().parent_op(p);
-    }
-    false
 }
 
 /// The side of the box (innermost first) whose reads are `t + S·r` for
@@ -634,8 +626,7 @@ fn copy_width<'c>(
     chunk: i64,
     bounds_guard: bool,
 ) -> i64 {
-    let Some(bytes) = acc.element_bytes else { return 1 };
-    let w = 16 / (bytes as i64).clamp(1, 16);
+    let w = wide_read_width(acc);
     let (Some(last), Some(&row)) = (sides.last(), acc.shape.last()) else {
         return 1;
     };
@@ -653,4 +644,10 @@ fn copy_width<'c>(
     } else {
         1
     }
+}
+
+/// The elements of `acc`'s array in 16 bytes (one 128-bit access; 1 when
+/// the element size is unknown).
+fn wide_read_width(acc: &KernelAccess) -> i64 {
+    acc.element_bytes.map_or(1, |b| 16 / (b as i64).clamp(1, 16))
 }

@@ -4,11 +4,13 @@
 //!
 //! ```text
 //! affine.for %i = lb to ub step C*st {
-//!   affine.for %q = 0 to ceil(N/P) {          // N box elements, P threads
-//!     // e = linear thread id + P*q; box coordinates (e floordiv S_d) mod E_d
-//!     affine.if (e < N) {                     // only when P does not divide N
+//!   affine.for %q = 0 to ceil(U/P) {          // U units of W elements, P threads
+//!     // u = linear thread id + P*q; box coordinates of e = u*W: (e floordiv S_d) mod E_d
+//!     affine.if (u < U) {                     // only when P does not divide U
+//!       // W = 1: affine.load; W > 1: vector.load and W extracts. With a
+//!       // bounds guard: under affine.if (unit inside the array), zeros else.
 //!       %v = affine.load %A[corner_d(%i) + coord_d(e)]
-//!       affine.store %v, %sA[coord_d(e)]
+//!       affine.store %v, %sA[position_d(coord(e))]
 //!     }
 //!   }
 //!   gpu.barrier
@@ -22,6 +24,7 @@ use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineL
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::{LaunchIds, LinearIndex, Term};
 use crate::gpu::utils::staged_loop::stage_loop;
+use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
 use crate::vector::{vector_type, VectorExtractOp, VectorLoadOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
@@ -82,10 +85,20 @@ impl Operands {
     }
 }
 
-/// Rewrites every planned loop of `plan`; `buffers[l][a]` is the
-/// workgroup buffer of array `a` of loop `l`.
-pub fn rewrite_launch(b: &mut Builder<'_>, plan: &LaunchPlan, buffers: &[Vec<Value>]) {
-    for (l, bufs) in plan.loops.iter().zip(buffers) {
+/// Applies `plan`: a workgroup buffer per promoted array, then every
+/// planned loop rewritten to copy into them and read them.
+pub fn rewrite_launch(b: &mut Builder<'_>, plan: &LaunchPlan) {
+    let buffers: Vec<Vec<Value>> = plan
+        .loops
+        .iter()
+        .map(|l| {
+            l.arrays
+                .iter()
+                .map(|a| add_workgroup_buffer(b, plan.launch, a.memref, &a.buffer_shape))
+                .collect()
+        })
+        .collect();
+    for (l, bufs) in plan.loops.iter().zip(&buffers) {
         rewrite_loop(b, plan, l, bufs);
     }
 }
