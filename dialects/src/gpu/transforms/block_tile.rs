@@ -38,14 +38,16 @@ block becomes `block` x `block` threads (the threads keep their absolute ids, as
 re-blocking: the kernel must read its ids only through `idx = bidx*bdx + tidx`, `idy = bidy*bdy + tidy`), each \
 thread does the work of `factor` blocks along x and along y (`thread-merge` twice: an FxF register tile, each \
 loaded value used F times from a register), and `gpu-promote-shared{tile=chunk}` stages the loop's operands \
-through shared memory, stored thread-contiguous so that a thread's reads are 128-bit wide. The factor is the \
+through shared memory, stored thread-contiguous so that a thread's reads are 128-bit wide, double-buffered \
+(`double-buffer`, default: the next chunk loads during the computation, one barrier per chunk). The factor is the \
 largest power of two up to `factor` that divides the grid along both dimensions; when none of at least 2 does \
 (or the threads are not multiples of `block`), the grid is rounded up to whole register tiles and the extra \
 threads are kept out by the kernel's bound guards (every memory access of the kernel must be under such a guard, \
 as `gpu-map-loops` makes them for sizes the block does not divide), the loop leaves its guard before the merges \
 and every memory access left outside the guards must end as a read of a promoted copy, whose copy checks the \
 arrays' bounds; otherwise the launch is put back as it was. On the H200, mm 4096^3 runs \
-3.4 ms this way (80% of cuBLAS) against 4.8 ms for the seed's steps (bench/gpu/RESULTS.md).\n\n\
+3.15 ms this way (85% of cuBLAS; 3.36 ms single-buffered) against 4.8 ms for the seed's steps \
+(bench/gpu/RESULTS.md).\n\n\
 Not changed, with a remark at the launch: no such pair of loads; `gpu-promote-shared` would not promote the \
 kernel's loads as it is (checked first, with its remark: a loop under a guard it cannot leave, an array the \
 kernel writes); a block that cannot be re-blocked (ids used otherwise than through the absolute ids); extra \
@@ -70,6 +72,12 @@ ops that thread-merge refuses; a step that fails after the first (the launch is 
             kind: OptionKind::UInt,
             default: "8",
             help: "Loop iterations per shared-memory copy (gpu-promote-shared's tile)",
+        },
+        PassOption {
+            name: "double-buffer",
+            kind: OptionKind::Bool,
+            default: "true",
+            help: "Double-buffer the shared copies (gpu-promote-shared's double-buffer): the next chunk loads during the computation",
         },
         PassOption {
             name: "remarks",
@@ -104,6 +112,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
             pad: true,
             thread_contiguous: true,
             vector_copy: true,
+            double_buffer: opts.bool("double-buffer"),
         },
         remarks: opts.bool("remarks"),
     }))

@@ -39,7 +39,10 @@ the buffer, a second `gpu.barrier` before the next copy. With `vector-copy` (def
 of that and its start provably aligned in every block and chunk. With `thread-contiguous` (default), a side read \
 at `t + S*r` (one thread id t of block size S, constant r, the loop not moving it) is stored innermost in the order \
 that makes each thread's reads for 4 consecutive r neighbours (`(r/4)*4S + 4t + r%4`), which the device compiler \
-reads as one 128-bit load. With `pad` (default), the innermost side of a box \
+reads as one 128-bit load; such a box is copied by runs: each thread loads the 4 elements one thread reads \
+(`S` apart in the box) and stores them with one 16-byte store (`vector.store`), neighbouring threads to \
+neighbouring runs (scattering a wide load's elements instead would put four threads on each shared-memory \
+bank). With `pad` (default), the innermost side of a box \
 of rank 2 or more gets one more element in shared memory (against bank conflicts and wide reads that \
 tie up registers), four more when it is thread-contiguous (rows stay 16-byte aligned).\n\n\
 When the box cannot be shown inside the array in every block and chunk (the grid \
@@ -47,6 +50,12 @@ is not constant, the position depends on a value from outside the launch, or an 
 the array: the copy reads elements that no load reads), each copied unit is loaded only where it lies inside \
 the array, and zero is stored elsewhere (no thread reads those elements; nothing in shared memory stays \
 unwritten).\n\n\
+With `double-buffer`, a loop of two or more chunks gets two buffers per array and one barrier per chunk: the \
+first chunk is copied before the loop; in each chunk the threads load the next chunk's elements into registers \
+(under `affine.if (i + C*st < ub)`, zeros otherwise) before the computation, which reads the buffer of slot \
+`(chunk index) mod 2`, then store them into the other slot, then wait at the barrier (the other slot was last \
+read before the previous barrier). Single-buffered instead, with a remark: a loop of one chunk, copies that \
+would hold more than 32 values per thread in registers, or second buffers beyond `max-shared-bytes`.\n\n\
 Not promoted, with a remark at the first load: the block reads the box fewer than `min-reuse` times per \
 element over a chunk (no reuse across threads or iterations: shared memory would only add a copy); the \
 loads of the array differ by more than thread ids and constants; no subscript uses the loop's index; the \
@@ -92,6 +101,12 @@ at the launch lists the staged loops, the boxes and their reuse.",
             help: "Copy 16 bytes per load (vector<4xf32>) where every copied run provably starts 16-byte aligned",
         },
         PassOption {
+            name: "double-buffer",
+            kind: OptionKind::Bool,
+            default: "false",
+            help: "Two buffers per array: the next chunk's loads in registers during the computation, one barrier per chunk",
+        },
+        PassOption {
             name: "remarks",
             kind: OptionKind::Bool,
             default: "true",
@@ -118,6 +133,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
             pad: opts.bool("pad"),
             thread_contiguous: opts.bool("thread-contiguous"),
             vector_copy: opts.bool("vector-copy"),
+            double_buffer: opts.bool("double-buffer"),
         },
         remarks: opts.bool("remarks"),
     }))
@@ -144,7 +160,10 @@ fn describe(plan: &LaunchPlan) -> String {
                     let sides: Vec<String> = p.sides.iter().map(|s| s.extent.to_string()).collect();
                     let shape: Vec<String> = p.buffer_shape.iter().map(|s| s.to_string()).collect();
                     let layout = match p.contiguous {
-                        Some(c) => format!(", side {} thread-contiguous: {} neighbours per thread", c.side, c.width),
+                        Some(c) => format!(
+                            ", side {} thread-contiguous: {} neighbours per thread, each thread's run copied with one wide store",
+                            c.side, c.width
+                        ),
                         None => String::new(),
                     };
                     let layout = if p.copy_width > 1 {
@@ -171,7 +190,12 @@ fn describe(plan: &LaunchPlan) -> String {
             } else {
                 ""
             };
-            format!("a loop staged by {} iterations{guard}: {}", l.chunk, arrays.join(", "))
+            let buffering = if l.double_buffered {
+                " (double-buffered: the next chunk's loads in registers during the computation, one barrier per chunk)"
+            } else {
+                ""
+            };
+            format!("a loop staged by {} iterations{guard}{buffering}: {}", l.chunk, arrays.join(", "))
         })
         .collect();
     let [x, y, z] = plan.block;

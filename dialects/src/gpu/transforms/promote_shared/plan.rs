@@ -46,7 +46,15 @@ pub struct PlanOptions {
     pub thread_contiguous: bool,
     /// Whether copies read 16 bytes at once where alignment is proven.
     pub vector_copy: bool,
+    /// Whether a loop of two or more chunks gets two buffers per array,
+    /// the next chunk's loads in registers during the computation.
+    pub double_buffer: bool,
 }
+
+/// The most values one thread holds for the next chunk of a
+/// double-buffered loop (its loads in flight during the computation); a
+/// loop whose copies need more stays single-buffered.
+pub const MAX_PREFETCH_VALUES: i64 = 32;
 
 /// A side of the box stored in thread-contiguous order, innermost in the
 /// buffer: box position `ρ` goes to
@@ -100,7 +108,8 @@ pub struct Promotion {
     pub shape: Vec<i64>,
     /// Elements each thread copies with one vector load (1: scalar
     /// loads): 16 bytes' worth when every copied run along the array's
-    /// innermost subscript provably starts 16-byte aligned.
+    /// innermost subscript provably starts 16-byte aligned and the box
+    /// has no thread-contiguous side (whose runs are stored wide instead).
     pub copy_width: i64,
     /// The shape of the workgroup buffer (the box's sides, the
     /// thread-contiguous side moved innermost, padded).
@@ -122,6 +131,29 @@ pub struct LoopPlan {
     pub guard: Option<OpId>,
     /// The arrays read through shared copies.
     pub arrays: Vec<Promotion>,
+    /// Whether each array has two buffers and the next chunk is loaded
+    /// during the computation of the current one (`double-buffer`).
+    pub double_buffered: bool,
+}
+
+impl Promotion {
+    /// The elements of one copy unit: a thread-contiguous side's run of
+    /// `width` (stored with one wide store), else `copy_width`
+    /// neighbours (loaded with one wide load).
+    pub fn unit_elements(&self) -> i64 {
+        self.contiguous.map_or(self.copy_width, |c| c.width)
+    }
+
+    /// The copy units of the box.
+    pub fn units(&self) -> i64 {
+        self.sides.iter().map(|s| s.extent).product::<i64>() / self.unit_elements()
+    }
+
+    /// The units each of `threads` threads copies (the last round may
+    /// leave some threads idle).
+    pub fn rounds(&self, threads: i64) -> i64 {
+        (self.units() + threads - 1) / threads
+    }
 }
 
 /// The promotions of one launch.
@@ -219,11 +251,23 @@ pub fn plan_launch<'c>(
                 continue;
             }
         }
+        let double_buffered = opts.double_buffer
+            && match double_buffering(ir, &arrays, block, trip, chunk, budget) {
+                Ok(extra) => {
+                    budget -= extra;
+                    true
+                }
+                Err(why) => {
+                    remarks.push((first, format!("not double-buffered: {why}")));
+                    false
+                }
+            };
         loops.push(LoopPlan {
             for_op: f,
             chunk,
             guard,
             arrays,
+            double_buffered,
         });
     }
     if loops.is_empty() {
@@ -257,6 +301,39 @@ fn existing_shared_bytes<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> i64 {
             _ => 0,
         })
         .sum()
+}
+
+/// The extra shared bytes of a second buffer per array of a loop, when
+/// double buffering applies: two or more chunks, at most
+/// [`MAX_PREFETCH_VALUES`] values per thread in flight, and the second
+/// buffers within what is left of the budget.
+fn double_buffering<'c>(
+    ir: &impl Ir<'c>,
+    arrays: &[Promotion],
+    block: [i64; 3],
+    trip: i64,
+    chunk: i64,
+    budget: i64,
+) -> Result<i64, String> {
+    if trip <= chunk {
+        return Err(format!(
+            "the loop's {trip} iteration(s) are one chunk: there is no next chunk to load during the computation"
+        ));
+    }
+    let threads: i64 = block.iter().product();
+    let values: i64 = arrays.iter().map(|p| p.rounds(threads) * p.unit_elements()).sum();
+    if values > MAX_PREFETCH_VALUES {
+        return Err(format!(
+            "each thread would hold {values} values of the next chunk, more than {MAX_PREFETCH_VALUES}"
+        ));
+    }
+    let extra: i64 = arrays.iter().map(|p| shared_bytes(ir, p)).sum();
+    if extra > budget {
+        return Err(format!(
+            "the second buffers need {extra} bytes, {budget} left of max-shared-bytes"
+        ));
+    }
+    Ok(extra)
 }
 
 /// The bytes of `p`'s workgroup buffer.
@@ -561,7 +638,8 @@ fn plan_array<'c>(
         local,
         bounds_guard,
         shape: first.shape.clone(),
-        copy_width: if opts.vector_copy {
+        // A thread-contiguous side is copied in runs that are stored wide.
+        copy_width: if opts.vector_copy && contiguous.is_none() {
             copy_width(&boxes, first, f, ir, chunk, bounds_guard)
         } else {
             1

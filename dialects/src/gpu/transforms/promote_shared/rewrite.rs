@@ -19,17 +19,17 @@
 //! }
 //! ```
 
-use super::plan::{BoxSide, LaunchPlan, LoopPlan, Promotion};
+use super::plan::{LaunchPlan, LoopPlan, Promotion, ThreadContiguous};
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::analysis::kernel_access::{LaunchIds, LinearIndex, Term};
-use crate::gpu::utils::staged_loop::stage_loop;
+use crate::gpu::utils::staged_loop::{stage_loop, stage_loop_pipelined, Slot};
 use crate::gpu::utils::workgroup_buffer::add_workgroup_buffer;
-use crate::vector::{vector_type, VectorExtractOp, VectorLoadOp};
+use crate::vector::{vector_type, VectorExtractOp, VectorFromElementsOp, VectorLoadOp, VectorStoreOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
 use lf_ir::builder::Builder;
 use lf_ir::view::{OpView, ValueList};
-use lf_ir::{OpId, TypeData, Value};
+use lf_ir::{OpId, Type, TypeData, Value};
 
 /// The operands of the maps the rewrite builds: dims first, then symbols
 /// (thread and block ids, as the kernel passes write them).
@@ -94,7 +94,10 @@ pub fn rewrite_launch(b: &mut Builder<'_>, plan: &LaunchPlan) {
         .map(|l| {
             l.arrays
                 .iter()
-                .map(|a| add_workgroup_buffer(b, plan.launch, a.memref, &a.buffer_shape))
+                .map(|a| {
+                    let slots = if l.double_buffered { vec![2] } else { Vec::new() };
+                    add_workgroup_buffer(b, plan.launch, a.memref, &[slots, a.buffer_shape.clone()].concat())
+                })
                 .collect()
         })
         .collect();
@@ -109,11 +112,30 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
         leave_guard(b, g, l.for_op.op());
     }
     let step = l.for_op.step(b);
-    let staged = stage_loop(b, l.for_op, l.chunk, |b, i| {
-        for (p, &buf) in l.arrays.iter().zip(buffers) {
-            emit_copy(b, plan, p, buf, i);
-        }
-    });
+    let (staged, slot) = if l.double_buffered {
+        let pipelined = stage_loop_pipelined(
+            b,
+            l.for_op,
+            l.chunk,
+            |b, start| l.arrays.iter().flat_map(|p| emit_prefetch(b, plan, p, start)).collect(),
+            |b, values, slot| {
+                let mut rest = values;
+                for (p, &buf) in l.arrays.iter().zip(buffers) {
+                    let n = (p.rounds(plan.block.iter().product()) * p.unit_elements()) as usize;
+                    emit_stores(b, plan, p, buf, &rest[..n], slot);
+                    rest = &rest[n..];
+                }
+            },
+        );
+        (pipelined.staged, Some(pipelined.slot))
+    } else {
+        let staged = stage_loop(b, l.for_op, l.chunk, |b, i| {
+            for (p, &buf) in l.arrays.iter().zip(buffers) {
+                emit_copy(b, plan, p, buf, i);
+            }
+        });
+        (staged, None)
+    };
     let j = staged.inner.iv(b);
     for (p, &buf) in l.arrays.iter().zip(buffers) {
         for (load, local) in p.loads.iter().zip(&p.local) {
@@ -135,9 +157,7 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
                             terms: loc.terms.clone(),
                             constant: 0,
                         };
-                        ops.linear(&plan.ids, &thread)
-                            .mul_const(c.width)
-                            .add_const(r.div_euclid(c.width) * c.threads * c.width + r.rem_euclid(c.width))
+                        read_position(c, ops.linear(&plan.ids, &thread), r)
                     }
                     _ => ops
                         .linear(&plan.ids, loc)
@@ -145,7 +165,8 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
                         .add_const(-s.lo),
                 })
                 .collect();
-            let map = ops.map(buffer_order(p, coords));
+            let slot_dim = slot.map(|s| ops.dim(s));
+            let map = ops.map(slot_dim.into_iter().chain(buffer_order(p, coords)).collect());
             let new = AffineLoadOp::build(b, buf, &ops.values(), map).result(b);
             let old = load.result(b);
             b.replace_all_uses_with(old, new);
@@ -182,38 +203,6 @@ fn linear_thread_id(ops: &mut Operands, ids: &LaunchIds, block: [i64; 3]) -> Aff
     e
 }
 
-/// The box coordinates of element `e` (row-major, the innermost side
-/// contiguous).
-fn coordinates(sides: &[BoxSide], e: &AffineExpr) -> Vec<AffineExpr> {
-    let mut stride = 1i64;
-    let mut out = vec![AffineExpr::constant(0); sides.len()];
-    for (d, s) in sides.iter().enumerate().rev() {
-        let q = if stride == 1 {
-            e.clone()
-        } else {
-            e.floor_div_const(stride)
-        };
-        out[d] = if d == 0 { q } else { q.modulo_const(s.extent) };
-        stride *= s.extent;
-    }
-    out
-}
-
-/// The box coordinates with the thread-contiguous side (if any) mapped to
-/// its position, `(ρ floordiv (S·V))·S·V + (ρ mod S)·V + (ρ floordiv S) mod V`.
-fn stored_coordinates(p: &Promotion, mut coords: Vec<AffineExpr>) -> Vec<AffineExpr> {
-    if let Some(c) = p.contiguous {
-        let rho = coords[c.side].clone();
-        let group = c.threads * c.width;
-        coords[c.side] = rho
-            .floor_div_const(group)
-            .mul_const(group)
-            .add(&rho.modulo_const(c.threads).mul_const(c.width))
-            .add(&rho.floor_div_const(c.threads).modulo_const(c.width));
-    }
-    coords
-}
-
 /// Buffer subscripts from box-side subscripts: the thread-contiguous side
 /// (if any) moved innermost.
 fn buffer_order(p: &Promotion, mut coords: Vec<AffineExpr>) -> Vec<AffineExpr> {
@@ -224,123 +213,363 @@ fn buffer_order(p: &Promotion, mut coords: Vec<AffineExpr>) -> Vec<AffineExpr> {
     coords
 }
 
-/// Emits the cooperative copy of `p`'s box for the chunk starting at `i`:
-/// unit `u = l + P*q` of the box (`l` the linear thread id, `P` the
-/// threads) is its `copy_width` elements from `u*copy_width` on, read with
-/// one load (a `vector.load` when wider than 1) and stored one by one.
+/// Which round of a copy a unit belongs to: the index of the loop over
+/// rounds, or a constant round (the unrolled copies of a double-buffered
+/// loop).
+#[derive(Clone, Copy)]
+enum Round {
+    Loop(Value),
+    Constant(i64),
+}
+
+/// One copy unit: its id and, per element, where it lies in the box and
+/// in the buffer.
+///
+/// Without a thread-contiguous side, unit `u` is the `copy_width`
+/// neighbours from box element `u*copy_width` on (row-major, the
+/// innermost side contiguous): one wide load, stored element by element.
+/// With one (block size `S`, width `V` along side `c`), the units run
+/// over the box with side `c` counted in runs of `V`: unit coordinate `q`
+/// on that side holds the elements `ρ_m = (q floordiv S)·S·V + q mod S +
+/// S·m`, `m < V`, which the thread-contiguous layout stores at `q·V + m`:
+/// loaded one by one, stored with one wide store. Neighbouring threads
+/// then store neighbouring 16-byte runs (no bank conflicts), where
+/// scattering a wide load's elements would put four threads on each bank.
+struct Unit {
+    /// `l + P*round` (`l` the linear thread id, `P` the block's threads).
+    id: AffineExpr,
+    /// Per element, its box coordinates.
+    elements: Vec<Vec<AffineExpr>>,
+    /// Per element, its buffer subscripts (without a slot).
+    positions: Vec<Vec<AffineExpr>>,
+}
+
+impl Unit {
+    fn of(ops: &mut Operands, plan: &LaunchPlan, p: &Promotion, round: Round) -> Unit {
+        let threads: i64 = plan.block.iter().product();
+        let round = match round {
+            Round::Loop(q) => ops.dim(q),
+            Round::Constant(q) => AffineExpr::constant(q),
+        };
+        let id = linear_thread_id(ops, &plan.ids, plan.block).add(&round.mul_const(threads));
+        let (elements, positions) = match p.contiguous {
+            None => {
+                let first = row_major(p.sides.iter().map(|s| s.extent), &id.mul_const(p.copy_width));
+                let elements: Vec<Vec<AffineExpr>> = (0..p.copy_width)
+                    .map(|k| {
+                        let mut at = first.clone();
+                        let last = at.len() - 1;
+                        at[last] = at[last].add_const(k);
+                        at
+                    })
+                    .collect();
+                let positions = elements.iter().map(|e| buffer_order(p, e.clone())).collect();
+                (elements, positions)
+            }
+            Some(c) => {
+                let extents = p
+                    .sides
+                    .iter()
+                    .enumerate()
+                    .map(|(d, s)| if d == c.side { s.extent / c.width } else { s.extent });
+                let q = row_major(extents, &id);
+                let run = q[c.side].clone();
+                (0..c.width)
+                    .map(|m| {
+                        let mut element = q.clone();
+                        element[c.side] = run_element(c, &run, m);
+                        let mut position = q.clone();
+                        position[c.side] = run.mul_const(c.width).add_const(m);
+                        (element, buffer_order(p, position))
+                    })
+                    .unzip()
+            }
+        };
+        Unit {
+            id,
+            elements,
+            positions,
+        }
+    }
+
+    /// The constraint that the unit is one of `p`'s (`id <= units - 1`),
+    /// when the threads do not divide the units.
+    fn exists(&self, p: &Promotion, threads: i64) -> Option<AffineExpr> {
+        (p.units() % threads != 0).then(|| self.id.neg().add_const(p.units() - 1))
+    }
+}
+
+/// The box position along a thread-contiguous side of element `m` of
+/// run `q`: `(q floordiv S)·S·V + q mod S + S·m` (stored at `q·V + m`).
+fn run_element(c: ThreadContiguous, q: &AffineExpr, m: i64) -> AffineExpr {
+    q.floor_div_const(c.threads)
+        .mul_const(c.threads * c.width)
+        .add(&q.modulo_const(c.threads))
+        .add_const(c.threads * m)
+}
+
+/// The buffer position of thread `t`'s read `t + S·r` along a
+/// thread-contiguous side: `(r floordiv V)·S·V + t·V + r mod V`, so that
+/// the reads for `V` consecutive `r` are neighbours.
+fn read_position(c: ThreadContiguous, t: AffineExpr, r: i64) -> AffineExpr {
+    t.mul_const(c.width)
+        .add_const(r.div_euclid(c.width) * c.threads * c.width + r.rem_euclid(c.width))
+}
+
+/// Row-major coordinates of `e` in a box of `extents`.
+fn row_major(extents: impl DoubleEndedIterator<Item = i64> + ExactSizeIterator, e: &AffineExpr) -> Vec<AffineExpr> {
+    let n = extents.len();
+    let mut stride = 1i64;
+    let mut out = vec![AffineExpr::constant(0); n];
+    for (d, extent) in extents.enumerate().rev() {
+        let q = if stride == 1 {
+            e.clone()
+        } else {
+            e.floor_div_const(stride)
+        };
+        out[d] = if d == 0 { q } else { q.modulo_const(extent) };
+        stride *= extent;
+    }
+    out
+}
+
+/// The array subscripts of the box element at `coords` for the chunk
+/// starting at `start`.
+fn global_subscripts(
+    ops: &mut Operands,
+    plan: &LaunchPlan,
+    p: &Promotion,
+    start: &AffineExpr,
+    coords: &[AffineExpr],
+) -> Vec<AffineExpr> {
+    p.sides
+        .iter()
+        .zip(coords)
+        .map(|(s, c)| {
+            ops.linear(&plan.ids, &s.uniform)
+                .add(&start.mul_const(s.loop_coef))
+                .add_const(s.lo)
+                .add(c)
+        })
+        .collect()
+}
+
+/// The constraints that `width` elements from the array subscripts
+/// `global` on lie inside the array (`0 <= g_d <= size_d - 1`).
+fn inside_array(p: &Promotion, global: &[AffineExpr], width: i64) -> Vec<AffineExpr> {
+    let mut cons = Vec::new();
+    for (d, g) in global.iter().enumerate() {
+        let last = if d + 1 == p.sides.len() { width - 1 } else { 0 };
+        cons.push(g.clone());
+        cons.push(g.neg().add_const(p.shape[d] - 1 - last));
+    }
+    cons
+}
+
+/// The set of `cons` (all inequalities) over `ops`.
+fn set_of(ops: &Operands, cons: Vec<AffineExpr>) -> IntegerSet {
+    let n = cons.len();
+    IntegerSet::new(ops.dims.len() as u32, ops.symbols.len() as u32, cons, vec![false; n])
+}
+
+/// The element type of `p`'s array.
+fn element_type(b: &Builder<'_>, p: &Promotion) -> Type {
+    match b.ctx().type_data(b.body().value_type(p.memref)) {
+        TypeData::MemRef { element, .. } => *element,
+        _ => unreachable!("a promoted array is a memref"),
+    }
+}
+
+/// Emits the cooperative copy of `p`'s box for the chunk starting at `i`
+/// into `buf`: a loop over the rounds, each thread's unit of the round
+/// loaded ([`emit_unit_loads`]) and stored ([`emit_unit_stores`]), under
+/// one `affine.if` when the last round has fewer units than threads.
 fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, i: Value) {
     let threads: i64 = plan.block.iter().product();
-    let width = p.copy_width;
-    let units: i64 = p.sides.iter().map(|s| s.extent).product::<i64>() / width;
-    let rounds = (units + threads - 1) / threads;
     AffineForOp::build(
         b,
         AffineBound::constant(0),
-        AffineBound::constant(rounds),
+        AffineBound::constant(p.rounds(threads)),
         1,
         &[],
         |b, q, _| {
-            let mut ops = Operands::default();
-            let (chunk_start, qd) = (ops.dim(i), ops.dim(q));
-            let unit = linear_thread_id(&mut ops, &plan.ids, plan.block).add(&qd.mul_const(threads));
-            let coords = coordinates(&p.sides, &unit.mul_const(width));
-            let global: Vec<AffineExpr> = p
-                .sides
-                .iter()
-                .zip(&coords)
-                .map(|(s, c)| {
-                    ops.linear(&plan.ids, &s.uniform)
-                        .add(&chunk_start.mul_const(s.loop_coef))
-                        .add_const(s.lo)
-                        .add(c)
-                })
-                .collect();
-            let load_map = ops.map(global);
-            let store_maps: Vec<AffineMap> = (0..width)
-                .map(|k| {
-                    let mut at = coords.clone();
-                    let last = at.len() - 1;
-                    at[last] = at[last].add_const(k);
-                    ops.map(buffer_order(p, stored_coordinates(p, at)))
-                })
-                .collect();
-            let bounds = p.bounds_guard.then(|| {
-                // 0 <= g_d <= size_d - 1, and the unit's last element inside.
-                let mut cons = Vec::new();
-                for (d, g) in load_map.results().iter().enumerate() {
-                    let last = if d + 1 == p.sides.len() { p.copy_width - 1 } else { 0 };
-                    cons.push(g.clone());
-                    cons.push(g.neg().add_const(p.shape[d] - 1 - last));
-                }
-                let n = cons.len();
-                IntegerSet::new(ops.dims.len() as u32, ops.symbols.len() as u32, cons, vec![false; n])
-            });
-            let operands = ops.values();
-            let copy = |b: &mut Builder<'_>| {
-                emit_unit(b, p, buf, &operands, &load_map, &store_maps, bounds.clone());
+            let round = Round::Loop(q);
+            let copy = |b: &mut Builder<'_>| -> ValueList {
+                let values = emit_unit_loads(b, plan, p, i, round, false);
+                emit_unit_stores(b, (plan, p, buf), &values, None, round, false);
                 ValueList::new()
             };
-            if units % threads == 0 {
-                copy(b);
-            } else {
-                // unit <= units - 1
-                let cond = unit.neg().add_const(units - 1);
-                let set = IntegerSet::new(ops.dims.len() as u32, ops.symbols.len() as u32, vec![cond], vec![false]);
-                AffineIfOp::build(b, set, &ops.values(), &[], copy, None);
+            let mut ops = Operands::default();
+            match Unit::of(&mut ops, plan, p, round).exists(p, threads) {
+                None => {
+                    copy(b);
+                }
+                Some(cond) => {
+                    AffineIfOp::build(b, set_of(&ops, vec![cond]), &ops.values(), &[], copy, None);
+                }
             }
             ValueList::new()
         },
     );
 }
 
-/// One unit of a copy: the load at `load_map`, its elements stored at
-/// `store_maps` (one per element); under `bounds`, zeros are stored where
-/// the unit lies outside them (a guard without results: the emitters
-/// take no vector-valued `affine.if`).
-fn emit_unit(
+/// The loads of `p`'s units for the chunk starting at `start` in a
+/// double-buffered loop: every round's unit, its elements as scalars.
+fn emit_prefetch(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, start: Value) -> Vec<Value> {
+    let threads: i64 = plan.block.iter().product();
+    (0..p.rounds(threads))
+        .flat_map(|q| emit_unit_loads(b, plan, p, start, Round::Constant(q), true))
+        .collect()
+}
+
+/// Stores `values` ([`emit_prefetch`]'s, in its order) into slot `slot`
+/// of `p`'s double buffer `buf`.
+fn emit_stores(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, values: &[Value], slot: Slot) {
+    for (q, unit_values) in values.chunks(p.unit_elements() as usize).enumerate() {
+        emit_unit_stores(
+            b,
+            (plan, p, buf),
+            unit_values,
+            Some(slot),
+            Round::Constant(q as i64),
+            true,
+        );
+    }
+}
+
+/// The elements of the thread's unit of `round` for the chunk starting at
+/// `start`, as scalars: one wide load (`vector.load` and its elements)
+/// when the unit is `copy_width > 1` neighbours, else one `affine.load`
+/// per element. A load that may fall outside the array runs under its own
+/// `affine.if` and gives zero there; with `check_exists`, a unit that may
+/// be past the box's last loads under one `affine.if` that gives zeros
+/// otherwise (the emitters take no vector-valued `affine.if`: the guards
+/// yield the elements).
+fn emit_unit_loads(
     b: &mut Builder<'_>,
+    plan: &LaunchPlan,
     p: &Promotion,
-    buf: Value,
-    operands: &[Value],
-    load_map: &AffineMap,
-    store_maps: &[AffineMap],
-    bounds: Option<IntegerSet>,
-) {
-    let element = match b.ctx().type_data(b.body().value_type(p.memref)) {
-        TypeData::MemRef { element, .. } => *element,
-        _ => unreachable!("a promoted array is a memref"),
+    start: Value,
+    round: Round,
+    check_exists: bool,
+) -> Vec<Value> {
+    let threads: i64 = plan.block.iter().product();
+    let element = element_type(b, p);
+    let mut ops = Operands::default();
+    let start = ops.dim(start);
+    let unit = Unit::of(&mut ops, plan, p, round);
+    // One wide load of the first element, or one load per element.
+    let (width, firsts) = if p.contiguous.is_none() && p.copy_width > 1 {
+        (p.copy_width, &unit.elements[..1])
+    } else {
+        (1, &unit.elements[..])
     };
-    let width = p.copy_width;
-    let copy = |b: &mut Builder<'_>| -> ValueList {
-        if width == 1 {
-            let v = AffineLoadOp::build(b, p.memref, operands, load_map.clone()).result(b);
-            AffineStoreOp::build(b, v, buf, operands, store_maps[0].clone());
-            return ValueList::new();
+    let loads: Vec<Vec<AffineExpr>> = firsts
+        .iter()
+        .map(|e| global_subscripts(&mut ops, plan, p, &start, e))
+        .collect();
+    let operands = ops.values();
+    let types = vec![element; p.unit_elements() as usize];
+    let zeros = |b: &mut Builder<'_>, n: usize| -> ValueList {
+        let z = ArithConstantOp::zero(b, element).expect("promoted arrays hold numbers");
+        std::iter::repeat_n(z, n).collect()
+    };
+    let unit_loads = |b: &mut Builder<'_>| -> ValueList {
+        let mut out = ValueList::new();
+        for global in &loads {
+            let inside = p.bounds_guard.then(|| set_of(&ops, inside_array(p, global, width)));
+            let map = ops.map(global.clone());
+            let load = |b: &mut Builder<'_>| -> ValueList {
+                if width == 1 {
+                    return std::iter::once(AffineLoadOp::build(b, p.memref, &operands, map.clone()).result(b))
+                        .collect();
+                }
+                let indices: Vec<Value> = (0..map.num_results())
+                    .map(|d| AffineApplyOp::build(b, &operands, map.get_sub_map(&[d])).result(b))
+                    .collect();
+                let ty = vector_type(b.ctx(), width, element);
+                let v = VectorLoadOp::build(b, p.memref, &indices, ty).result(b);
+                (0..width)
+                    .map(|k| VectorExtractOp::build(b, v, &[], &[k]).result(b))
+                    .collect()
+            };
+            match inside {
+                None => out.extend(load(b)),
+                Some(set) => {
+                    let mut outside = |b: &mut Builder<'_>| zeros(b, width as usize);
+                    let guard =
+                        AffineIfOp::build(b, set, &operands, &types[..width as usize], load, Some(&mut outside));
+                    out.extend(b.body().results(guard.op()));
+                }
+            }
         }
-        let indices: Vec<Value> = (0..load_map.num_results())
-            .map(|d| AffineApplyOp::build(b, operands, load_map.get_sub_map(&[d])).result(b))
-            .collect();
-        let ty = vector_type(b.ctx(), width, element);
-        let v = VectorLoadOp::build(b, p.memref, &indices, ty).result(b);
-        for (k, map) in store_maps.iter().enumerate() {
-            let x = VectorExtractOp::build(b, v, &[], &[k as i64]).result(b);
-            AffineStoreOp::build(b, x, buf, operands, map.clone());
+        out
+    };
+    match unit.exists(p, threads).filter(|_| check_exists) {
+        None => unit_loads(b).into_iter().collect(),
+        Some(cond) => {
+            let mut past_last = |b: &mut Builder<'_>| zeros(b, types.len());
+            let guard = AffineIfOp::build(
+                b,
+                set_of(&ops, vec![cond]),
+                &operands,
+                &types,
+                unit_loads,
+                Some(&mut past_last),
+            );
+            b.body().results(guard.op()).collect()
+        }
+    }
+}
+
+/// Stores `values` (the elements of the thread's unit of `round`) into
+/// `buf`, at `slot` when the buffer is double: one wide
+/// `vector.store` for a thread-contiguous unit, else one `affine.store`
+/// per element; under `affine.if` when `check_exists` and the unit may be
+/// past the box's last.
+fn emit_unit_stores(
+    b: &mut Builder<'_>,
+    (plan, p, buf): (&LaunchPlan, &Promotion, Value),
+    values: &[Value],
+    slot: Option<Slot>,
+    round: Round,
+    check_exists: bool,
+) {
+    let threads: i64 = plan.block.iter().product();
+    let mut ops = Operands::default();
+    let slot = slot.map(|s| match s {
+        Slot::First => AffineExpr::constant(0),
+        Slot::At(v) => ops.dim(v),
+    });
+    let unit = Unit::of(&mut ops, plan, p, round);
+    let maps: Vec<AffineMap> = unit
+        .positions
+        .iter()
+        .map(|at| ops.map(slot.iter().cloned().chain(at.iter().cloned()).collect()))
+        .collect();
+    let operands = ops.values();
+    let store = |b: &mut Builder<'_>| -> ValueList {
+        if p.contiguous.is_some() {
+            let element = element_type(b, p);
+            let ty = vector_type(b.ctx(), values.len() as i64, element);
+            let v = VectorFromElementsOp::build(b, values, ty).dest(b);
+            let indices: Vec<Value> = (0..maps[0].num_results())
+                .map(|d| AffineApplyOp::build(b, &operands, maps[0].get_sub_map(&[d])).result(b))
+                .collect();
+            VectorStoreOp::build(b, v, buf, &indices);
+        } else {
+            for (&v, map) in values.iter().zip(&maps) {
+                AffineStoreOp::build(b, v, buf, &operands, map.clone());
+            }
         }
         ValueList::new()
     };
-    match bounds {
+    match unit.exists(p, threads).filter(|_| check_exists) {
         None => {
-            copy(b);
+            store(b);
         }
-        Some(set) => {
-            let mut zeros = |b: &mut Builder<'_>| -> ValueList {
-                let z = ArithConstantOp::zero(b, element).expect("promoted arrays hold numbers");
-                for map in store_maps {
-                    AffineStoreOp::build(b, z, buf, operands, map.clone());
-                }
-                ValueList::new()
-            };
-            AffineIfOp::build(b, set, operands, &[], copy, Some(&mut zeros));
+        Some(cond) => {
+            AffineIfOp::build(b, set_of(&ops, vec![cond]), &operands, &[], store, None);
         }
     }
 }
@@ -348,56 +577,51 @@ fn emit_unit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::transforms::promote_shared::plan::ThreadContiguous;
-
-    /// A promotion with one thread-contiguous side of `s * r` elements.
-    fn promotion(s: i64, width: i64, r: i64) -> Promotion {
-        Promotion {
-            memref: Value::from_index(0),
-            loads: Vec::new(),
-            local: Vec::new(),
-            sides: vec![BoxSide {
-                uniform: LinearIndex::default(),
-                loop_coef: 0,
-                lo: 0,
-                extent: s * r,
-            }],
-            contiguous: Some(ThreadContiguous {
-                side: 0,
-                threads: s,
-                width,
-            }),
-            copy_width: 1,
-            bounds_guard: false,
-            shape: vec![s * r],
-            buffer_shape: vec![s * r],
-            reuse: 1.0,
-        }
-    }
 
     #[test]
-    fn thread_contiguous_layout_is_a_bijection_with_neighbouring_reads() {
+    fn thread_contiguous_runs_are_a_bijection_stored_where_threads_read_them() {
         for s in [2, 4, 8, 16, 32] {
             for width in [2, 4] {
                 for r in (width..=16).step_by(width as usize) {
-                    let p = promotion(s, width, r);
-                    let pos = stored_coordinates(&p, vec![AffineExpr::dim(0)]).remove(0);
-                    let at = |rho: i64| pos.evaluate(&[rho], &[]).expect("defined");
-                    let mut seen = vec![false; (s * r) as usize];
-                    for rho in 0..s * r {
-                        let q = at(rho);
-                        assert!((0..s * r).contains(&q), "s={s} width={width} r={r}: {rho} -> {q}");
-                        assert!(!seen[q as usize], "s={s} width={width} r={r}: {q} twice");
-                        seen[q as usize] = true;
+                    let c = ThreadContiguous {
+                        side: 0,
+                        threads: s,
+                        width,
+                    };
+                    let extent = s * r;
+                    let mut seen = vec![false; extent as usize];
+                    for q in 0..extent / width {
+                        for m in 0..width {
+                            // Run q's element m is box position rho, stored at q*V + m.
+                            let rho = run_element(c, &AffineExpr::dim(0), m)
+                                .evaluate(&[q], &[])
+                                .expect("defined");
+                            assert!(
+                                (0..extent).contains(&rho),
+                                "s={s} width={width} r={r}: run {q} reaches {rho}"
+                            );
+                            assert!(!seen[rho as usize], "s={s} width={width} r={r}: {rho} copied twice");
+                            seen[rho as usize] = true;
+                            // The thread that reads rho = t + s*k finds it there.
+                            let (t, k) = (rho % s, rho / s);
+                            let read = read_position(c, AffineExpr::constant(t), k)
+                                .evaluate(&[], &[])
+                                .expect("defined");
+                            assert_eq!(read, q * width + m, "s={s} width={width} r={r}: element {rho}");
+                        }
                     }
-                    // Thread t's reads t + s*k, k = 0..r, come in runs of `width` neighbours,
-                    // the first of each run aligned to `width`.
+                    // Thread t's reads t + s*k for V consecutive k from a multiple of V are
+                    // the V neighbours from an aligned position.
                     for t in 0..s {
                         for k in (0..r).step_by(width as usize) {
-                            let first = at(t + s * k);
-                            assert_eq!(first % width, 0);
+                            let at = |k: i64| {
+                                read_position(c, AffineExpr::constant(t), k)
+                                    .evaluate(&[], &[])
+                                    .expect("defined")
+                            };
+                            assert_eq!(at(k) % width, 0);
                             for v in 1..width {
-                                assert_eq!(at(t + s * (k + v)), first + v);
+                                assert_eq!(at(k + v), at(k) + v);
                             }
                         }
                     }
