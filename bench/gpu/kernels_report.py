@@ -141,7 +141,16 @@ def main():
             pct = 100.0 * bytes_moved(w, sizes) / (k * 1e-3) / 1e9 / copy_bw
             line += "; %.1f%% of copy bandwidth (goal >= 95%%: %s)" % (pct, "met" if pct >= 95 else "**not met**")
         if w == "transpose" and b:
-            line += " (goal >= 6x: %s)" % ("met" if b / k >= 6 else "**not met**")
+            # The goal is the hand-written references' 6.4x of a shared tile over the seed's
+            # naive kernel (coalesced reads, strided writes); lf's naive kernel is
+            # gpu-map-loops', whose cost model already avoids the strided writes.
+            seed_naive = anchors.get(("transpose", "naive"), (None,))[0]
+            tiled = anchors.get(("transpose", "tiled"), (None,))[0]
+            if seed_naive:
+                line += "; %.2fx over the seed's naive kernel (hand-written `naive`, goal >= 6x: %s)" % (
+                    seed_naive / k, "met" if seed_naive / k >= 6 else "**not met**")
+            if tiled:
+                line += "; hand-written tiled / lf best %.2fx" % (tiled / k)
         if w == "fig3_dead":
             line += " (naive here is fuse-halo-gpu's fused kernel)"
             hw = anchors.get(("fig3", "slk"), (None,))[0]
