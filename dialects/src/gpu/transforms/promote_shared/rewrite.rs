@@ -4,11 +4,13 @@
 //!
 //! ```text
 //! affine.for %i = lb to ub step C*st {
-//!   affine.for %q = 0 to ceil(U/P) {          // U units of W elements, P threads
-//!     // u = linear thread id + P*q; box coordinates of e = u*W: (e floordiv S_d) mod E_d
+//!   affine.for %q = 0 to ceil(U/P) {          // U units, P threads
+//!     // u = linear thread id + P*q: a unit of W neighbours (box element
+//!     // u*W on, row-major), or a thread-contiguous run ([`Unit`])
 //!     affine.if (u < U) {                     // only when P does not divide U
-//!       // W = 1: affine.load; W > 1: vector.load and W extracts. With a
-//!       // bounds guard: under affine.if (unit inside the array), zeros else.
+//!       // W neighbours: one vector.load (W > 1) or affine.load, stored one
+//!       // by one; a run: one affine.load per element, one vector.store.
+//!       // A load that may leave the array: under affine.if, zero else.
 //!       %v = affine.load %A[corner_d(%i) + coord_d(e)]
 //!       affine.store %v, %sA[position_d(coord(e))]
 //!     }
@@ -18,6 +20,11 @@
 //!   gpu.barrier
 //! }
 //! ```
+//!
+//! Double-buffered (`LoopPlan::double_buffered`): the buffers get a
+//! leading dimension of 2, the rounds are unrolled, and
+//! `stage_loop_pipelined` places the loads of the next chunk before the
+//! computation and their stores after it (one barrier per chunk).
 
 use super::plan::{LaunchPlan, LoopPlan, Promotion, ThreadContiguous};
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
