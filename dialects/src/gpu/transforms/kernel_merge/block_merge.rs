@@ -23,6 +23,7 @@ use super::{
 use crate::affine::{AffineApplyOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::gpu::analysis::kernel_access::LaunchIds;
 use crate::gpu::analysis::sharing::dependent_values;
+use crate::gpu::utils::workgroup_buffer::memref_bytes;
 use crate::gpu::GpuLaunchOp;
 use crate::memref::{MemrefLoadOp, MemrefStoreOp};
 use lf_ir::affine::{AffineExpr, AffineMap, IntegerSet};
@@ -176,7 +177,7 @@ pub fn plan_block_merge<'c>(
     );
     let bytes: i64 = wg
         .iter()
-        .map(|&m| array_bytes(ir, m).saturating_mul(if replicate.contains(&m) { factor } else { 1 }))
+        .map(|&m| memref_bytes(ir, m).saturating_mul(if replicate.contains(&m) { factor } else { 1 }))
         .sum();
     if bytes > MAX_SHARED_BYTES {
         return Err(format!(
@@ -196,17 +197,6 @@ pub fn plan_block_merge<'c>(
 /// The most shared memory a block may use (bytes): CUDA's static limit,
 /// also `gpu-block-tile`'s budget for its promoted operands.
 pub const MAX_SHARED_BYTES: i64 = 48 * 1024;
-
-/// The bytes of a workgroup array (0 when unknown).
-fn array_bytes<'c>(ir: &impl Ir<'c>, m: Value) -> i64 {
-    match ir.ctx().type_data(ir.body().value_type(m)) {
-        lf_ir::TypeData::MemRef { shape, element, .. } => {
-            let elem = crate::affine::utils::memory_footprint::element_bytes(ir.ctx(), *element).unwrap_or(4) as i64;
-            shape.iter().fold(elem, |acc, &d| acc.saturating_mul(d.max(1)))
-        }
-        _ => 0,
-    }
-}
 
 /// Why `memref` cannot get a leading dimension: a use that is not the
 /// memref operand of a load or store (`None` when every use is).

@@ -18,12 +18,12 @@
 //! the shared-memory budget; where it cannot be shown inside the array,
 //! the copy checks the array's bounds.
 
-use crate::affine::utils::memory_footprint::element_bytes;
 use crate::affine::{AffineForOp, AffineIfOp, AffineLoadOp};
 use crate::gpu::analysis::kernel_access::{
     kernel_accesses, KernelAccess, KernelLoop, LaunchIds, LinearIndex, MemorySpace, Term,
 };
 use crate::gpu::utils::kernel_writes::nested_writes;
+use crate::gpu::utils::workgroup_buffer::{memref_bytes, memref_element_bytes};
 use crate::gpu::GpuLaunchOp;
 use lf_ir::interfaces::{is_memory_effect_free, memory_effects};
 use lf_ir::view::{collect_ops, Ir, OpView};
@@ -281,25 +281,12 @@ pub fn plan_launch<'c>(
     })
 }
 
-/// The bytes of an element of the memref `m` (8, the widest scalar, when
-/// its element type has no size: `index`).
-fn element_size<'c>(ir: &impl Ir<'c>, m: Value) -> i64 {
-    let ctx = ir.ctx();
-    match ctx.type_data(ir.body().value_type(m)) {
-        lf_ir::TypeData::MemRef { element, .. } => element_bytes(ctx, *element).map_or(8, |b| b as i64),
-        _ => 8,
-    }
-}
-
 /// The bytes of the workgroup buffers `launch` already has.
 fn existing_shared_bytes<'c>(ir: &impl Ir<'c>, launch: GpuLaunchOp) -> i64 {
     launch
         .workgroup_attributions(ir)
         .iter()
-        .map(|&v| match ir.ctx().type_data(ir.body().value_type(v)) {
-            lf_ir::TypeData::MemRef { shape, .. } => shape.iter().product::<i64>().saturating_mul(element_size(ir, v)),
-            _ => 0,
-        })
+        .map(|&v| memref_bytes(ir, v))
         .sum()
 }
 
@@ -341,7 +328,7 @@ fn shared_bytes<'c>(ir: &impl Ir<'c>, p: &Promotion) -> i64 {
     p.buffer_shape
         .iter()
         .product::<i64>()
-        .saturating_mul(element_size(ir, p.memref))
+        .saturating_mul(memref_element_bytes(ir, p.memref))
 }
 
 /// The trip count of `f`, the chunk it is staged by ([`chunk_for`]) and
