@@ -486,20 +486,7 @@ fn emit_unit_loads(
         for global in &loads {
             let inside = p.bounds_guard.then(|| set_of(&ops, inside_array(p, global, width)));
             let map = ops.map(global.clone());
-            let load = |b: &mut Builder<'_>| -> ValueList {
-                if width == 1 {
-                    return std::iter::once(AffineLoadOp::build(b, p.memref, &operands, map.clone()).result(b))
-                        .collect();
-                }
-                let indices: Vec<Value> = (0..map.num_results())
-                    .map(|d| AffineApplyOp::build(b, &operands, map.get_sub_map(&[d])).result(b))
-                    .collect();
-                let ty = vector_type(b.ctx(), width, element);
-                let v = VectorLoadOp::build(b, p.memref, &indices, ty).result(b);
-                (0..width)
-                    .map(|k| VectorExtractOp::build(b, v, &[], &[k]).result(b))
-                    .collect()
-            };
+            let load = |b: &mut Builder<'_>| load_elements(b, p.memref, element, width, &operands, &map);
             match inside {
                 None => out.extend(load(b)),
                 Some(set) => {
@@ -527,6 +514,35 @@ fn emit_unit_loads(
             b.body().results(guard.op()).collect()
         }
     }
+}
+
+/// `width` elements of `memref` from `map`'s position on: one
+/// `affine.load`, or a `vector.load` and its elements.
+fn load_elements(
+    b: &mut Builder<'_>,
+    memref: Value,
+    element: Type,
+    width: i64,
+    operands: &[Value],
+    map: &AffineMap,
+) -> ValueList {
+    if width == 1 {
+        return std::iter::once(AffineLoadOp::build(b, memref, operands, map.clone()).result(b)).collect();
+    }
+    let indices = map_indices(b, operands, map);
+    let ty = vector_type(b.ctx(), width, element);
+    let v = VectorLoadOp::build(b, memref, &indices, ty).result(b);
+    (0..width)
+        .map(|k| VectorExtractOp::build(b, v, &[], &[k]).result(b))
+        .collect()
+}
+
+/// The results of `map` on `operands` as index values (one `affine.apply`
+/// each), for the `vector` ops, which take indices rather than a map.
+fn map_indices(b: &mut Builder<'_>, operands: &[Value], map: &AffineMap) -> Vec<Value> {
+    (0..map.num_results())
+        .map(|d| AffineApplyOp::build(b, operands, map.get_sub_map(&[d])).result(b))
+        .collect()
 }
 
 /// Stores `values` (the elements of the thread's unit of `round`) into
@@ -560,9 +576,7 @@ fn emit_unit_stores(
             let element = element_type(b, p);
             let ty = vector_type(b.ctx(), values.len() as i64, element);
             let v = VectorFromElementsOp::build(b, values, ty).dest(b);
-            let indices: Vec<Value> = (0..maps[0].num_results())
-                .map(|d| AffineApplyOp::build(b, &operands, maps[0].get_sub_map(&[d])).result(b))
-                .collect();
+            let indices = map_indices(b, &operands, &maps[0]);
             VectorStoreOp::build(b, v, buf, &indices);
         } else {
             for (&v, map) in values.iter().zip(&maps) {
