@@ -154,6 +154,19 @@ impl Promotion {
     pub fn rounds(&self, threads: i64) -> i64 {
         (self.units() + threads - 1) / threads
     }
+
+    /// The elements each of `threads` threads copies per chunk (in
+    /// registers between load and store when double-buffered).
+    pub fn values_per_thread(&self, threads: i64) -> i64 {
+        self.rounds(threads) * self.unit_elements()
+    }
+}
+
+impl LaunchPlan {
+    /// The threads of a block.
+    pub fn threads(&self) -> i64 {
+        self.block.iter().product()
+    }
 }
 
 /// The promotions of one launch.
@@ -308,7 +321,7 @@ fn double_buffering<'c>(
         ));
     }
     let threads: i64 = block.iter().product();
-    let values: i64 = arrays.iter().map(|p| p.rounds(threads) * p.unit_elements()).sum();
+    let values: i64 = arrays.iter().map(|p| p.values_per_thread(threads)).sum();
     if values > MAX_PREFETCH_VALUES {
         return Err(format!(
             "each thread would hold {values} values of the next chunk, more than {MAX_PREFETCH_VALUES}"

@@ -128,7 +128,7 @@ fn rewrite_loop(b: &mut Builder<'_>, plan: &LaunchPlan, l: &LoopPlan, buffers: &
             |b, values, slot| {
                 let mut rest = values;
                 for (p, &buf) in l.arrays.iter().zip(buffers) {
-                    let n = (p.rounds(plan.block.iter().product()) * p.unit_elements()) as usize;
+                    let n = p.values_per_thread(plan.threads()) as usize;
                     emit_stores(b, plan, p, buf, &rest[..n], slot);
                     rest = &rest[n..];
                 }
@@ -253,7 +253,7 @@ struct Unit {
 
 impl Unit {
     fn of(ops: &mut Operands, plan: &LaunchPlan, p: &Promotion, round: Round) -> Unit {
-        let threads: i64 = plan.block.iter().product();
+        let threads = plan.threads();
         let round = match round {
             Round::Loop(q) => ops.dim(q),
             Round::Constant(q) => AffineExpr::constant(q),
@@ -392,7 +392,7 @@ fn element_type(b: &Builder<'_>, p: &Promotion) -> Type {
 /// loaded ([`emit_unit_loads`]) and stored ([`emit_unit_stores`]), under
 /// one `affine.if` when the last round has fewer units than threads.
 fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, i: Value) {
-    let threads: i64 = plan.block.iter().product();
+    let threads = plan.threads();
     AffineForOp::build(
         b,
         AffineBound::constant(0),
@@ -423,7 +423,7 @@ fn emit_copy(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, buf: Value, 
 /// The loads of `p`'s units for the chunk starting at `start` in a
 /// double-buffered loop: every round's unit, its elements as scalars.
 fn emit_prefetch(b: &mut Builder<'_>, plan: &LaunchPlan, p: &Promotion, start: Value) -> Vec<Value> {
-    let threads: i64 = plan.block.iter().product();
+    let threads = plan.threads();
     (0..p.rounds(threads))
         .flat_map(|q| emit_unit_loads(b, plan, p, start, Round::Constant(q), true))
         .collect()
@@ -460,7 +460,7 @@ fn emit_unit_loads(
     round: Round,
     check_exists: bool,
 ) -> Vec<Value> {
-    let threads: i64 = plan.block.iter().product();
+    let threads = plan.threads();
     let element = element_type(b, p);
     let mut ops = Operands::default();
     let start = ops.dim(start);
@@ -558,7 +558,7 @@ fn emit_unit_stores(
     round: Round,
     check_exists: bool,
 ) {
-    let threads: i64 = plan.block.iter().product();
+    let threads = plan.threads();
     let mut ops = Operands::default();
     let slot = slot.map(|s| match s {
         Slot::First => AffineExpr::constant(0),
