@@ -31,9 +31,10 @@
 #                  vectorize-access{width=4} before gpu-optimize-kernels (lf's step for
 #                  kernels with few threads that each reduce: matvec; declines elsewhere)
 #   per workload:  transpose: merge = + diagonal-reorder; complex_scale: coal =
-#                  + vectorize-access{width=2}; fig3_dead: naive = fuse-halo-gpu,
-#                  coal = fused + vectorize-access{width=4 mode=aggressive}, split = fused +
-#                  gpu-split-reduction + gpu-optimize-kernels
+#                  + vectorize-access{width=2}; fig3_dead: naive = one kernel per nest,
+#                  coal = affine-fusion-with-halo (fused), merge = fused with
+#                  vector-width=4 + vectorize-access{width=4} (float4), prefetch, tile, opt
+#                  and split = their steps after the float4 one
 #   RUNS=5 KRUNS=15 CPU_RUNS=1 SAN_TOOLS="memcheck racecheck" SAN_VARIANTS="opt"
 #   ANCHOR_PROGS="roofline matmul matvec transpose fig3" DEADLINE_S=560
 set -u
@@ -44,8 +45,8 @@ export VARIANTS=${VARIANTS:-naive coal merge prefetch tile opt split}
 steps() { # the passes after gpu-map-loops -> the whole pipeline
   echo "builtin.module(func.func(gpu-map-loops${1:+,$1},gpu-host-data-placement,canonicalize,cse),gpu-kernel-outlining)"
 }
-fused() { # passes after the fusion -> fig3's pipeline
-  echo "builtin.module(func.func(affine-loop-normalize,canonicalize,affine-loop-distribute{mode=one-statement},affine-fusion-with-halo,swap-array-alloc${1:+,$1},gpu-map-loops,gpu-host-data-placement,canonicalize,cse),gpu-kernel-outlining)"
+fused() { # passes after the fusion [, the fusion's options] -> fig3's pipeline
+  echo "builtin.module(func.func(affine-loop-normalize,canonicalize,affine-loop-distribute{mode=one-statement},affine-fusion-with-halo${2:+{$2\}},swap-array-alloc${1:+,$1},gpu-map-loops,gpu-host-data-placement,canonicalize,cse),gpu-kernel-outlining)"
 }
 # (not ${X:=...}: a '}' in the default would end the expansion)
 [ -n "${PIPELINE_naive:-}" ] || PIPELINE_naive=$(steps "")
@@ -58,14 +59,19 @@ fused() { # passes after the fusion -> fig3's pipeline
 [ -n "${PIPELINE_merge_transpose:-}" ] || PIPELINE_merge_transpose=$(steps "coalesce-via-shared,gpu-merge-policy,diagonal-reorder")
 [ -n "${PIPELINE_prefetch_transpose:-}" ] || PIPELINE_prefetch_transpose=$(steps "coalesce-via-shared,gpu-merge-policy,diagonal-reorder,prefetch")
 [ -n "${PIPELINE_coal_complex_scale:-}" ] || PIPELINE_coal_complex_scale=$(steps "vectorize-access{width=2},coalesce-via-shared")
-[ -n "${PIPELINE_naive_fig3_dead:-}" ] || PIPELINE_naive_fig3_dead=$(fused "")
-[ -n "${PIPELINE_coal_fig3_dead:-}" ] || PIPELINE_coal_fig3_dead=$(fused "vectorize-access{width=4 mode=aggressive}")
-[ -n "${PIPELINE_tile_fig3_dead:-}" ] || PIPELINE_tile_fig3_dead=$(fused "gpu-block-tile")
-[ -n "${PIPELINE_opt_fig3_dead:-}" ] || PIPELINE_opt_fig3_dead=$(fused "gpu-optimize-kernels")
-[ -n "${PIPELINE_split_fig3_dead:-}" ] || PIPELINE_split_fig3_dead=$(fused "gpu-split-reduction{reassociate-float=true chunk=4 lanes=128},gpu-optimize-kernels")
+# fig3: naive = one kernel per nest (BENCHMARKS.md's naive), coal = fused (the
+# fusion step), merge = fused with groups of 4 iterations per thread and float4
+# accesses, then the later steps on that kernel
+F4_STEP="vectorize-access{width=4}"
+[ -n "${PIPELINE_coal_fig3_dead:-}" ] || PIPELINE_coal_fig3_dead=$(fused "")
+[ -n "${PIPELINE_merge_fig3_dead:-}" ] || PIPELINE_merge_fig3_dead=$(fused "$F4_STEP" "vector-width=4")
+[ -n "${PIPELINE_prefetch_fig3_dead:-}" ] || PIPELINE_prefetch_fig3_dead=$(fused "$F4_STEP,prefetch" "vector-width=4")
+[ -n "${PIPELINE_tile_fig3_dead:-}" ] || PIPELINE_tile_fig3_dead=$(fused "$F4_STEP,gpu-block-tile" "vector-width=4")
+[ -n "${PIPELINE_opt_fig3_dead:-}" ] || PIPELINE_opt_fig3_dead=$(fused "$F4_STEP,gpu-optimize-kernels" "vector-width=4")
+[ -n "${PIPELINE_split_fig3_dead:-}" ] || PIPELINE_split_fig3_dead=$(fused "gpu-split-reduction{reassociate-float=true chunk=4 lanes=128},$F4_STEP,gpu-optimize-kernels" "vector-width=4")
 export PIPELINE_naive PIPELINE_coal PIPELINE_merge PIPELINE_prefetch PIPELINE_tile PIPELINE_opt PIPELINE_split PIPELINE_merge_transpose \
-  PIPELINE_prefetch_transpose PIPELINE_coal_complex_scale PIPELINE_naive_fig3_dead PIPELINE_coal_fig3_dead \
-  PIPELINE_tile_fig3_dead PIPELINE_opt_fig3_dead PIPELINE_split_fig3_dead
+  PIPELINE_prefetch_transpose PIPELINE_coal_complex_scale PIPELINE_coal_fig3_dead PIPELINE_merge_fig3_dead \
+  PIPELINE_prefetch_fig3_dead PIPELINE_tile_fig3_dead PIPELINE_opt_fig3_dead PIPELINE_split_fig3_dead
 export RUNS=${RUNS:-5} KRUNS=${KRUNS:-15} CPU_RUNS=${CPU_RUNS:-1}
 export SAN_TOOLS=${SAN_TOOLS:-memcheck racecheck} SAN_VARIANTS=${SAN_VARIANTS:-opt}
 export ANCHOR_PROGS=${ANCHOR_PROGS:-roofline matmul matvec transpose fig3} DEADLINE_S=${DEADLINE_S:-560}

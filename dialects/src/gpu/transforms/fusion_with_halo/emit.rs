@@ -5,6 +5,7 @@
 //! only from the block's own strip.
 
 use super::group::GroupPlan;
+use super::grouped;
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use crate::arith::ArithConstantOp;
 use crate::gpu::{AddressSpace, GpuBarrierOp, GpuLaunchOp};
@@ -95,7 +96,9 @@ fn fill_kernel(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &GroupPlan) {
         }
     }
     for k in 0..plan.nests.len() {
-        if steps == 1 {
+        if plan.vector_width > 1 {
+            grouped::grouped_phase(b, plan, k, bid[0], t[0], &buffer_of);
+        } else if steps == 1 {
             guarded_phase(b, plan, k, &i, &t, &[], &buffer_of);
         } else {
             // Each thread of the outermost level computes the iterations
@@ -135,7 +138,7 @@ fn fill_kernel(b: &mut Builder<'_>, launch: GpuLaunchOp, plan: &GroupPlan) {
 
 /// `i_d = o_d + block * S_d - Lmax_d + slot`: the iteration of level `d`
 /// the thread's `slot` (its position in the block's extent) computes.
-fn iteration_value(b: &mut Builder<'_>, plan: &GroupPlan, d: usize, block: Value, slot: Value) -> Value {
+pub(super) fn iteration_value(b: &mut Builder<'_>, plan: &GroupPlan, d: usize, block: Value, slot: Value) -> Value {
     let expr = AffineExpr::dim(0)
         .mul_const(plan.strip[d])
         .add(&AffineExpr::dim(1))
@@ -145,7 +148,7 @@ fn iteration_value(b: &mut Builder<'_>, plan: &GroupPlan, d: usize, block: Value
 
 /// Nest `k`'s phase at the insertion point, under its guard (and the
 /// `extra` constraints over `[i.., t..]`) when it needs one.
-fn guarded_phase(
+pub(super) fn guarded_phase(
     b: &mut Builder<'_>,
     plan: &GroupPlan,
     k: usize,
@@ -177,7 +180,7 @@ fn guarded_phase(
 /// The constraints (`>= 0`) over `[i_0.., t_0..]` keeping nest `k` to its
 /// widened range: its bounds and the strip widened by its halo, without
 /// those every thread of the grid satisfies.
-fn phase_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
+pub(super) fn phase_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
     let depth = plan.strip.len();
     let n = &plan.nests[k];
     let h = &plan.halos[k];
@@ -205,7 +208,7 @@ fn phase_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
 
 /// The constraints keeping a thread of nest `k`'s phase to its block's
 /// own strip (those its phase guard does not already hold).
-fn owned_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
+pub(super) fn owned_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
     let depth = plan.strip.len();
     let h = &plan.halos[k];
     let mut out = Vec::new();
@@ -222,7 +225,7 @@ fn owned_guard(plan: &GroupPlan, k: usize) -> Vec<AffineExpr> {
 }
 
 /// `exprs >= 0` over `[i.., t..]` as an integer set on the values used.
-fn integer_set(exprs: &[AffineExpr], i: &[Value], t: &[Value]) -> (IntegerSet, Vec<Value>) {
+pub(super) fn integer_set(exprs: &[AffineExpr], i: &[Value], t: &[Value]) -> (IntegerSet, Vec<Value>) {
     let all: Vec<Value> = i.iter().chain(t).copied().collect();
     let mut used = vec![false; all.len()];
     for e in exprs {
@@ -250,17 +253,22 @@ fn integer_set(exprs: &[AffineExpr], i: &[Value], t: &[Value]) -> (IntegerSet, V
 /// definition stored to its buffer and (from the strip, when kept) to
 /// global memory.
 fn fill_phase(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, i: &[Value], t: &[Value], buffer_of: &[Option<Value>]) {
-    b.guarded(|b| fill_phase_here(b, plan, k, i, t, buffer_of));
+    b.guarded(|b| fill_phase_here(b, plan, k, i, t, buffer_of, true));
 }
 
-fn fill_phase_here(
+/// Nest `k`'s body at the insertion point (see [`fill_phase`]); the
+/// global store of a kept definition is put under the block's own strip
+/// guard when `owned_guard_here`, else left unguarded for the caller to
+/// guard, and returned.
+pub(super) fn fill_phase_here(
     b: &mut Builder<'_>,
     plan: &GroupPlan,
     k: usize,
     i: &[Value],
     t: &[Value],
     buffer_of: &[Option<Value>],
-) {
+    owned_guard_here: bool,
+) -> Option<OpId> {
     let depth = plan.strip.len();
     let nest = &plan.nests[k];
     let mut map = ValueMap::default();
@@ -338,7 +346,9 @@ fn fill_phase_here(
     }
     if !plan.keep[k] {
         b.erase_op(store);
-    } else {
+        return None;
+    }
+    if owned_guard_here {
         let owned = owned_guard(plan, k);
         if !owned.is_empty() {
             let (set, operands) = integer_set(&owned, i, t);
@@ -351,6 +361,7 @@ fn fill_phase_here(
             b.move_op_before(store, end);
         }
     }
+    Some(store)
 }
 
 /// Whether `op` is inside the nest rooted at `root`.

@@ -49,6 +49,10 @@ pub struct GroupOptions {
     /// The number of the group's first nest in its run, from 0 (remarks
     /// number nests from 1 in the run).
     pub first: usize,
+    /// Iterations a thread computes side by side in a 1-D group (1: one
+    /// at a time; 2 or 4: groups of neighbouring iterations for
+    /// `vectorize-access`).
+    pub vector_width: i64,
 }
 
 /// A read of a definition of the group, served by its buffer.
@@ -101,6 +105,39 @@ pub struct GroupPlan {
     pub iterations: (u64, u64),
     /// Threads along the outermost level (0: one per iteration).
     pub outer_threads: i64,
+    /// Neighbouring iterations a thread computes together (1, or the
+    /// option's 2 or 4 for a 1-D group).
+    pub vector_width: i64,
+}
+
+/// The threads of a 1-D block whose threads compute groups of `w`
+/// neighbouring iterations of a strip of `strip`: `outer_threads` (when not
+/// 0) or one per group, at most as many as the strip has groups; `None`
+/// when the strip holds fewer than two groups.
+pub fn grouped_threads(strip: i64, outer_threads: i64, w: i64) -> Option<i64> {
+    let groups = strip / w;
+    if groups < 2 {
+        return None;
+    }
+    Some(if outer_threads > 0 {
+        outer_threads.min(groups)
+    } else {
+        groups
+    })
+}
+
+/// Threads per block, per level, for a strip of `strip` iterations and
+/// `extent` iterations with the halos: one per iteration, one per group of
+/// `vector_width` iterations of the strip along a 1-D group's only level,
+/// and at most `outer_threads` (when not 0) along the outermost level.
+fn block_shape(strip: &[i64], extent: &[i64], outer_threads: i64, vector_width: i64) -> Vec<i64> {
+    let mut b = extent.to_vec();
+    if vector_width > 1 {
+        b[0] = grouped_threads(strip[0], outer_threads, vector_width).unwrap_or(1);
+    } else if outer_threads > 0 && outer_threads < b[0] {
+        b[0] = outer_threads;
+    }
+    b
 }
 
 impl GroupPlan {
@@ -115,15 +152,16 @@ impl GroupPlan {
     /// Threads per block, per level: one per iteration, but for the
     /// outermost level when `outer_threads` threads loop over it.
     pub fn block(&self) -> Vec<i64> {
-        let mut b = self.extent();
-        if self.outer_threads > 0 && self.outer_threads < b[0] {
-            b[0] = self.outer_threads;
-        }
-        b
+        block_shape(&self.strip, &self.extent(), self.outer_threads, self.vector_width)
     }
 
-    /// How many iterations of the outermost level each thread computes.
+    /// How many iterations (of the strip: groups of `vector_width`
+    /// iterations) of the outermost level each thread computes.
     pub fn outer_steps(&self) -> i64 {
+        let w = self.vector_width;
+        if w > 1 {
+            return self.strip[0] / (w * self.block()[0]);
+        }
         let (e, b) = (self.extent()[0], self.block()[0]);
         (e + b - 1) / b
     }
@@ -263,7 +301,16 @@ pub fn plan_group(
         .map(|d| halos.iter().map(|h| h.upper[d]).max().unwrap_or(0))
         .collect();
     let mut strip = opts.strip.clone();
-    if opts.warp_aligned && depth == 1 {
+    let vector_threads = (depth == 1 && opts.vector_width > 1)
+        .then(|| grouped_threads(strip[0], opts.outer_threads, opts.vector_width))
+        .flatten();
+    if let Some(t) = vector_threads {
+        // Groups of neighbouring iterations: the strip is `rounds` groups
+        // of W iterations for each of the block's threads (the halos are
+        // computed apart, by a few threads each).
+        let w = opts.vector_width;
+        strip[0] = strip[0] / (w * t) * (w * t);
+    } else if opts.warp_aligned && depth == 1 {
         // The default strip of a 1-D group: the block (strip plus halos)
         // is made a multiple of the warp, so that no warp is partly idle
         // (measured: 1.68x -> 1.77x over one kernel per nest for fig. 3 on
@@ -276,6 +323,7 @@ pub fn plan_group(
             strip[x] = side - halo;
         }
     }
+    let vector_width = if vector_threads.is_some() { opts.vector_width } else { 1 };
     for d in 0..depth {
         if lmax[d] > strip[d] || rmax[d] > strip[d] {
             let k = halos
@@ -293,10 +341,7 @@ pub fn plan_group(
         }
     }
     let extent: Vec<i64> = (0..depth).map(|d| strip[d] + lmax[d] + rmax[d]).collect();
-    let mut block = extent.clone();
-    if opts.outer_threads > 0 && opts.outer_threads < block[0] {
-        block[0] = opts.outer_threads;
-    }
+    let block = block_shape(&strip, &extent, opts.outer_threads, vector_width);
     let threads: i64 = block.iter().product();
     // A single nest is not fused (it stays a loop nest): no block to fit.
     if n > 1 && (threads > MAX_THREADS || (depth == 3 && block[0] > MAX_Z)) {
@@ -364,7 +409,11 @@ pub fn plan_group(
         bytes_after: 0,
         iterations: (0, 0),
         outer_threads: opts.outer_threads,
+        vector_width,
     };
+    if vector_width > 1 {
+        super::grouped::pad_for_alignment(ctx, body, &mut plan);
+    }
     traffic(ctx, body, &mut plan, &global_reads);
     Ok(plan)
 }

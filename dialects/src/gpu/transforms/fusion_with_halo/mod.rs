@@ -7,6 +7,7 @@
 
 pub mod emit;
 pub mod group;
+pub mod grouped;
 pub mod halo;
 pub mod nests;
 
@@ -53,7 +54,7 @@ arrays not in buffers once per computed iteration, kept stores once per iteratio
 `max-shared-bytes` per block. `outer-threads=N` (lf's addition, default 0: the seed's one \
 thread per iteration) gives the outermost level N threads that each loop over several of its \
 iterations (`t, t + N, ...`), so that a block can cover a larger tile than 1024 threads would. \
-Without `tile-sizes` and `outer-threads`, a 2-D group takes a 64x32 strip with 4 threads along \
+`vector-width=W` (lf's addition; 2 or 4, default 1) lays a 1-D group out for vector accesses: each of T threads (`outer-threads`, else one per W iterations of the strip; the strip is made a multiple of W*T) computes strip/(W*T) groups of W neighbouring iterations of each phase's strip-long interior, the copies of the nest's body interleaved op by op (all of a thread's loads before its stores), and the phase's halo iterations outside the interior one per thread; where the interior starts, and a padding of the lower halo by up to W-1 idle slots, are chosen so that the most global accesses (then buffer accesses) can start aligned vectors. `vectorize-access{width=W}` after `swap-array-alloc` merges them (fig. 3: float4 loads and stores throughout). 2-D and 3-D groups keep one iteration per thread, with a remark. Without `tile-sizes` and `outer-threads`, a 2-D group takes a 64x32 strip with 4 threads along \
 y when that cuts the modelled global traffic by a tenth or the redundant iterations by 10 \
 points against the seed's 32x16 layout (wide halos), and the seed's layout otherwise. A remark per fused kernel gives the strip, the block, the halo per \
 nest, side and level, the redundant iterations, the shared bytes and the modelled global bytes \
@@ -103,6 +104,12 @@ a block over 1024 threads; buffers over `max-shared-bytes`.",
             help: "Threads along the outermost level, each looping over several of its iterations (0: one per iteration)",
         },
         PassOption {
+            name: "vector-width",
+            kind: OptionKind::UInt,
+            default: "1",
+            help: "1-D groups: each thread computes groups of this many neighbouring iterations (1, 2 or 4), laid out for vectorize-access",
+        },
+        PassOption {
             name: "remarks",
             kind: OptionKind::Bool,
             default: "true",
@@ -145,6 +152,10 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
     if !(0..=1024).contains(&outer_threads) {
         return Err("outer-threads: between 0 (one thread per iteration) and 1024".into());
     }
+    let vector_width = opts.int("vector-width");
+    if ![1, 2, 4].contains(&vector_width) {
+        return Err(format!("vector-width: must be 1, 2 or 4, got {vector_width}"));
+    }
     let shared = opts.int("max-shared-bytes");
     if shared < 1 {
         return Err("max-shared-bytes: must be at least 1".into());
@@ -160,6 +171,7 @@ fn create(opts: &PassOptions) -> Result<Box<dyn Pass>, String> {
         group_all: opts.str("group") == "all",
         keep_all: opts.str("keep-intermediates") == "all",
         outer_threads,
+        vector_width,
         remarks: opts.bool("remarks"),
     }))
 }
@@ -178,6 +190,8 @@ pub struct AffineFusionWithHalo {
     pub keep_all: bool,
     /// Threads along the outermost level (0: one per iteration).
     pub outer_threads: i64,
+    /// Neighbouring iterations a thread of a 1-D group computes together.
+    pub vector_width: i64,
     /// Whether remarks are emitted.
     pub remarks: bool,
 }
@@ -215,6 +229,7 @@ impl AffineFusionWithHalo {
             strip: self.strips(depth),
             warp_aligned: self.tile_sizes.is_empty(),
             outer_threads: self.outer_threads,
+            vector_width: self.vector_width,
             rule: self.rule,
             max_shared_bytes: self.max_shared_bytes,
             keep_all: self.keep_all,
@@ -395,7 +410,13 @@ fn describe(plan: &GroupPlan, first: usize) -> String {
         .collect();
     let buffers = plan.communicates.iter().filter(|&&c| c).count();
     let steps = plan.outer_steps();
-    let looped = if steps > 1 {
+    let w = plan.vector_width;
+    let looped = if w > 1 {
+        format!(
+            " ({steps} group(s) of {w} neighbouring iterations each along {})",
+            axes[depth - 1]
+        )
+    } else if steps > 1 {
         format!(" ({steps} iterations each along {})", axes[depth - 1])
     } else {
         String::new()
@@ -527,7 +548,19 @@ impl Pass for AffineFusionWithHalo {
                     .iter()
                     .position(|n| n.root() == g.nests[0].root())
                     .unwrap_or(0);
-                remarks.push((g.nests[0].root(), describe(&g, first)));
+                let mut message = describe(&g, first);
+                if self.vector_width > 1 && g.vector_width == 1 {
+                    message += &format!(
+                        "; vector-width={} not applied: {}",
+                        self.vector_width,
+                        if g.strip.len() > 1 {
+                            "only 1-D groups compute neighbouring iterations together"
+                        } else {
+                            "the strip is shorter than two groups"
+                        }
+                    );
+                }
+                remarks.push((g.nests[0].root(), message));
                 plans.push(g);
             }
         }
