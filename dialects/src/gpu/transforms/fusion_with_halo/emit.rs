@@ -351,17 +351,25 @@ pub(super) fn fill_phase_here(
     if owned_guard_here {
         let owned = owned_guard(plan, k);
         if !owned.is_empty() {
-            let (set, operands) = integer_set(&owned, i, t);
-            let guard = AffineIfOp::build(b, set, &operands, &[], |_| ValueList::new(), None);
-            let then = guard.then_block(b);
-            let end = b
-                .body()
-                .terminator(then)
-                .expect("affine.if's block ends in affine.yield");
-            b.move_op_before(store, end);
+            guard_stores(b, &owned, i, t, &[store]);
         }
     }
     Some(store)
+}
+
+/// Moves `stores` (in order) into one `affine.if` of `constraints` over
+/// `[i.., t..]` built at the insertion point.
+pub(super) fn guard_stores(b: &mut Builder<'_>, constraints: &[AffineExpr], i: &[Value], t: &[Value], stores: &[OpId]) {
+    let (set, operands) = integer_set(constraints, i, t);
+    let guard = AffineIfOp::build(b, set, &operands, &[], |_| ValueList::new(), None);
+    let then = guard.then_block(b);
+    let end = b
+        .body()
+        .terminator(then)
+        .expect("affine.if's block ends in affine.yield");
+    for &store in stores {
+        b.move_op_before(store, end);
+    }
 }
 
 /// Whether `op` is inside the nest rooted at `root`.

@@ -19,7 +19,9 @@
 //! group the same way when the guard holds at both of its ends, else the
 //! group's iterations one by one, each under its own guard.
 
-use super::emit::{fill_phase_here, guarded_phase, integer_set, iteration_value, owned_guard, phase_guard};
+use super::emit::{
+    fill_phase_here, guard_stores, guarded_phase, integer_set, iteration_value, owned_guard, phase_guard,
+};
 use super::group::GroupPlan;
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineIfOp, AffineLoadOp, AffineStoreOp};
 use lf_ir::affine::{AffineExpr, AffineMap};
@@ -322,16 +324,7 @@ fn together(
     if one_guard {
         for (round, chunk) in stores.chunks(w as usize).enumerate() {
             let (i, s) = points[round * w as usize];
-            let (set, operands) = integer_set(&owned, &[i], &[s]);
-            let guard = AffineIfOp::build(b, set, &operands, &[], |_| ValueList::new(), None);
-            let then = guard.then_block(b);
-            let end = b
-                .body()
-                .terminator(then)
-                .expect("affine.if's block ends in affine.yield");
-            for &st in chunk {
-                b.move_op_before(st, end);
-            }
+            guard_stores(b, &owned, &[i], &[s], chunk);
         }
     }
 }
