@@ -355,11 +355,14 @@ pub fn plan_group(
         );
     }
     let communicates: Vec<bool> = (0..n).map(|j| served.iter().any(|s| s.producer == j)).collect();
-    let slots: i64 = extent.iter().product();
-    let shared_bytes: u64 = (0..n)
+    // Bytes of the buffers per slot; under vector-width the lower halo may
+    // be padded by up to W - 1 slots (`pad_for_alignment`).
+    let slot_bytes: u64 = (0..n)
         .filter(|&j| communicates[j])
-        .map(|j| slots as u64 * array_element_bytes(ctx, body, nests[j].array))
+        .map(|j| array_element_bytes(ctx, body, nests[j].array))
         .sum();
+    let slots: i64 = extent.iter().product::<i64>() + (vector_width - 1);
+    let shared_bytes = slots as u64 * slot_bytes;
     if shared_bytes > opts.max_shared_bytes {
         return refuse(
             n - 1,
@@ -413,6 +416,7 @@ pub fn plan_group(
     };
     if vector_width > 1 {
         super::grouped::pad_for_alignment(ctx, body, &mut plan);
+        plan.shared_bytes = plan.extent().iter().product::<i64>() as u64 * slot_bytes;
     }
     traffic(ctx, body, &mut plan, &global_reads);
     Ok(plan)
