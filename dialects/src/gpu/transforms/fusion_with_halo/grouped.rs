@@ -217,10 +217,29 @@ fn halo_slots(
     let (bid, tid) = ids;
     let threads = plan.block()[0];
     let within = [AffineExpr::dim(1).neg().add_const(base + count - 1)];
+    let trips = (count + threads - 1) / threads;
+    guarded_slots(b, plan, k, bid, (tid, threads, base), trips, &within, buffer_of);
+}
+
+/// Slots `first + stride * r + base` for `r < trips` (`from` = `(first,
+/// stride, base)`), one after the other, each under the phase's guard and
+/// the `extra` constraints over `[i, t]`.
+#[allow(clippy::too_many_arguments)]
+fn guarded_slots(
+    b: &mut Builder<'_>,
+    plan: &GroupPlan,
+    k: usize,
+    bid: Value,
+    from: (Value, i64, i64),
+    trips: i64,
+    extra: &[AffineExpr],
+    buffer_of: &[Option<Value>],
+) {
+    let (first, stride, base) = from;
     AffineForOp::build(
         b,
         AffineBound::constant(0),
-        AffineBound::constant((count + threads - 1) / threads),
+        AffineBound::constant(trips),
         1,
         &[],
         |b, r, _| {
@@ -228,12 +247,12 @@ fn halo_slots(
                 2,
                 0,
                 vec![AffineExpr::dim(0)
-                    .add(&AffineExpr::dim(1).mul_const(threads))
+                    .add(&AffineExpr::dim(1).mul_const(stride))
                     .add_const(base)],
             );
-            let s = AffineApplyOp::build(b, &[tid, r], slot).result(b);
+            let s = AffineApplyOp::build(b, &[first, r], slot).result(b);
             let i = iteration_value(b, plan, 0, bid, s);
-            guarded_phase(b, plan, k, &[i], &[s], &within, buffer_of);
+            guarded_phase(b, plan, k, &[i], &[s], extra, buffer_of);
             ValueList::new()
         },
     );
@@ -260,20 +279,7 @@ fn at_both_ends(constraints: &[AffineExpr], last: i64) -> Vec<AffineExpr> {
 /// The group's iterations one after the other, each under the phase's
 /// guard.
 fn one_by_one(b: &mut Builder<'_>, plan: &GroupPlan, k: usize, bid: Value, s0: Value, buffer_of: &[Option<Value>]) {
-    AffineForOp::build(
-        b,
-        AffineBound::constant(0),
-        AffineBound::constant(plan.vector_width),
-        1,
-        &[],
-        |b, m, _| {
-            let sum = AffineMap::new(2, 0, vec![AffineExpr::dim(0).add(&AffineExpr::dim(1))]);
-            let s = AffineApplyOp::build(b, &[s0, m], sum).result(b);
-            let i = iteration_value(b, plan, 0, bid, s);
-            guarded_phase(b, plan, k, &[i], &[s], &[], buffer_of);
-            ValueList::new()
-        },
-    );
+    guarded_slots(b, plan, k, bid, (s0, 1, 0), plan.vector_width, &[], buffer_of);
 }
 
 /// The copies of nest `k`'s body for the iterations `i0 + o` (slots
