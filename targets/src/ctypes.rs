@@ -27,7 +27,9 @@ impl Flavor {
     }
 }
 
-/// The C spelling of a scalar type, or `None` if the target has none.
+/// The C spelling of a scalar type, or `None` if the target has none. An
+/// `i1` value is a `bool` in kernels (the GPU compiler keeps a loop-carried
+/// flag in a predicate register) and an `int` in host code.
 pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
     if flavor == Flavor::BrookKernel {
         return brook_scalar(ctx, t);
@@ -42,7 +44,7 @@ pub fn scalar(ctx: &Context, t: Type, flavor: Flavor) -> Option<&'static str> {
             }
         }
         TypeData::Integer { width: 1, .. } => {
-            if ocl {
+            if ocl || flavor == Flavor::CudaDevice {
                 "bool"
             } else {
                 "int"

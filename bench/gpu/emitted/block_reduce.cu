@@ -53,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(64) main_kernel(int arg0, float* ar
   int v2 = arg9;
   for (int arg13 = arg2; arg13 < arg8; arg13 += arg4) {
     int arg14 = v2;
-    int v4 = (unsigned int)thread_id_x < (unsigned int)arg14;
+    bool v4 = (unsigned int)thread_id_x < (unsigned int)arg14;
     if (v4) {
       float v6 = arg11[thread_id_x];
       float v8 = arg11[thread_id_x + arg14];
@@ -64,7 +64,7 @@ extern "C" __global__ void __launch_bounds__(64) main_kernel(int arg0, float* ar
     int v5 = (int)((unsigned int)arg14 / (unsigned int)arg7);
     v2 = v5;
   }
-  int v3 = thread_id_x == arg2;
+  bool v3 = thread_id_x == arg2;
   if (v3) {
     float v4 = arg11[arg2];
     arg10[block_id_x] = v4;

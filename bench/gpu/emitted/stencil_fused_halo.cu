@@ -33,7 +33,7 @@ extern "C" __global__ void stencil_fused(float* arg0, float* arg1) {
   const int block_id_x = (int)blockIdx.x;
   float v1 = arg0[block_id_x * 64 + thread_id_x];
   arg2[thread_id_x] = v1;
-  int v2 = (unsigned int)thread_id_x < (unsigned int)4;
+  bool v2 = (unsigned int)thread_id_x < (unsigned int)4;
   if (v2) {
     float v23 = arg0[block_id_x * 64 + thread_id_x + 64];
     arg2[thread_id_x + 64] = v23;
@@ -47,7 +47,7 @@ extern "C" __global__ void stencil_fused(float* arg0, float* arg1) {
   float v8 = v5 * 0.25f;
   float v9 = v6 + v7;
   float v10 = v9 + v8;
-  int v11 = (unsigned int)thread_id_x < (unsigned int)2;
+  bool v11 = (unsigned int)thread_id_x < (unsigned int)2;
   float v12;
   if (v11) {
     float v22 = arg2[thread_id_x + 64];

@@ -160,15 +160,13 @@ pub(super) fn clone_prologue_map(
     for (a, v) in s.args.iter().zip(args) {
         m.map(*a, *v);
     }
-    let mut skip: &[OpId] = &[];
     if let Some((pf, values)) = prefetched {
-        for (&l, &v) in pf.loads.iter().zip(values) {
-            m.map(b.body().result(l, 0), v);
+        for (k, &v) in values.iter().enumerate() {
+            m.map(b.body().result(pf.carried_op(k), 0), v);
         }
-        skip = &pf.loads;
     }
     for &op in &s.prologue {
-        if !skip.contains(&op) {
+        if !prefetched.is_some_and(|(pf, _)| pf.computes(op)) {
             b.clone_op(op, &mut m);
         }
     }
@@ -288,7 +286,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
             .iter()
             .map(|&t| ArithConstantOp::zero(b, t).expect("plan checks the types"))
             .collect();
-        inits.extend(prefetch::emit(b, pf, outer, s.args[0], f1[0], &zeros));
+        inits.extend(prefetch::emit(b, pf, outer, (s.args[0], f1[0]), &zeros, None));
     }
     inits.push(active);
     let mut state_types = arg_types.clone();
@@ -352,7 +350,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
                     out.extend(b.body().results(pro.op()));
                     if let Some(pf) = &pf {
                         // The loads of the outer iteration after the next.
-                        let next = prefetch::emit(b, pf, outer, s.args[0], f1n[0], pa);
+                        let next = prefetch::emit(b, pf, outer, (s.args[0], f1n[0]), pa, None);
                         prefetch_if = b.body().defining_op(next[0]);
                         out.extend(next);
                     }

@@ -4,6 +4,7 @@
 //! next outer iteration instead of waiting for the warp (seed 001, Han and
 //! Abdelrahman, GPGPU-6 2013; DIGEST §001; `docs/design/loop-merge.md`).
 
+pub mod constants;
 pub mod deaffine;
 pub mod legality;
 pub mod merge;
@@ -43,16 +44,20 @@ thread runs in the same order as before.\n\n\
 Which loops: with `depth=N`, every innermost loop of a kernel with at least N enclosing loops in it; loops \
 carrying `lf.merge_loop = N` (the seed's `#pragma merge loop(N)`) use their own N, and are the only ones merged \
 without `depth`. Of two loops of the same nest, the first is merged and the second declined (with a remark).\n\n\
-The merged loop is written in the *select form* by default (`form=select`): every integer value of its state \
-(counters, trip counts, the active flag) is updated through `arith.select` on the per-thread condition, with \
-the speculatable integer ops of both branches computed on every trip; loads, stores and floating-point work stay \
-under the branches. ptxas (nvcc 13.0, 13.5) miscompiles the hand-written textbook merged loop, keeping the \
-per-thread outer counter in a warp-uniform register; `form=branch` writes the textbook form (every value \
-assigned in the branches), `form=speculate` also computes the inner body's pure ops on every trip, and \
-`form=rotated` runs an inner iteration and then, in the same trip, the transition when the inner loop has ended. \
-Carried values that only feed themselves (the outer loop's copies of the inner loop's values) are removed. \
-`prefetch=true` loads the next outer iteration's prologue values one transition ahead when the nest writes no \
-memory.\n\n\
+The merged loop is written in the *rotated form* by default (`form=rotated`): each trip runs one inner \
+iteration (its pure ops computed on every trip, the results kept by `arith.select` where an iteration was left) \
+and then, in the same trip, the transition when the inner loop has ended; the loop's `before` region ends with the \
+exit test, its `after` region holds the next inner prologue. Every integer value of the state (counters, trip \
+counts, flags) is updated through `arith.select` on the per-thread condition; loads, stores and the epilogue's \
+floating-point work stay under branches. ptxas (nvcc 13.0, 13.5) miscompiles the hand-written textbook merged \
+loop, keeping the per-thread outer counter in a warp-uniform register; no integer state is assigned in a \
+divergent branch here. `form=select` runs either an inner iteration or a transition per trip (integer state \
+through selects), `form=speculate` also computes the inner body's pure ops on every trip, `form=branch` writes \
+the textbook form (every value assigned in the branches). In these three forms carried values that only feed \
+themselves (the outer loop's copies of the inner loop's values) are removed (the rotated form keeps them; they are \
+dead only along the paths its selects rule out, which the GPU compiler folds). Constants from outside the kernel that the merged loop \
+reads are cloned into the kernel. `prefetch=true` loads the next outer iteration's prologue values one \
+transition ahead when the nest writes no memory.\n\n\
 With `auto=true` a static check declines (with a remark giving the estimate) when the inner trip count is \
 provably the same for every lane of a warp (DIGEST §001.5 factor 1) or when the transition's weighted size is \
 more than `max-ratio` (0.1) times the inner body's (factor 3; calibrated on an H200, `docs/design/loop-merge.md`). Declined with a remark, the program unchanged: a `gpu.barrier` \
@@ -76,9 +81,9 @@ zero constant live across the transition when the outer loop may run zero times.
         },
         PassOption {
             name: "form",
-            kind: OptionKind::Enum(&["select", "branch", "speculate", "rotated"]),
-            default: "select",
-            help: "select: integer state through arith.select (what ptxas compiles correctly); speculate: also the inner body on every trip; rotated: an inner iteration then the transition in one trip, integer state through selects; branch: the textbook form",
+            kind: OptionKind::Enum(&["rotated", "select", "branch", "speculate"]),
+            default: "rotated",
+            help: "rotated: an inner iteration then the transition in one trip, integer state through arith.select; select: an inner iteration or a transition per trip, integer state through selects; speculate: select with the inner body on every trip; branch: the textbook form (what ptxas may miscompile)",
         },
         PassOption {
             name: "max-ratio",
@@ -307,12 +312,14 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 }
             }
             let m = if self.rotated {
-                rotated::merge_rotated(b, outer, cur)?
+                rotated::merge_rotated(b, outer, cur, self.prefetch)?
             } else {
                 merge::merge(b, outer, cur, self.prefetch)?
             };
             prefetched += m.prefetched;
-            if self.select_form {
+            if self.rotated {
+                rotated_select_form(b, &m);
+            } else if self.select_form {
                 if let Some(p) = ScfIfOp::cast(b, m.prologue_if) {
                     select::to_select_form(b, p, select::any_op, select::any_op, select::any_type);
                 }
@@ -336,6 +343,9 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
             merged_levels += 1;
             last = Some(w.op());
         }
+        if let (Some(w), Some(launch)) = (last, c.launch) {
+            constants::sink_into_kernel(b, launch, w);
+        }
         if let Some(w) = last {
             b.remark(
                 w,
@@ -355,6 +365,27 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
             );
         }
         Ok(())
+    }
+}
+
+/// The select form of a rotated merged loop: the prefetch's guard and the
+/// inner body's pure ops (floating point too) computed on every trip, the
+/// integer ops of the outer step and of the next prologue too; every
+/// result both branches take from above becomes an `arith.select`. Left
+/// under branches: loads, stores, and the epilogue's and prologue's
+/// floating-point work.
+fn rotated_select_form(b: &mut Builder<'_>, m: &merge::Merged) {
+    use select::{any_op, any_type, integer_only, to_select_form};
+    if let Some(p) = m.prefetch_if.and_then(|p| ScfIfOp::cast(b, p)) {
+        to_select_form(b, p, any_op, any_op, any_type);
+    }
+    for op in [m.prologue_if, m.trip_if] {
+        if let Some(i) = ScfIfOp::cast(b, op) {
+            to_select_form(b, i, integer_only, integer_only, any_type);
+        }
+    }
+    if let Some(i) = m.body_if.and_then(|i| ScfIfOp::cast(b, i)) {
+        to_select_form(b, i, any_op, any_op, any_type);
     }
 }
 

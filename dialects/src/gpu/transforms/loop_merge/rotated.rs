@@ -4,35 +4,53 @@
 //! condition is carried from trip to trip (each evaluation of it is the
 //! original's: once per inner iteration and once at its exit), so a
 //! zero-trip inner loop takes a trip of its own, and a lane does body work
-//! on almost every trip instead of idling through its transition trips: the
-//! shape of the hand-written `merged_sel` SYN-LM kernel, for any loops.
+//! on almost every trip instead of idling through transition trips.
+//!
+//! The loop is split where the trip's work changes kind: the `before`
+//! region runs the inner iteration, the inner epilogue and the outer step
+//! and tests for the end; the `after` region runs the next inner prologue.
+//! The split matters on a GPU: the prologue's values (prefetched one outer
+//! iteration ahead with `prefetch=true`) are then read after the next
+//! iteration's body instead of at the top of the trip, where the warp would
+//! wait for the load (docs/design/loop-merge.md, "What the merged loop
+//! costs").
 //!
 //! ```text
-//! (c1, F1) = cond1(init1); (L, S0) = P0(F1); (c0, F0) = cond0(S0)
-//! while (active) {                    // state: F1, L, S0, [F0,] c0, active
+//! (c1, F1) = cond1(init1); (L, S0) = P0(F1); (c0, F0) = cond0(S0); [Pf = loads of P0(F1 + 1)]
+//! while (true) {                       // state: F1, L, S0, c0, [F0,] [Pf]
 //!   if (c0) { S0 = body0(F0); (c0, F0) = cond0(S0) }
-//!   if (!c0) {
-//!     Y = E0(F1, L, results0(F0)); (c1, F1) = cond1(next1(F1, Y))
-//!     if (c1) { (L, S0) = P0(F1); (c0, F0) = cond0(S0) }
-//!     active = c1
-//!   }
+//!   ended = !c0
+//!   if (ended) { Y = E0(F1, L, results0(F0)); (c1, F1) = cond1(next1(F1, Y)) }
+//!   if (ended && !c1) break
+//!   if (ended) { (L, S0) = P0(F1) [loads from Pf; Pf = loads of P0(F1 + 1)]; (c0, F0) = cond0(S0) }
 //! }
 //! ```
+//!
+//! When the outer loop may run zero times, the entry's `c1` also guards
+//! `ended` and the exit test (the state then holds zeros).
 
 use super::merge::{clone_prologue_map, enter_outer, replace_outer, split, step_outer, types, Merged, Split};
+use super::prefetch::{self, Prefetch};
 use super::shape::LoopForm;
-use crate::arith::{ArithConstantOp, ArithXoriOp};
+use crate::arith::{ArithAndiOp, ArithConstantOp, ArithOriOp, ArithXoriOp};
 use crate::scf::{ScfIfOp, ScfWhileOp};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
 use lf_ir::view::{OpView, ValueList};
 use lf_ir::{Type, Value};
 
-/// Runs the prologue for the outer arguments `args` and the inner
-/// condition on the new state: the live values, the inner state, the
-/// condition and (for a `while` inner loop) the forwarded values.
-fn enter(b: &mut Builder<'_>, s: &Split, inner: LoopForm, args: &[Value]) -> ValueList {
-    let (mut out, mut m) = clone_prologue_map(b, s, inner, args, None);
+/// Runs the prologue for the outer arguments `args` (the prefetched loads
+/// given by `prefetched`) and the inner condition on the new state: the
+/// live values, the inner state, the condition and (for a `while` inner
+/// loop) the forwarded values.
+fn enter(
+    b: &mut Builder<'_>,
+    s: &Split,
+    inner: LoopForm,
+    args: &[Value],
+    prefetched: Option<(&Prefetch, &[Value])>,
+) -> ValueList {
+    let (mut out, mut m) = clone_prologue_map(b, s, inner, args, prefetched);
     let state: Vec<Value> = out[s.live.len()..].to_vec();
     let (c, fwd) = inner.emit_cond(b, &state, &mut m);
     out.push(c);
@@ -43,9 +61,21 @@ fn enter(b: &mut Builder<'_>, s: &Split, inner: LoopForm, args: &[Value]) -> Val
 }
 
 /// Merges `inner` with `outer` in the rotated form (see the module
-/// documentation), replacing `outer`.
-pub fn merge_rotated(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<Merged, String> {
+/// documentation), replacing `outer`. With `with_prefetch`, the prologue's
+/// loads that allow it are issued one outer iteration ahead ([`prefetch`]).
+pub fn merge_rotated(
+    b: &mut Builder<'_>,
+    outer: LoopForm,
+    inner: LoopForm,
+    with_prefetch: bool,
+) -> Result<Merged, String> {
     let s = split(b, outer, inner)?;
+    let pf = if with_prefetch {
+        s.args.first().and_then(|&iv| prefetch::plan(b, outer, &s.prologue, iv))
+    } else {
+        None
+    };
+    let pf_types = pf.as_ref().map(|p| p.types(b)).unwrap_or_default();
     let outer_op = outer.op();
     b.set_insertion_point_before(outer_op);
     b.set_loc_of(outer_op);
@@ -59,33 +89,51 @@ pub fn merge_rotated(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> R
         Vec::new()
     };
     let s0_types = inner.state_types(b);
-    let (nf, nl, ns, nw) = (s.args.len(), s.live.len(), s0_types.len(), fwd_types.len());
+    let (nf, nl, ns, nw, np) = (
+        s.args.len(),
+        s.live.len(),
+        s0_types.len(),
+        fwd_types.len(),
+        pf_types.len(),
+    );
     // What entering an inner loop yields: L, S0, c0, [F0].
     let mut entered_types = types(b, &s.live);
     entered_types.extend(s0_types.iter().copied());
     entered_types.push(i1);
     entered_types.extend(fwd_types.iter().copied());
 
-    let (f1, entered, active) = enter_outer(b, outer, &entered_types, &|b, f1| enter(b, &s, inner, f1));
+    let runs = outer.constant_trip_count(b).is_some_and(|t| t >= 1);
+    let (f1, entered, entry_c1) = enter_outer(b, outer, &entered_types, &|b, f1| enter(b, &s, inner, f1, None));
+    // With a constant-true entry the guard is not needed.
+    let guard = (!runs).then_some(entry_c1);
     let mut inits: Vec<Value> = f1.clone();
     inits.extend(entered.iter().copied());
-    inits.push(active);
+    if let Some(pf) = &pf {
+        // The loads of the second outer iteration.
+        let zeros: Vec<Value> = pf_types
+            .iter()
+            .map(|&t| ArithConstantOp::zero(b, t).expect("plan checks the types"))
+            .collect();
+        inits.extend(prefetch::emit(b, pf, outer, (s.args[0], f1[0]), &zeros, None));
+    }
+    // The state (F1, L, S0, c0, F0, Pf); the forwarded values add `ended`.
     let mut state_types = types(b, &s.args);
     state_types.extend(entered_types.iter().copied());
-    state_types.push(i1);
+    state_types.extend(pf_types.iter().copied());
+    let mut forwarded_types = state_types.clone();
+    forwarded_types.push(i1);
 
-    let (mut trip_if, mut prologue_if, mut body_if) = (None, None, None);
+    let (mut body_if, mut step_if, mut prologue_if, mut prefetch_if) = (None, None, None, None);
     let w = ScfWhileOp::build(
         b,
         &inits,
-        &state_types,
-        |_, args| (*args.last().expect("the active flag"), args.iter().copied().collect()),
+        &forwarded_types,
         |b, args| {
             let (fa, rest) = args.split_at(nf);
             let (la, rest) = rest.split_at(nl);
             let (sa, rest) = rest.split_at(ns);
             let ca = rest[0];
-            let wa = &rest[1..1 + nw];
+            let (wa, pa) = rest[1..].split_at(nw);
             let mut m = ValueMap::default();
             for (a, v) in s.args.iter().zip(fa) {
                 m.map(*a, *v);
@@ -133,53 +181,80 @@ pub fn merge_rotated(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm) -> R
             let (s1, rest) = it.split_at(ns);
             let c0 = rest[0];
             let w1 = &rest[1..];
-            // The transition when the inner loop has ended.
+            // The inner loop has ended: its epilogue and the outer step.
             let t = ArithConstantOp::int(b, 1, i1);
-            let ended = ArithXoriOp::build(b, c0, t).result(b);
-            let trans = ScfIfOp::build(
+            let mut ended = ArithXoriOp::build(b, c0, t).result(b);
+            if let Some(g) = guard {
+                ended = ArithAndiOp::build(b, ended, g).result(b);
+            }
+            let mut step_types = types(b, fa);
+            step_types.push(i1);
+            let step = ScfIfOp::build(
                 b,
                 ended,
-                &state_types,
+                &step_types,
                 |b| {
                     let f0: Vec<Value> = if is_while { w1.to_vec() } else { s1.to_vec() };
                     let (c1n, f1n) = step_outer(b, &s, outer, inner, &m, fa, &inner.results_of(&f0));
-                    let mut keep: Vec<Value> = la.to_vec();
-                    keep.extend(s1.iter().copied());
-                    keep.push(c0);
-                    keep.extend(w1.iter().copied());
-                    let pro = ScfIfOp::build(
-                        b,
-                        c1n,
-                        &entered_types,
-                        |b| enter(b, &s, inner, &f1n),
-                        Some(&mut |_: &mut Builder<'_>| keep.iter().copied().collect()),
-                    );
-                    prologue_if = Some(pro.op());
-                    let mut out: ValueList = f1n.iter().copied().collect();
-                    out.extend(b.body().results(pro.op()));
+                    let mut out: ValueList = f1n.into_iter().collect();
                     out.push(c1n);
                     out
                 },
                 Some(&mut |_: &mut Builder<'_>| {
-                    let mut out: ValueList = fa.iter().chain(la).copied().collect();
-                    out.extend(s1.iter().copied());
-                    out.push(c0);
-                    out.extend(w1.iter().copied());
+                    let mut out: ValueList = fa.iter().copied().collect();
                     out.push(t);
                     out
                 }),
             );
-            trip_if = Some(trans.op());
-            b.body().results(trans.op()).collect()
+            step_if = Some(step.op());
+            let st: Vec<Value> = b.body().results(step.op()).collect();
+            let (f1n, c1n) = (&st[..nf], st[nf]);
+            // Go on unless the inner loop ended and the outer one too.
+            let mut go = ArithOriOp::build(b, c0, c1n).result(b);
+            if let Some(g) = guard {
+                go = ArithAndiOp::build(b, go, g).result(b);
+            }
+            let mut fwd: ValueList = f1n.iter().chain(la).chain(s1).copied().collect();
+            fwd.push(c0);
+            fwd.extend(w1.iter().chain(pa).copied());
+            fwd.push(ended);
+            (go, fwd)
+        },
+        |b, args| {
+            let (fa, rest) = args.split_at(nf);
+            let (kept, rest) = rest.split_at(nl + ns + 1 + nw);
+            let (pa, rest) = rest.split_at(np);
+            let ended = rest[0];
+            // The next inner prologue when the inner loop has ended.
+            let pro = ScfIfOp::build(
+                b,
+                ended,
+                &entered_types,
+                |b| enter(b, &s, inner, fa, pf.as_ref().map(|p| (p, pa))),
+                Some(&mut |_: &mut Builder<'_>| kept.iter().copied().collect()),
+            );
+            prologue_if = Some(pro.op());
+            let mut out: ValueList = fa.iter().copied().collect();
+            out.extend(b.body().results(pro.op()));
+            if let Some(pf) = &pf {
+                // The loads of the outer iteration after the next, after
+                // every read of the values they replace (so the loads can
+                // write the carried registers: no copy that would wait for
+                // them in this trip).
+                let next = prefetch::emit(b, pf, outer, (s.args[0], fa[0]), pa, Some(ended));
+                prefetch_if = b.body().defining_op(next[0]);
+                out.extend(next);
+            }
+            out
         },
     );
     replace_outer(b, outer, w.op(), nf);
     Ok(Merged {
         while_op: w.op(),
-        trip_if: trip_if.expect("the transition's if was built"),
+        trip_if: step_if.expect("the outer step's if was built"),
         prologue_if: prologue_if.expect("the prologue's if was built"),
-        prefetch_if: None,
-        prefetched: 0,
+        prefetch_if,
+        prefetched: np,
         body_if,
     })
 }
