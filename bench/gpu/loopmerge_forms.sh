@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Shapes of the merged SYN-LM loop, timed in one program (issue 31; the
 # numbers of docs/design/loop-merge.md, "What the merged loop costs"):
-# lf's kernels for syn_lm_f32_var10's nest under several loop-merge forms
-# (with and without gpu-launch-sink-index-computations), and hand-written
+# lf's kernels for syn_lm_f32_var10's nest under each loop-merge form (and
+# the nest with every constant sunk into the kernel), and hand-written
 # CUDA shapes of the same merged loop (loopmerge_forms/forms.cu), every
 # result compared bit for bit with lf's nested loop, VAR 0/5/10, 32 FMAs.
 #
@@ -15,19 +15,16 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 D=$HERE/loopmerge_forms
 OUT=${OUT:-$D/out}
-# name -> the passes after gpu-map-loops,gpu-host-data-placement
+# name -> the passes after gpu-map-loops,gpu-host-data-placement (loop-merge
+# clones the constants its loop reads into the kernel; naive_sunk: all of them)
 FORMS="naive:
-select:loop-merge{depth=1}
-branch:loop-merge{depth=1 form=branch}
+rotated:loop-merge{depth=1}
+rotated_prefetch:loop-merge{depth=1 prefetch=true}
+select:loop-merge{depth=1 form=select}
+select_prefetch:loop-merge{depth=1 form=select prefetch=true}
 speculate:loop-merge{depth=1 form=speculate}
-rotated:loop-merge{depth=1 form=rotated}
-prefetch:loop-merge{depth=1 prefetch=true}
-naive_sunk:gpu-launch-sink-index-computations
-select_sunk:loop-merge{depth=1},gpu-launch-sink-index-computations
-branch_sunk:loop-merge{depth=1 form=branch},gpu-launch-sink-index-computations
-rotated_sunk:loop-merge{depth=1 form=rotated},gpu-launch-sink-index-computations
-rotated_pf:loop-merge{depth=1 form=rotated prefetch=true}
-rotated_pf_sunk:loop-merge{depth=1 form=rotated prefetch=true},gpu-launch-sink-index-computations"
+branch:loop-merge{depth=1 form=branch}
+naive_sunk:gpu-launch-sink-index-computations"
 
 prepare() {
   local bin=${LF_BIN:-$ROOT/target/release} tmp
