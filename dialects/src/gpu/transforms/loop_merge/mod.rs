@@ -36,9 +36,9 @@ pub static INFO: PassInfo = PassInfo {
     summary: "Merge divergent inner loops of GPU kernels with their enclosing loops into one scf.while (seed 001)",
     description: "Inside inline `gpu.launch` bodies (and `gpu.func` kernels when the pass runs on them), merges an \
 inner `scf.for`, `affine.for` or `scf.while` with its N enclosing loops (each of these three kinds) into one `scf.while` \
-(DIGEST §001.3): each trip runs either one inner iteration or one *transition* (the inner epilogue, the outer \
-increment and condition, and the next inner prologue), so a thread whose inner loop ends goes on with the next \
-outer iteration instead of waiting for the longest lane of its warp. Zero-trip inner loops take the transition at \
+(DIGEST §001.3): each trip runs one inner iteration and, when the inner loop has ended, the *transition* (the \
+inner epilogue, the outer increment and condition, and the next inner prologue), so a thread whose inner loop \
+ends goes on with the next outer iteration instead of waiting for the longest lane of its warp. Zero-trip inner loops take the transition at \
 once; a `while` inner loop's exit is its condition; N >= 2 merges repeatedly from the inside out. The work of each \
 thread runs in the same order as before.\n\n\
 Which loops: with `depth=N`, every innermost loop of a kernel with at least N enclosing loops in it; loops \
