@@ -40,9 +40,12 @@ use lf_ir::{OpId, Type, Value};
 pub struct Merged {
     /// The merged `scf.while`.
     pub while_op: OpId,
-    /// The `scf.if` choosing between an inner iteration and a transition.
+    /// The `scf.if` choosing between an inner iteration and a transition
+    /// (rotated form: the one running the inner epilogue and the outer
+    /// step when the inner loop has ended).
     pub trip_if: OpId,
-    /// The `scf.if` running the next inner prologue inside the transition.
+    /// The `scf.if` running the next inner prologue (inside the transition;
+    /// rotated form: in the `after` region).
     pub prologue_if: OpId,
     /// The `scf.if` loading the prefetched values inside the transition.
     pub prefetch_if: Option<OpId>,
