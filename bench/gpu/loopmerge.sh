@@ -19,11 +19,13 @@
 #
 # Every variable of polybench.sh applies; the defaults here:
 #   WORKLOADS      syn_lm_f4_var0 syn_lm_f4_var5 syn_lm_f4_var10 syn_lm_f32_var0 syn_lm_f32_var5 syn_lm_f32_var10
-#   VARIANTS       naive merged auto select branch prefetch sunk (naive is the baseline and the reference
+#   VARIANTS       naive merged auto unroll1 select branch prefetch sunk (naive is the baseline and the reference
 #                  every other variant's full-size result must equal, bit for bit)
 #   PIPELINE_naive gpu-map-loops (cost model) + gpu-host-data-placement + outlining: nested loops
-#   PIPELINE_merged  + loop-merge{depth=1} after the placement (the rotated form, the default)
+#   PIPELINE_merged  + loop-merge{depth=1} after the placement (the default: the rotated form,
+#                    up to 4 inner iterations per trip)
 #   PIPELINE_auto    + loop-merge{depth=1 auto=true} after the placement
+#   PIPELINE_unroll1 + loop-merge{depth=1 unroll=1}: the rotated form, one inner iteration per trip
 #   PIPELINE_select  + loop-merge{depth=1 form=select}: an inner iteration or a transition per trip
 #   PIPELINE_branch  + loop-merge{depth=1 form=branch}: the textbook form, which
 #                    ptxas 13.x may miscompile (then its row says FAIL)
@@ -41,7 +43,7 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 export SUITE=loopmerge
 export WORKLOADS=${WORKLOADS:-syn_lm_f4_var0 syn_lm_f4_var5 syn_lm_f4_var10 syn_lm_f32_var0 syn_lm_f32_var5 syn_lm_f32_var10}
-export VARIANTS=${VARIANTS:-naive merged auto select branch prefetch sunk}
+export VARIANTS=${VARIANTS:-naive merged auto unroll1 select branch prefetch sunk}
 steps() { # the passes after the placement -> the whole pipeline
   echo "builtin.module(func.func(gpu-map-loops,gpu-host-data-placement${1:+,$1}),gpu-kernel-outlining)"
 }
@@ -49,12 +51,13 @@ steps() { # the passes after the placement -> the whole pipeline
 [ -n "${PIPELINE_naive:-}" ] || PIPELINE_naive=$(steps "")
 [ -n "${PIPELINE_merged:-}" ] || PIPELINE_merged=$(steps "loop-merge{depth=1}")
 [ -n "${PIPELINE_auto:-}" ] || PIPELINE_auto=$(steps "loop-merge{depth=1 auto=true}")
+[ -n "${PIPELINE_unroll1:-}" ] || PIPELINE_unroll1=$(steps "loop-merge{depth=1 unroll=1}")
 [ -n "${PIPELINE_select:-}" ] || PIPELINE_select=$(steps "loop-merge{depth=1 form=select}")
 [ -n "${PIPELINE_branch:-}" ] || PIPELINE_branch=$(steps "loop-merge{depth=1 form=branch}")
 [ -n "${PIPELINE_prefetch:-}" ] || PIPELINE_prefetch=$(steps "loop-merge{depth=1 prefetch=true}")
 [ -n "${PIPELINE_sunk:-}" ] ||
   PIPELINE_sunk="builtin.module(func.func(gpu-map-loops,gpu-host-data-placement,gpu-launch-sink-index-computations),gpu-kernel-outlining)"
-export PIPELINE_naive PIPELINE_merged PIPELINE_auto PIPELINE_select PIPELINE_branch PIPELINE_prefetch PIPELINE_sunk
+export PIPELINE_naive PIPELINE_merged PIPELINE_auto PIPELINE_unroll1 PIPELINE_select PIPELINE_branch PIPELINE_prefetch PIPELINE_sunk
 export SKIP_FAILED=${SKIP_FAILED:-1} CPU=${CPU:-0}
 export RUNS=${RUNS:-3} KRUNS=${KRUNS:-21}
 export SAN_TOOLS=${SAN_TOOLS:-memcheck} SAN_VARIANTS=${SAN_VARIANTS:-merged auto}

@@ -19,7 +19,13 @@ OUT=${OUT:-$D/out}
 # clones the constants its loop reads into the kernel; naive_sunk: all of them)
 FORMS="naive:
 rotated:loop-merge{depth=1}
+rotated_unroll1:loop-merge{depth=1 unroll=1}
+rotated_unroll2:loop-merge{depth=1 unroll=2}
+rotated_unroll3:loop-merge{depth=1 unroll=3}
+rotated_unroll6:loop-merge{depth=1 unroll=6}
+rotated_unroll8:loop-merge{depth=1 unroll=8}
 rotated_prefetch:loop-merge{depth=1 prefetch=true}
+rotated_unroll1_prefetch:loop-merge{depth=1 unroll=1 prefetch=true}
 select:loop-merge{depth=1 form=select}
 select_prefetch:loop-merge{depth=1 form=select prefetch=true}
 speculate:loop-merge{depth=1 form=speculate}

@@ -51,8 +51,8 @@ pub struct Merged {
     pub prefetch_if: Option<OpId>,
     /// How many prologue loads are prefetched.
     pub prefetched: usize,
-    /// The `scf.if` running one inner iteration (rotated form).
-    pub body_if: Option<OpId>,
+    /// The `scf.if`s running one inner iteration each (rotated form).
+    pub body_ifs: Vec<OpId>,
 }
 
 /// The pieces of the outer loop's body around the inner loop.
@@ -372,6 +372,6 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
         prologue_if: prologue_if.expect("the prologue's if was built"),
         prefetch_if,
         prefetched: np,
-        body_if: None,
+        body_ifs: Vec::new(),
     })
 }

@@ -92,6 +92,12 @@ zero constant live across the transition when the outer loop may run zero times.
             help: "auto=true declines when the transition's weighted size exceeds this fraction of the inner body's",
         },
         PassOption {
+            name: "unroll",
+            kind: OptionKind::UInt,
+            default: "4",
+            help: "form=rotated: inner iterations per trip before the transition (each kept by selects where one was left; the innermost level only)",
+        },
+        PassOption {
             name: "prefetch",
             kind: OptionKind::Bool,
             default: "false",
@@ -109,7 +115,19 @@ zero constant live across the transition when the outer loop may run zero times.
             .ok()
             .filter(|r: &f64| r.is_finite() && *r >= 0.0)
             .ok_or_else(|| format!("max-ratio: a non-negative number, got '{}'", opts.str("max-ratio")))?;
+        let unroll = opts.int("unroll");
+        if !(1..=16).contains(&unroll) {
+            return Err(format!("unroll: between 1 and 16, got {unroll}"));
+        }
+        // Only the rotated form unrolls: the other forms keep one inner
+        // iteration per trip, and an explicit unroll with them is an error.
+        let rotated = opts.str("form") == "rotated";
+        if !rotated && opts.is_explicit("unroll") && unroll != 1 {
+            return Err(format!("unroll={unroll}: only with form=rotated, got form={}", opts.str("form")));
+        }
+        let unroll = if rotated { unroll } else { 1 };
         Ok(Box::new(LoopMerge {
+            unroll: unroll as usize,
             max_ratio,
             depth: depth as usize,
             auto: opts.bool("auto"),
@@ -138,6 +156,8 @@ pub struct LoopMerge {
     pub rotated: bool,
     /// Issue the prologue's loads one outer iteration ahead.
     pub prefetch: bool,
+    /// Inner iterations per trip of the rotated form.
+    pub unroll: usize,
 }
 
 /// A loop to merge and with how many enclosing loops.
@@ -265,12 +285,24 @@ impl LoopMerge {
         let inner = LoopForm::of(b, c.inner).ok_or("not a loop")?;
         let first_outer = LoopForm::of(b, chain[0]).ok_or("not a loop")?;
         let est = profit::estimate(b, first_outer, inner);
-        let estimate = format!(
-            "inner body ~{} ops, transition ~{} ops (ratio {:.2})",
-            est.body,
-            est.transition,
-            est.ratio()
-        );
+        // The rotated form runs the transition's code once per trip of up
+        // to `unroll` inner iterations.
+        let per_trip = if self.rotated { self.unroll } else { 1 };
+        let ratio = est.ratio() / per_trip as f64;
+        let estimate = if per_trip > 1 {
+            format!(
+                "inner body ~{} ops, transition ~{} ops (ratio {:.2}; {:.2} with {per_trip} inner iterations per trip)",
+                est.body,
+                est.transition,
+                est.ratio(),
+                ratio
+            )
+        } else {
+            format!(
+                "inner body ~{} ops, transition ~{} ops (ratio {:.2})",
+                est.body, est.transition, ratio
+            )
+        };
         if self.auto {
             if let Some(why) = profit::uniform_trip_count(b, c.launch, inner) {
                 return Err(format!(
@@ -278,7 +310,7 @@ impl LoopMerge {
 costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 ));
             }
-            if est.ratio() > self.max_ratio {
+            if ratio > self.max_ratio {
                 return Err(format!(
                     "the transition is too large next to the inner body: {estimate} > max-ratio={} (DIGEST §001.5, factor 3)",
                     self.max_ratio
@@ -312,7 +344,7 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 }
             }
             let m = if self.rotated {
-                rotated::merge_rotated(b, outer, cur, self.prefetch)?
+                rotated::merge_rotated(b, outer, cur, if k == 0 { self.unroll } else { 1 }, self.prefetch)?
             } else {
                 merge::merge(b, outer, cur, self.prefetch)?
             };
@@ -325,9 +357,6 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
                 }
                 if let Some(p) = m.prefetch_if.and_then(|p| ScfIfOp::cast(b, p)) {
                     select::to_select_form(b, p, select::any_op, select::any_op, select::any_type);
-                }
-                if let Some(i) = m.body_if.and_then(|i| ScfIfOp::cast(b, i)) {
-                    select::to_select_form(b, i, select::integer_only, select::integer_only, select::is_integer);
                 }
                 if let Some(t) = ScfIfOp::cast(b, m.trip_if) {
                     if self.speculate_body {
@@ -384,8 +413,10 @@ fn rotated_select_form(b: &mut Builder<'_>, m: &merge::Merged) {
             to_select_form(b, i, integer_only, integer_only, any_type);
         }
     }
-    if let Some(i) = m.body_if.and_then(|i| ScfIfOp::cast(b, i)) {
-        to_select_form(b, i, any_op, any_op, any_type);
+    for &i in &m.body_ifs {
+        if let Some(i) = ScfIfOp::cast(b, i) {
+            to_select_form(b, i, any_op, any_op, any_type);
+        }
     }
 }
 

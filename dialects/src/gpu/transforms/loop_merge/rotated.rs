@@ -61,12 +61,15 @@ fn enter(
 }
 
 /// Merges `inner` with `outer` in the rotated form (see the module
-/// documentation), replacing `outer`. With `with_prefetch`, the prologue's
-/// loads that allow it are issued one outer iteration ahead ([`prefetch`]).
+/// documentation), replacing `outer`; each trip runs up to `unroll` (>= 1)
+/// inner iterations before the transition. With `with_prefetch`, the
+/// prologue's loads that allow it are issued one outer iteration ahead
+/// ([`prefetch`]).
 pub fn merge_rotated(
     b: &mut Builder<'_>,
     outer: LoopForm,
     inner: LoopForm,
+    unroll: usize,
     with_prefetch: bool,
 ) -> Result<Merged, String> {
     let s = split(b, outer, inner)?;
@@ -123,7 +126,8 @@ pub fn merge_rotated(
     let mut forwarded_types = state_types.clone();
     forwarded_types.push(i1);
 
-    let (mut body_if, mut step_if, mut prologue_if, mut prefetch_if) = (None, None, None, None);
+    let (mut step_if, mut prologue_if, mut prefetch_if) = (None, None, None);
+    let mut body_ifs = Vec::new();
     let w = ScfWhileOp::build(
         b,
         &inits,
@@ -141,46 +145,51 @@ pub fn merge_rotated(
             for (l, v) in s.live.iter().zip(la) {
                 m.map(*l, *v);
             }
-            // One inner iteration and the next test.
+            // Up to `unroll` inner iterations, each with the next test.
             let mut iter_types = s0_types.clone();
             iter_types.push(i1);
             iter_types.extend(fwd_types.iter().copied());
-            let mut body_map = m.clone();
-            let iteration = ScfIfOp::build(
-                b,
-                ca,
-                &iter_types,
-                |b| {
-                    let f0: Vec<Value> = if is_while { wa.to_vec() } else { sa.to_vec() };
-                    let block = inner.body_block(b).expect("checked: one block");
-                    let bargs: Vec<Value> = b.body().block_args(block).to_vec();
-                    for (a, v) in bargs.into_iter().zip(&f0) {
-                        body_map.map(a, *v);
-                    }
-                    b.clone_block_ops(block, &mut body_map, true);
-                    let term = b.body().terminator(block).expect("a terminator");
-                    let yielded: Vec<Value> = b.body().operands(term).map(|v| body_map.lookup(v)).collect();
-                    let next = inner.emit_next(b, &f0, &yielded, &body_map);
-                    let (c, fwd) = inner.emit_cond(b, &next, &mut body_map);
-                    let mut out: ValueList = next.into_iter().collect();
-                    out.push(c);
-                    if is_while {
-                        out.extend(fwd);
-                    }
-                    out
-                },
-                Some(&mut |_: &mut Builder<'_>| {
-                    let mut out: ValueList = sa.iter().copied().collect();
-                    out.push(ca);
-                    out.extend(wa.iter().copied());
-                    out
-                }),
-            );
-            body_if = Some(iteration.op());
-            let it: Vec<Value> = b.body().results(iteration.op()).collect();
-            let (s1, rest) = it.split_at(ns);
-            let c0 = rest[0];
-            let w1 = &rest[1..];
+            let (mut s_cur, mut c_cur, mut w_cur) = (sa.to_vec(), ca, wa.to_vec());
+            for _ in 0..unroll {
+                let mut body_map = m.clone();
+                let (s_in, w_in) = (s_cur.clone(), w_cur.clone());
+                let iteration = ScfIfOp::build(
+                    b,
+                    c_cur,
+                    &iter_types,
+                    |b| {
+                        let f0: Vec<Value> = if is_while { w_in.clone() } else { s_in.clone() };
+                        let block = inner.body_block(b).expect("checked: one block");
+                        let bargs: Vec<Value> = b.body().block_args(block).to_vec();
+                        for (a, v) in bargs.into_iter().zip(&f0) {
+                            body_map.map(a, *v);
+                        }
+                        b.clone_block_ops(block, &mut body_map, true);
+                        let term = b.body().terminator(block).expect("a terminator");
+                        let yielded: Vec<Value> = b.body().operands(term).map(|v| body_map.lookup(v)).collect();
+                        let next = inner.emit_next(b, &f0, &yielded, &body_map);
+                        let (c, fwd) = inner.emit_cond(b, &next, &mut body_map);
+                        let mut out: ValueList = next.into_iter().collect();
+                        out.push(c);
+                        if is_while {
+                            out.extend(fwd);
+                        }
+                        out
+                    },
+                    Some(&mut |_: &mut Builder<'_>| {
+                        let mut out: ValueList = s_in.iter().copied().collect();
+                        out.push(c_cur);
+                        out.extend(w_in.iter().copied());
+                        out
+                    }),
+                );
+                body_ifs.push(iteration.op());
+                let it: Vec<Value> = b.body().results(iteration.op()).collect();
+                s_cur = it[..ns].to_vec();
+                c_cur = it[ns];
+                w_cur = it[ns + 1..].to_vec();
+            }
+            let (s1, c0, w1) = (&s_cur[..], c_cur, &w_cur[..]);
             // The inner loop has ended: its epilogue and the outer step.
             let t = ArithConstantOp::int(b, 1, i1);
             let mut ended = ArithXoriOp::build(b, c0, t).result(b);
@@ -255,6 +264,6 @@ pub fn merge_rotated(
         prologue_if: prologue_if.expect("the prologue's if was built"),
         prefetch_if,
         prefetched: np,
-        body_if,
+        body_ifs,
     })
 }
