@@ -47,7 +47,9 @@ without `depth`. Of two loops of the same nest, the first is merged and the seco
 The merged loop is written in the *rotated form* by default (`form=rotated`): each trip runs one inner \
 iteration (its pure ops computed on every trip, the results kept by `arith.select` where an iteration was left) \
 and then, in the same trip, the transition when the inner loop has ended; the loop's `before` region ends with the \
-exit test, its `after` region holds the next inner prologue. Every integer value of the state (counters, trip \
+exit test, its `after` region holds the next inner prologue; `unroll=N` (default 4) runs up to N inner \
+iterations per trip before the transition (the innermost level only), so the trip's control is shared by N \
+bodies. Every integer value of the state (counters, trip \
 counts, flags) is updated through `arith.select` on the per-thread condition; loads, stores and the epilogue's \
 floating-point work stay under branches. ptxas (nvcc 13.0, 13.5) miscompiles the hand-written textbook merged \
 loop, keeping the per-thread outer counter in a warp-uniform register; no integer state is assigned in a \
@@ -59,8 +61,9 @@ dead only along the paths its selects rule out, which the GPU compiler folds). C
 reads are cloned into the kernel. `prefetch=true` loads the next outer iteration's prologue values one \
 transition ahead when the nest writes no memory.\n\n\
 With `auto=true` a static check declines (with a remark giving the estimate) when the inner trip count is \
-provably the same for every lane of a warp (DIGEST §001.5 factor 1) or when the transition's weighted size is \
-more than `max-ratio` (0.1) times the inner body's (factor 3; calibrated on an H200, `docs/design/loop-merge.md`). Declined with a remark, the program unchanged: a `gpu.barrier` \
+provably the same for every lane of a warp (DIGEST §001.5 factor 1) or when the transition's weighted size, per \
+inner iteration of a trip, is more than `max-ratio` (0.1) times the inner body's (factor 3; calibrated on an \
+H200, `docs/design/loop-merge.md`). Declined with a remark, the program unchanged: a `gpu.barrier` \
 in the nest, a call (the callee may synchronize), unstructured regions or terminators that leave the loops, a \
 loop not directly in its enclosing loop's body, an affine op other than a load or store reading a merged \
 induction variable as a dimension or symbol (loads and stores become `memref` accesses), and a value without a \
