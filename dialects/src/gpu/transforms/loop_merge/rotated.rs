@@ -188,6 +188,14 @@ pub fn merge_rotated(
                 s_cur = it[..ns].to_vec();
                 c_cur = it[ns];
                 w_cur = it[ns + 1..].to_vec();
+                if !is_while && unroll > 1 {
+                    // The next copy's induction variable, on every trip: it
+                    // is only read where the iterations before it ran (else
+                    // the copy's results are dropped), and the trip carries
+                    // it on only when all ran (else the transition resets
+                    // it). No select per copy.
+                    s_cur[0] = inner.emit_next(b, &s_in[..1], &[], &m)[0];
+                }
             }
             let (s1, c0, w1) = (&s_cur[..], c_cur, &w_cur[..]);
             // The inner loop has ended: its epilogue and the outer step.

@@ -75,6 +75,9 @@ pub fn to_select_form(
     b.set_insertion_point_after(if_op.op());
     b.set_loc_of(if_op.op());
     for (k, r) in results.iter().enumerate() {
+        if !b.body().has_uses(*r) {
+            continue; // dropped when the if is rebuilt
+        }
         let outside = |v: Value| !b.body().is_defined_inside(v, if_op.op());
         let same = tv[k] == ev[k];
         if outside(tv[k]) && outside(ev[k]) && (same || results_policy(b, b.body().value_type(*r))) {
