@@ -115,6 +115,21 @@ pub(super) fn split(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result
     })
 }
 
+/// Clones one iteration of `inner`'s body with arguments `f0` at the
+/// insertion point (other values read through `map`, which the clone
+/// extends); returns the next state.
+pub(super) fn emit_iteration(b: &mut Builder<'_>, inner: LoopForm, f0: &[Value], map: &mut ValueMap) -> Vec<Value> {
+    let block = inner.body_block(b).expect("checked: one block");
+    let bargs: Vec<Value> = b.body().block_args(block).to_vec();
+    for (a, v) in bargs.into_iter().zip(f0) {
+        map.map(a, *v);
+    }
+    b.clone_block_ops(block, map, true);
+    let term = b.body().terminator(block).expect("a terminator");
+    let yielded: Vec<Value> = b.body().operands(term).map(|v| map.lookup(v)).collect();
+    inner.emit_next(b, f0, &yielded, map)
+}
+
 /// The types the entry needs zeros of when the outer loop may not run:
 /// `Err` names one without a zero constant.
 pub fn check_entry(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<(), String> {
@@ -322,15 +337,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
                 c0,
                 &state_types,
                 |b| {
-                    let block = inner.body_block(b).expect("checked: one block");
-                    let bargs: Vec<Value> = b.body().block_args(block).to_vec();
-                    for (a, v) in bargs.into_iter().zip(&f0) {
-                        then_map.map(a, *v);
-                    }
-                    b.clone_block_ops(block, &mut then_map, true);
-                    let term = b.body().terminator(block).expect("a terminator");
-                    let yielded: Vec<Value> = b.body().operands(term).map(|v| then_map.lookup(v)).collect();
-                    let next = inner.emit_next(b, &f0, &yielded, &then_map);
+                    let next = emit_iteration(b, inner, &f0, &mut then_map);
                     let t = ArithConstantOp::int(b, 1, i1);
                     let mut out: ValueList = fa.iter().chain(la).copied().collect();
                     out.extend(next);

@@ -29,7 +29,9 @@
 //! When the outer loop may run zero times, the entry's `c1` also guards
 //! `ended` and the exit test (the state then holds zeros).
 
-use super::merge::{clone_prologue_map, enter_outer, replace_outer, split, step_outer, types, Merged, Split};
+use super::merge::{
+    clone_prologue_map, emit_iteration, enter_outer, replace_outer, split, step_outer, types, Merged, Split,
+};
 use super::prefetch::{self, Prefetch};
 use super::shape::LoopForm;
 use crate::arith::{ArithAndiOp, ArithConstantOp, ArithOriOp, ArithXoriOp};
@@ -159,15 +161,7 @@ pub fn merge_rotated(
                     &iter_types,
                     |b| {
                         let f0: Vec<Value> = if is_while { w_in.clone() } else { s_in.clone() };
-                        let block = inner.body_block(b).expect("checked: one block");
-                        let bargs: Vec<Value> = b.body().block_args(block).to_vec();
-                        for (a, v) in bargs.into_iter().zip(&f0) {
-                            body_map.map(a, *v);
-                        }
-                        b.clone_block_ops(block, &mut body_map, true);
-                        let term = b.body().terminator(block).expect("a terminator");
-                        let yielded: Vec<Value> = b.body().operands(term).map(|v| body_map.lookup(v)).collect();
-                        let next = inner.emit_next(b, &f0, &yielded, &body_map);
+                        let next = emit_iteration(b, inner, &f0, &mut body_map);
                         let (c, fwd) = inner.emit_cond(b, &next, &mut body_map);
                         let mut out: ValueList = next.into_iter().collect();
                         out.push(c);
