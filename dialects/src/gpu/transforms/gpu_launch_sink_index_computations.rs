@@ -7,11 +7,10 @@
 //! it can fold).
 
 use crate::arith::{ArithCmpiOp, ArithConstantOp, ArithSelectOp};
-use crate::gpu::utils::launch_inputs::used_values_defined_above;
+use crate::gpu::utils::launch_inputs::{clone_into_body, used_values_defined_above};
 use crate::gpu::GpuLaunchOp;
 use crate::memref::MemrefDimOp;
 use lf_ir::builder::Builder;
-use lf_ir::clone::ValueMap;
 use lf_ir::view::{collect_ops, OpView};
 use lf_ir::{OpId, Value};
 use lf_pass::pass::{Anchor, Pass, PassInfo, PassResult, PassTarget};
@@ -110,25 +109,5 @@ fn sink(b: &mut Builder<'_>, launch: GpuLaunchOp) {
             extract(b, d, &inputs, &mut sunk, &mut available);
         }
     }
-    if sunk.is_empty() {
-        return;
-    }
-    let region = launch.body(b);
-    let Some(entry) = b.body().entry_block(region) else {
-        return;
-    };
-    match b.body().block_ops(entry).next() {
-        Some(first) => b.set_insertion_point_before(first),
-        None => b.set_insertion_point_to_end(entry),
-    }
-    let mut map = ValueMap::default();
-    for op in sunk {
-        let clone = b.clone_op(op, &mut map);
-        let pairs: Vec<(Value, Value)> = b.body().results(op).zip(b.body().results(clone)).collect();
-        for (old, new) in pairs {
-            b.replace_uses_if(old, new, |body, user| {
-                body.is_ancestor(launch.op(), user) && user != launch.op()
-            });
-        }
-    }
+    clone_into_body(b, launch, &sunk);
 }

@@ -27,3 +27,28 @@ pub fn used_values_defined_above(ctx: &Context, body: &Body, launch: GpuLaunchOp
     });
     used
 }
+
+/// Clones `ops` (defined above `launch`, operands first) to the start of
+/// its body, in order, and points every use inside the body at the clones:
+/// what sinking a value into a kernel means (outlining then no longer
+/// passes it as a kernel argument).
+pub fn clone_into_body(b: &mut lf_ir::builder::Builder<'_>, launch: GpuLaunchOp, ops: &[lf_ir::OpId]) {
+    let region = launch.body(b);
+    let Some(entry) = b.body().entry_block(region) else {
+        return;
+    };
+    match b.body().block_ops(entry).next() {
+        Some(first) => b.set_insertion_point_before(first),
+        None => b.set_insertion_point_to_end(entry),
+    }
+    let mut map = lf_ir::clone::ValueMap::default();
+    for &op in ops {
+        let clone = b.clone_op(op, &mut map);
+        let pairs: Vec<(Value, Value)> = b.body().results(op).zip(b.body().results(clone)).collect();
+        for (old, new) in pairs {
+            b.replace_uses_if(old, new, |body, user| {
+                body.is_ancestor(launch.op(), user) && user != launch.op()
+            });
+        }
+    }
+}

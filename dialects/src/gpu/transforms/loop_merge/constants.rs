@@ -13,9 +13,9 @@
 //! loop the pass built.
 
 use crate::arith::ArithConstantOp;
+use crate::gpu::utils::launch_inputs::clone_into_body;
 use crate::gpu::GpuLaunchOp;
 use lf_ir::builder::Builder;
-use lf_ir::clone::ValueMap;
 use lf_ir::view::OpView;
 use lf_ir::walk::{walk, WalkControl, WalkOrder};
 use lf_ir::{OpId, Value};
@@ -34,21 +34,10 @@ pub fn sink_into_kernel(b: &mut Builder<'_>, launch: GpuLaunchOp, merged: OpId) 
         }
         WalkControl::Advance
     });
-    let region = launch.body(b);
-    let Some(entry) = b.body().entry_block(region) else {
-        return 0;
-    };
-    match b.body().block_ops(entry).next() {
-        Some(first) => b.set_insertion_point_before(first),
-        None => b.set_insertion_point_to_end(entry),
-    }
-    for &v in &outside {
-        let op = b.body().defining_op(v).expect("a constant");
-        let clone = b.clone_op(op, &mut ValueMap::default());
-        let new = b.body().result(clone, 0);
-        b.replace_uses_if(v, new, |body, user| {
-            body.is_ancestor(launch.op(), user) && user != launch.op()
-        });
-    }
+    let ops: Vec<OpId> = outside
+        .iter()
+        .map(|&v| b.body().defining_op(v).expect("a constant"))
+        .collect();
+    clone_into_body(b, launch, &ops);
     outside.len()
 }
