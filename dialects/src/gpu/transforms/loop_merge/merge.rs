@@ -130,11 +130,18 @@ pub(super) fn emit_iteration(b: &mut Builder<'_>, inner: LoopForm, f0: &[Value],
     inner.emit_next(b, f0, &yielded, map)
 }
 
+/// The prologue loads of the outer loop's body (split as `s`) to issue one
+/// outer iteration ahead, when `enabled` and any can be ([`prefetch::plan`]).
+pub(super) fn plan_prefetch(b: &Builder<'_>, outer: LoopForm, s: &Split, enabled: bool) -> Option<Prefetch> {
+    let iv = *s.args.first()?;
+    enabled.then(|| prefetch::plan(b, outer, &s.prologue, iv)).flatten()
+}
+
 /// The types the entry needs zeros of when the outer loop may not run:
 /// `Err` names one without a zero constant.
 pub fn check_entry(b: &Builder<'_>, outer: LoopForm, inner: LoopForm) -> Result<(), String> {
     let s = split(b, outer, inner)?;
-    if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
+    if outer.runs_at_least_once(b) {
         return Ok(());
     }
     let mut tys = types(b, &s.live);
@@ -207,7 +214,7 @@ pub(super) fn enter_outer(
     let i1 = b.ctx().common().i1;
     let init1 = outer.emit_init(b, &ValueMap::default());
     let (c1, f1) = outer.emit_cond(b, &init1, &mut ValueMap::default());
-    if outer.constant_trip_count(b).is_some_and(|t| t >= 1) {
+    if outer.runs_at_least_once(b) {
         // The outer loop runs: its entry test is not needed.
         if !b.body().has_uses(c1) {
             if let Some(test) = b.body().defining_op(c1) {
@@ -276,11 +283,7 @@ pub(super) fn replace_outer(b: &mut Builder<'_>, outer: LoopForm, w: OpId, nf: u
 /// iteration ahead ([`prefetch`]); the result says how many.
 pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetch: bool) -> Result<Merged, String> {
     let s = split(b, outer, inner)?;
-    let pf = if with_prefetch {
-        s.args.first().and_then(|&iv| prefetch::plan(b, outer, &s.prologue, iv))
-    } else {
-        None
-    };
+    let pf = plan_prefetch(b, outer, &s, with_prefetch);
     let pf_types = pf.as_ref().map(|p| p.types(b)).unwrap_or_default();
     let np = pf_types.len();
     let outer_op = outer.op();
@@ -299,12 +302,7 @@ pub fn merge(b: &mut Builder<'_>, outer: LoopForm, inner: LoopForm, with_prefetc
     let mut inits: Vec<Value> = f1.clone();
     inits.extend(carried.iter().copied());
     if let Some(pf) = &pf {
-        // The loads of the second outer iteration.
-        let zeros: Vec<Value> = pf_types
-            .iter()
-            .map(|&t| ArithConstantOp::zero(b, t).expect("plan checks the types"))
-            .collect();
-        inits.extend(prefetch::emit(b, pf, outer, (s.args[0], f1[0]), &zeros, None));
+        inits.extend(prefetch::emit_first(b, pf, outer, (s.args[0], f1[0])));
     }
     inits.push(active);
     let mut state_types = arg_types.clone();

@@ -158,6 +158,18 @@ pub fn plan(b: &Builder<'_>, outer: LoopForm, prologue: &[OpId], iv: Value) -> O
     zeroable.then_some(pf)
 }
 
+/// The loads of the outer iteration after the first one (at induction
+/// variable `iv`; `body_iv` is the body's) for a merged loop's initial state,
+/// zeros when the outer loop has no second iteration.
+pub fn emit_first(b: &mut Builder<'_>, pf: &Prefetch, outer: LoopForm, (body_iv, iv): (Value, Value)) -> ValueList {
+    let zeros: Vec<Value> = pf
+        .types(b)
+        .into_iter()
+        .map(|t| crate::arith::ArithConstantOp::zero(b, t).expect("plan checks the types"))
+        .collect();
+    emit(b, pf, outer, (body_iv, iv), &zeros, None)
+}
+
 /// Whether nothing in `op` writes or frees memory (and every op's effects
 /// are known).
 fn writes_nothing(b: &Builder<'_>, op: OpId) -> bool {

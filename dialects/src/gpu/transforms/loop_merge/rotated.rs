@@ -30,7 +30,8 @@
 //! `ended` and the exit test (the state then holds zeros).
 
 use super::merge::{
-    clone_prologue_map, emit_iteration, enter_outer, replace_outer, split, step_outer, types, Merged, Split,
+    clone_prologue_map, emit_iteration, enter_outer, plan_prefetch, replace_outer, split, step_outer, types, Merged,
+    Split,
 };
 use super::prefetch::{self, Prefetch};
 use super::shape::LoopForm;
@@ -75,11 +76,7 @@ pub fn merge_rotated(
     with_prefetch: bool,
 ) -> Result<Merged, String> {
     let s = split(b, outer, inner)?;
-    let pf = if with_prefetch {
-        s.args.first().and_then(|&iv| prefetch::plan(b, outer, &s.prologue, iv))
-    } else {
-        None
-    };
+    let pf = plan_prefetch(b, outer, &s, with_prefetch);
     let pf_types = pf.as_ref().map(|p| p.types(b)).unwrap_or_default();
     let outer_op = outer.op();
     b.set_insertion_point_before(outer_op);
@@ -107,19 +104,14 @@ pub fn merge_rotated(
     entered_types.push(i1);
     entered_types.extend(fwd_types.iter().copied());
 
-    let runs = outer.constant_trip_count(b).is_some_and(|t| t >= 1);
+    let runs = outer.runs_at_least_once(b);
     let (f1, entered, entry_c1) = enter_outer(b, outer, &entered_types, &|b, f1| enter(b, &s, inner, f1, None));
     // With a constant-true entry the guard is not needed.
     let guard = (!runs).then_some(entry_c1);
     let mut inits: Vec<Value> = f1.clone();
     inits.extend(entered.iter().copied());
     if let Some(pf) = &pf {
-        // The loads of the second outer iteration.
-        let zeros: Vec<Value> = pf_types
-            .iter()
-            .map(|&t| ArithConstantOp::zero(b, t).expect("plan checks the types"))
-            .collect();
-        inits.extend(prefetch::emit(b, pf, outer, (s.args[0], f1[0]), &zeros, None));
+        inits.extend(prefetch::emit_first(b, pf, outer, (s.args[0], f1[0])));
     }
     // The state (F1, L, S0, c0, F0, Pf); the forwarded values add `ended`.
     let mut state_types = types(b, &s.args);

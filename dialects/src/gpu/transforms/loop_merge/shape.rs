@@ -101,6 +101,12 @@ impl LoopForm {
         }
     }
 
+    /// Whether the loop provably runs at least once (its constant trip
+    /// count is at least 1), so a merged loop needs no entry test for it.
+    pub fn runs_at_least_once<'c>(self, ir: &impl Ir<'c>) -> bool {
+        self.constant_trip_count(ir).is_some_and(|t| t >= 1)
+    }
+
     /// The constant trip count when the bounds are constants (`for` loops).
     pub fn constant_trip_count<'c>(self, ir: &impl Ir<'c>) -> Option<i64> {
         match self {
