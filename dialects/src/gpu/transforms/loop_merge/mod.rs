@@ -407,7 +407,7 @@ costs about 9% (DIGEST §001.5, factor 1); {estimate}"
 /// under branches: loads, stores, and the epilogue's and prologue's
 /// floating-point work.
 fn rotated_select_form(b: &mut Builder<'_>, m: &merge::Merged) {
-    use select::{any_op, any_type, integer_only, to_select_form};
+    use select::{any_op, any_type, integer_only, read_kept_values, to_select_form};
     if let Some(p) = m.prefetch_if.and_then(|p| ScfIfOp::cast(b, p)) {
         to_select_form(b, p, any_op, any_op, any_type);
     }
@@ -418,7 +418,16 @@ fn rotated_select_form(b: &mut Builder<'_>, m: &merge::Merged) {
     }
     for &i in &m.body_ifs {
         if let Some(i) = ScfIfOp::cast(b, i) {
-            to_select_form(b, i, any_op, any_op, any_type);
+            let then_ops: Vec<OpId> = b.body().block_ops(i.then_region_block(b)).collect();
+            let selects = to_select_form(b, i, any_op, any_op, any_type);
+            read_kept_values(b, &then_ops, &selects);
+            // What nothing reads now (a copy's own induction step when its
+            // test reads the distance to the bound).
+            for &op in then_ops.iter().rev() {
+                if !b.body().is_erased(op) && lf_pass::rewrite::effects::is_trivially_dead(b.ctx(), b.body(), op) {
+                    b.erase_op(op);
+                }
+            }
         }
     }
 }

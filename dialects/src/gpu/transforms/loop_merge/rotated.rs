@@ -144,7 +144,15 @@ pub fn merge_rotated(
             iter_types.push(i1);
             iter_types.extend(fwd_types.iter().copied());
             let (mut s_cur, mut c_cur, mut w_cur) = (sa.to_vec(), ca, wa.to_vec());
-            for _ in 0..unroll {
+            // A `for` inner loop's tests as distances from the trip's first
+            // induction variable: copy k tests `(k + 1) * step <u ub - iv`
+            // (one compare each, no chain of adds).
+            let to_end = if is_while || unroll == 1 {
+                None
+            } else {
+                inner.emit_distance_to_end(b, sa[0], &m, unroll)
+            };
+            for k in 0..unroll {
                 let mut body_map = m.clone();
                 let (s_in, w_in) = (s_cur.clone(), w_cur.clone());
                 let iteration = ScfIfOp::build(
@@ -154,7 +162,10 @@ pub fn merge_rotated(
                     |b| {
                         let f0: Vec<Value> = if is_while { w_in.clone() } else { s_in.clone() };
                         let next = emit_iteration(b, inner, &f0, &mut body_map);
-                        let (c, fwd) = inner.emit_cond(b, &next, &mut body_map);
+                        let (c, fwd) = match to_end {
+                            Some(d) => (LoopForm::emit_ahead_test(b, d, k + 1), next.clone()),
+                            None => inner.emit_cond(b, &next, &mut body_map),
+                        };
                         let mut out: ValueList = next.into_iter().collect();
                         out.push(c);
                         if is_while {

@@ -53,7 +53,7 @@ pub fn is_integer(b: &Builder<'_>, ty: Type) -> bool {
 /// `else_policy` allow and that are speculatable, have no regions and read
 /// only values from above the `if`, move above it; results of the types
 /// `results_policy` allows that both branches then yield from above become
-/// `arith.select`s. The `if` is
+/// `arith.select`s, which it returns. The `if` is
 /// rebuilt with the other results, or erased when nothing is left in it.
 pub fn to_select_form(
     b: &mut Builder<'_>,
@@ -61,10 +61,11 @@ pub fn to_select_form(
     then_policy: HoistPolicy,
     else_policy: HoistPolicy,
     results_policy: ResultPolicy,
-) {
+) -> Vec<OpId> {
+    let mut selects = Vec::new();
     let then_block = if_op.then_region_block(b);
     let Some(else_block) = if_op.else_region_block(b) else {
-        return;
+        return selects;
     };
     hoist(b, if_op.op(), then_block, then_policy);
     hoist(b, if_op.op(), else_block, else_policy);
@@ -84,7 +85,9 @@ pub fn to_select_form(
             let v = if same {
                 tv[k]
             } else {
-                ArithSelectOp::build(b, cond, tv[k], ev[k]).result(b)
+                let sel = ArithSelectOp::build(b, cond, tv[k], ev[k]);
+                selects.push(sel.op());
+                sel.result(b)
             };
             b.replace_all_uses_with(*r, v);
         } else {
@@ -92,16 +95,64 @@ pub fn to_select_form(
         }
     }
     if kept.len() == results.len() {
-        return;
+        return selects;
     }
     let only_yields = [then_block, else_block]
         .iter()
         .all(|&blk| b.body().block_ops(blk).count() == 1);
     if kept.is_empty() && only_yields {
         b.erase_op(if_op.op());
-        return;
+        return selects;
     }
     rebuild(b, if_op, &kept);
+    selects
+}
+
+/// After [`to_select_form`] of a branch whose results are all dropped
+/// when its condition is false (a speculated copy of a loop body): each
+/// `select` of `selects` whose kept value an op of `then_ops` (the ops the
+/// `then` block held) defines moves right after that definition, and the
+/// other readers of the value read the select instead. Where the
+/// condition holds, the two are equal; where it does not, everything those
+/// readers compute is dropped anyway. The value then has the select as its
+/// only reader, so a GPU compiler can write it straight into the carried
+/// register under the condition (a predicated instruction) instead of
+/// keeping both and selecting: on SYN-LM's 32-FMA bodies, 8 of the 159
+/// instructions of a trip (docs/design/loop-merge.md).
+pub fn read_kept_values(b: &mut Builder<'_>, then_ops: &[OpId], selects: &[OpId]) {
+    for &sel in selects {
+        let body = b.body();
+        let operands: Vec<Value> = body.operands(sel).collect();
+        let (kept, block) = (operands[1], body.op_block(sel));
+        let Some(def) = body.defining_op(kept).filter(|d| then_ops.contains(d)) else {
+            continue;
+        };
+        if body.op_block(def) != block {
+            continue;
+        }
+        // After the definition and after the condition and the other value
+        // when they are defined in the same block.
+        let mut anchor = def;
+        for v in [operands[0], operands[2]] {
+            if let Some(d) = body.defining_op(v).filter(|&d| body.op_block(d) == block) {
+                if body.is_before_in_block(anchor, d) {
+                    anchor = d;
+                }
+            }
+        }
+        b.move_op_after(sel, anchor);
+        let to = b.body().result(sel, 0);
+        b.replace_uses_if(kept, to, |body, user| {
+            let mut at = user;
+            while body.op_block(at) != block {
+                match body.parent_op(at) {
+                    Some(p) => at = p,
+                    None => return false,
+                }
+            }
+            at != sel && !selects.contains(&at) && body.is_before_in_block(sel, at)
+        });
+    }
 }
 
 /// Moves the allowed speculatable ops of `block` above `if_op`, in order

@@ -5,7 +5,7 @@
 //! them one trip at a time through these pieces (DIGEST §001.3).
 
 use crate::affine::{AffineApplyOp, AffineBound, AffineForOp, AffineMaxOp, AffineMinOp};
-use crate::arith::{ArithAddiOp, ArithCmpiOp, ArithConstantOp, CmpIPredicate};
+use crate::arith::{ArithAddiOp, ArithCmpiOp, ArithConstantOp, ArithSubiOp, CmpIPredicate};
 use crate::scf::{ScfConditionOp, ScfForOp, ScfWhileOp};
 use lf_ir::builder::Builder;
 use lf_ir::clone::ValueMap;
@@ -195,6 +195,58 @@ impl LoopForm {
         let mut s = vec![ArithAddiOp::build(b, fwd[0], step).result(b)];
         s.extend_from_slice(yielded);
         s
+    }
+
+    /// For a `for` loop whose step `s` is a constant with `ahead * s` below
+    /// 2^31: emits `ub - iv` and returns it with `s`. While `iv` is before
+    /// the upper bound, "`iv + k * s` is before it" is then
+    /// `k * s <u ub - iv` for every `0 < k <= ahead` (the difference is
+    /// positive and below 2^width, so exact as an unsigned number; no add
+    /// that could wrap) — one compare against a constant per `k`
+    /// ([`LoopForm::emit_ahead_test`]). `None` for `while` loops and other
+    /// steps.
+    pub fn emit_distance_to_end(
+        self,
+        b: &mut Builder<'_>,
+        iv: Value,
+        map: &ValueMap,
+        ahead: usize,
+    ) -> Option<(Value, i128)> {
+        let (ub, step) = match self {
+            LoopForm::ScfFor(f) => {
+                let step = lf_ir::constants::constant_int(b.ctx(), b.body(), map.lookup(f.step(b)))?;
+                (Err(map.lookup(f.upper_bound(b))), step)
+            }
+            LoopForm::AffineFor(f) => (Ok(f.upper_bound(b)), i128::from(f.step(b))),
+            LoopForm::While(_) => return None,
+        };
+        let limit = 1i128 << 30; // below 2^31 with the kernels' 32-bit index
+        let ty = b.body().value_type(iv);
+        let width = crate::fold::int_width(b.ctx(), ty)?;
+        let fits = step > 0
+            && (ahead as i128)
+                .checked_mul(step)
+                .is_some_and(|m| m < limit.min(1 << (width - 1)));
+        if !fits {
+            return None;
+        }
+        let ub = match ub {
+            Err(v) => v,
+            Ok(bnd) => {
+                let operands: Vec<Value> = bnd.operands.iter().map(|&v| map.lookup(v)).collect();
+                bound(b, &bnd, &operands, true)
+            }
+        };
+        Some((ArithSubiOp::build(b, ub, iv).result(b), step))
+    }
+
+    /// Whether `k` steps after the induction variable is still before the
+    /// upper bound, given the distance `(to_end, step)` that
+    /// [`LoopForm::emit_distance_to_end`] emitted (for `0 < k <= ahead`).
+    pub fn emit_ahead_test(b: &mut Builder<'_>, (to_end, step): (Value, i128), k: usize) -> Value {
+        let ty = b.body().value_type(to_end);
+        let k_steps = ArithConstantOp::int(b, k as i128 * step, ty);
+        ArithCmpiOp::build(b, k_steps, to_end, CmpIPredicate::Ult).result(b)
     }
 
     /// The loop's results among the forwarded values `fwd` at exit.
