@@ -22,6 +22,7 @@ rotated:loop-merge{depth=1}
 rotated_unroll1:loop-merge{depth=1 unroll=1}
 rotated_unroll2:loop-merge{depth=1 unroll=2}
 rotated_unroll3:loop-merge{depth=1 unroll=3}
+rotated_unroll5:loop-merge{depth=1 unroll=5}
 rotated_unroll6:loop-merge{depth=1 unroll=6}
 rotated_unroll8:loop-merge{depth=1 unroll=8}
 rotated_prefetch:loop-merge{depth=1 prefetch=true}
