@@ -49,7 +49,9 @@ iteration (its pure ops computed on every trip, the results kept by `arith.selec
 and then, in the same trip, the transition when the inner loop has ended; the loop's `before` region ends with the \
 exit test, its `after` region holds the next inner prologue; `unroll=N` (default 4) runs up to N inner \
 iterations per trip before the transition (the innermost level only), so the trip's control is shared by N \
-bodies. Every integer value of the state (counters, trip \
+bodies; each copy's kept values are selected right after their definitions (the copy's later ops read the \
+selects, so the GPU compiler can write them under a predicate), and a `for` inner loop with a constant step \
+tests copy k as `(k+1)*step <u ub - iv`. Every integer value of the state (counters, trip \
 counts, flags) is updated through `arith.select` on the per-thread condition; loads, stores and the epilogue's \
 floating-point work stay under branches. ptxas (nvcc 13.0, 13.5) miscompiles the hand-written textbook merged \
 loop, keeping the per-thread outer counter in a warp-uniform register; no integer state is assigned in a \
