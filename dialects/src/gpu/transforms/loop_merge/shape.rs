@@ -197,8 +197,10 @@ impl LoopForm {
         s
     }
 
-    /// For a `for` loop whose step `s` is a constant with `ahead * s` below
-    /// 2^31: emits `ub - iv` and returns it with `s`. While `iv` is before
+    /// For a `for` loop whose step `s` is a positive constant with
+    /// `ahead * s` below 2^30 (and below the half range of its type: the
+    /// kernels' `index` is 32 bits in the CUDA and OpenCL emitters): emits
+    /// `ub - iv` and returns it with `s`. While `iv` is before
     /// the upper bound, "`iv + k * s` is before it" is then
     /// `k * s <u ub - iv` for every `0 < k <= ahead` (the difference is
     /// positive and below 2^width, so exact as an unsigned number; no add
@@ -220,7 +222,7 @@ impl LoopForm {
             LoopForm::AffineFor(f) => (Ok(f.upper_bound(b)), i128::from(f.step(b))),
             LoopForm::While(_) => return None,
         };
-        let limit = 1i128 << 30; // below 2^31 with the kernels' 32-bit index
+        let limit = 1i128 << 30;
         let ty = b.body().value_type(iv);
         let width = crate::fold::int_width(b.ctx(), ty)?;
         let fits = step > 0
