@@ -294,20 +294,17 @@ impl LoopMerge {
         // to `unroll` inner iterations.
         let per_trip = if self.rotated { self.unroll } else { 1 };
         let ratio = est.ratio() / per_trip as f64;
-        let estimate = if per_trip > 1 {
-            format!(
-                "inner body ~{} ops, transition ~{} ops (ratio {:.2}; {:.2} with {per_trip} inner iterations per trip)",
-                est.body,
-                est.transition,
-                est.ratio(),
-                ratio
-            )
+        let per_trip_ratio = if per_trip > 1 {
+            format!("; {ratio:.2} with {per_trip} inner iterations per trip")
         } else {
-            format!(
-                "inner body ~{} ops, transition ~{} ops (ratio {:.2})",
-                est.body, est.transition, ratio
-            )
+            String::new()
         };
+        let estimate = format!(
+            "inner body ~{} ops, transition ~{} ops (ratio {:.2}{per_trip_ratio})",
+            est.body,
+            est.transition,
+            est.ratio()
+        );
         if self.auto {
             if let Some(why) = profit::uniform_trip_count(b, c.launch, inner) {
                 return Err(format!(

@@ -148,21 +148,13 @@ impl LoopForm {
     /// arguments).
     pub fn emit_cond(self, b: &mut Builder<'_>, state: &[Value], map: &mut ValueMap) -> (Value, Vec<Value>) {
         match self {
-            LoopForm::ScfFor(f) => {
-                let ub = map.lookup(f.upper_bound(b));
-                let pred = if f.unsigned_cmp(b) {
-                    CmpIPredicate::Ult
-                } else {
-                    CmpIPredicate::Slt
+            LoopForm::ScfFor(_) | LoopForm::AffineFor(_) => {
+                let pred = match self {
+                    LoopForm::ScfFor(f) if f.unsigned_cmp(b) => CmpIPredicate::Ult,
+                    _ => CmpIPredicate::Slt,
                 };
+                let ub = self.emit_upper_bound(b, map);
                 let c = ArithCmpiOp::build(b, state[0], ub, pred).result(b);
-                (c, state.to_vec())
-            }
-            LoopForm::AffineFor(f) => {
-                let ub = f.upper_bound(b);
-                let operands: Vec<Value> = ub.operands.iter().map(|&v| map.lookup(v)).collect();
-                let ub = bound(b, &ub, &operands, true);
-                let c = ArithCmpiOp::build(b, state[0], ub, CmpIPredicate::Slt).result(b);
                 (c, state.to_vec())
             }
             LoopForm::While(w) => {
@@ -214,12 +206,9 @@ impl LoopForm {
         map: &ValueMap,
         ahead: usize,
     ) -> Option<(Value, i128)> {
-        let (ub, step) = match self {
-            LoopForm::ScfFor(f) => {
-                let step = lf_ir::constants::constant_int(b.ctx(), b.body(), map.lookup(f.step(b)))?;
-                (Err(map.lookup(f.upper_bound(b))), step)
-            }
-            LoopForm::AffineFor(f) => (Ok(f.upper_bound(b)), i128::from(f.step(b))),
+        let step = match self {
+            LoopForm::ScfFor(f) => lf_ir::constants::constant_int(b.ctx(), b.body(), map.lookup(f.step(b)))?,
+            LoopForm::AffineFor(f) => i128::from(f.step(b)),
             LoopForm::While(_) => return None,
         };
         let limit = 1i128 << 30;
@@ -232,14 +221,22 @@ impl LoopForm {
         if !fits {
             return None;
         }
-        let ub = match ub {
-            Err(v) => v,
-            Ok(bnd) => {
-                let operands: Vec<Value> = bnd.operands.iter().map(|&v| map.lookup(v)).collect();
-                bound(b, &bnd, &operands, true)
-            }
-        };
+        let ub = self.emit_upper_bound(b, map);
         Some((ArithSubiOp::build(b, ub, iv).result(b), step))
+    }
+
+    /// The upper bound of a `for` loop at the insertion point, its operands
+    /// read through `map` (an `affine.for`'s bound map applied).
+    fn emit_upper_bound(self, b: &mut Builder<'_>, map: &ValueMap) -> Value {
+        match self {
+            LoopForm::ScfFor(f) => map.lookup(f.upper_bound(b)),
+            LoopForm::AffineFor(f) => {
+                let ub = f.upper_bound(b);
+                let operands: Vec<Value> = ub.operands.iter().map(|&v| map.lookup(v)).collect();
+                bound(b, &ub, &operands, true)
+            }
+            LoopForm::While(_) => unreachable!("a while loop has no upper bound"),
+        }
     }
 
     /// Whether `k` steps after the induction variable is still before the
